@@ -1,0 +1,82 @@
+"""Assertions that name the rule they check and show expected vs actual on one line."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from aalis_memory.conformance.rules import Rule, rule
+from aalis_memory.types import Message, MetadataEntry, RecentMessageRecord
+
+_MAX_TEXT = 400
+
+
+class ConformanceFailure(AssertionError):
+    """A driver broke ``rule``; the message is the one line a user reads first."""
+
+    def __init__(self, rule: Rule, message: str) -> None:
+        super().__init__(f"[{rule.id} {rule.level.value}] {message}")
+        self.rule = rule
+
+
+def describe(value: Any) -> str:
+    """A compact, readable rendering of contract values for failure lines."""
+    text = _describe(value)
+    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, Message):
+        kind = f"/{value.kind}" if value.kind else ""
+        return f"{value.role}{kind}@{_describe(value.timestamp)}:{value.content!r}"
+    if isinstance(value, RecentMessageRecord):
+        return f"{value.session_id}:{_describe(value.message)}"
+    if isinstance(value, MetadataEntry):
+        return f"{value.key}={value.data!r}"
+    if isinstance(value, float) and math.isinf(value):
+        return "inf"
+    if isinstance(value, float) and value == int(value):
+        return str(int(value))
+    if isinstance(value, list | tuple) and not isinstance(value, str):
+        inner = ", ".join(_describe(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    return repr(value)
+
+
+def fail(rule_id: str, message: str) -> ConformanceFailure:
+    """The failure to raise for ``rule_id``."""
+    return ConformanceFailure(rule(rule_id), message)
+
+
+def expect_equal(rule_id: str, call: str, actual: Any, expected: Any) -> None:
+    """``call`` must have produced ``expected``."""
+    if actual != expected:
+        raise fail(rule_id, f"{call}: expected {describe(expected)}, got {describe(actual)}")
+
+
+def expect(rule_id: str, condition: bool, message: str) -> None:
+    """A free-form check; ``message`` says what was expected and what happened."""
+    if not condition:
+        raise fail(rule_id, message)
+
+
+@contextmanager
+def expect_raises(
+    rule_id: str, call: str, *errors: type[BaseException]
+) -> Iterator[None]:
+    """The block must raise one of ``errors`` (a typed error, never silence)."""
+    names = " or ".join(e.__name__ for e in errors)
+    try:
+        yield
+    except errors:
+        return
+    except Exception as exc:  # noqa: BLE001 - any other error is the finding
+        raise fail(rule_id, f"{call}: expected {names}, got {type(exc).__name__}: {exc}") from exc
+    raise fail(rule_id, f"{call}: expected {names}, but it returned normally")
+
+
+def contents(messages: Sequence[Message]) -> list[str | None]:
+    """The contents of a message list: what most history checks compare."""
+    return [m.content for m in messages]

@@ -1,0 +1,323 @@
+"""The pytest plugin (entry point ``pytest11``): options, suite collection, driver fixtures.
+
+``pytest --memory-driver=NAME`` in any directory adds the installed suite to the run and
+parametrizes every suite test over the selected drivers. Without the option nothing is added.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import inspect
+from collections.abc import AsyncIterator, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from aalis_memory.conformance import registry, report
+from aalis_memory.conformance.adapters import as_async, missing_required
+from aalis_memory.conformance.registry import DriverContext, DriverRegistration, RawMetadataKind
+from aalis_memory.conformance.requirements import unmet_reason
+
+SUITE_DIR: Final = Path(__file__).resolve().parent / "suite"
+SUITE_PACKAGE: Final = "aalis_memory.conformance.suite"
+
+SELECTED: Final = pytest.StashKey[list[str]]()
+STRICT: Final = pytest.StashKey[bool]()
+SESSION_OPTIONS: Final = pytest.StashKey["SessionOptions"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("aalis-memory", "Aalis MemoryService conformance")
+    group.addoption(
+        "--memory-driver",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="run the conformance suite against driver NAME (repeatable, comma lists, 'all')",
+    )
+    group.addoption(
+        "--memory-strict",
+        action="store_true",
+        default=None,
+        help="a broken SHOULD rule fails the run instead of being reported as an advisory",
+    )
+    group.addoption(
+        "--memory-report",
+        metavar="PATH",
+        default=None,
+        help="write the per-driver, per-rule verdicts as JSON to PATH",
+    )
+    parser.addini("memory_drivers", "drivers to run when --memory-driver is not given", "linelist")
+    parser.addini("memory_strict", "treat SHOULD rules as MUST", "bool", default=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "spec(*ids): the catalogue rules a conformance test checks")
+    config.addinivalue_line("markers", "requires(name): a named requirement of a conformance test")
+    config.addinivalue_line("markers", "conformance: a test of the conformance suite")
+    registry.load_entry_points()
+    names = _split(config.getoption("--memory-driver")) or _split(config.getini("memory_drivers"))
+    config.stash[SELECTED] = names
+    strict = config.getoption("--memory-strict")
+    config.stash[STRICT] = bool(config.getini("memory_strict") if strict is None else strict)
+    config.stash[SESSION_OPTIONS] = SessionOptions(config)
+    if names:
+        suite = str(SUITE_DIR)
+        if not any(_covers(arg, SUITE_DIR) for arg in config.args):
+            config.args.append(suite)
+    config.pluginmanager.register(report.Reporter(config, config.stash[STRICT]), "aalis-memory-reporter")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    options = config.stash.get(SESSION_OPTIONS, None)
+    if options is not None:
+        options.close()
+
+
+def _split(values: list[str]) -> list[str]:
+    names: list[str] = []
+    for value in values:
+        for name in value.split(","):
+            name = name.strip()
+            if name and name not in names:
+                names.append(name)
+    return names
+
+
+def _covers(arg: str, path: Path) -> bool:
+    target = Path(arg.split("::")[0]).resolve()
+    return target == path or target in path.parents
+
+
+def selected_drivers(config: pytest.Config) -> list[str]:
+    """The selected driver names, ``all`` expanded; unknown names are a usage error."""
+    names = config.stash[SELECTED]
+    known = registry.registered()
+    if "all" in names:
+        names = [n for n in names if n != "all"] + [n for n in sorted(known) if n not in names]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise pytest.UsageError(
+            f"--memory-driver: unknown driver(s) {', '.join(unknown)}; registered: "
+            f"{', '.join(sorted(known)) or 'none'} (register one with @memory_driver in a "
+            "conftest.py, or through the 'aalis_memory.drivers' entry-point group)"
+        )
+    return names
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    names = config.stash.get(SELECTED, [])
+    if not names:
+        return []
+    lines = [f"aalis-memory: strict={config.stash[STRICT]}"]
+    for name in selected_drivers(config):
+        caps = registry.get(name).capabilities
+        lines.append(
+            f"  driver {name}: ordering={caps.ordering} metadata={caps.metadata_atomicity} "
+            f"archive={caps.archive_atomicity}"
+        )
+    return lines
+
+
+# -- collection --------------------------------------------------------------------------
+
+
+def _in_suite_chain(path: Path) -> bool:
+    return path == SUITE_DIR or path in SUITE_DIR.parents
+
+
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Walk the suite's folders as plain directories: never import them as loose packages."""
+    if _in_suite_chain(path.resolve()) and (path / "__init__.py").exists():
+        return pytest.Dir.from_parent(parent, path=path)
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
+    if file_path.resolve().parent != SUITE_DIR or file_path.suffix != ".py":
+        return None
+    if file_path.name.startswith("_") or not parent.config.stash[SELECTED]:
+        return None
+    return SuiteModule.from_parent(parent, path=file_path)
+
+
+class SuiteModule(pytest.Module):
+    """A suite module imported under its installed name, so the kit has one copy of itself."""
+
+    def _getobj(self) -> Any:
+        return importlib.import_module(f"{SUITE_PACKAGE}.{self.path.stem}")
+
+    def collect(self) -> Any:
+        for item in super().collect():
+            item.add_marker(pytest.mark.conformance)
+            yield item
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "memory_driver_name" in metafunc.fixturenames:
+        names = selected_drivers(metafunc.config)
+        metafunc.parametrize("memory_driver_name", names, ids=names)
+
+
+# -- running -----------------------------------------------------------------------------
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run coroutine tests on the test's own event loop (the one its store was opened on)."""
+    if not inspect.iscoroutinefunction(pyfuncitem.obj):
+        return None
+    runner = pyfuncitem.funcargs.get("memory_loop")
+    if not isinstance(runner, asyncio.Runner):
+        return None
+    names = pyfuncitem._fixtureinfo.argnames
+    runner.run(pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in names}))
+    return True
+
+
+class SessionOptions:
+    """Per-driver session resources (``session_setup``), entered once, closed at the end."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self._config = config
+        self._stack = contextlib.ExitStack()
+        self._options: dict[str, Mapping[str, Any]] = {}
+        self._skips: dict[str, str] = {}
+
+    def for_driver(self, registration: DriverRegistration) -> Mapping[str, Any]:
+        name = registration.name
+        if name in self._skips:
+            pytest.skip(self._skips[name])
+        if name not in self._options:
+            if registration.session_setup is None:
+                self._options[name] = {}
+            else:
+                try:
+                    self._options[name] = self._stack.enter_context(
+                        registration.session_setup(self._config)
+                    )
+                except pytest.skip.Exception as exc:
+                    self._skips[name] = str(exc.msg)
+                    raise
+        return self._options[name]
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+@pytest.fixture
+def memory_loop() -> Iterator[asyncio.Runner]:
+    """One event loop per test: the store is opened, used and closed on it."""
+    with asyncio.Runner() as runner:
+        yield runner
+
+
+@pytest.fixture
+def memory_registration(memory_driver_name: str) -> DriverRegistration:
+    """The registration of the driver this test runs against."""
+    return registry.get(memory_driver_name)
+
+
+@pytest.fixture
+def memory_ctx(
+    request: pytest.FixtureRequest,
+    memory_registration: DriverRegistration,
+    tmp_path: Path,
+) -> DriverContext:
+    """The context handed to the driver factory."""
+    options = request.config.stash[SESSION_OPTIONS].for_driver(memory_registration)
+    return DriverContext(name=memory_registration.name, tmp_path=tmp_path, options=dict(options))
+
+
+@pytest.fixture
+def memory(
+    request: pytest.FixtureRequest,
+    memory_registration: DriverRegistration,
+    memory_ctx: DriverContext,
+    memory_loop: asyncio.Runner,
+) -> Iterator[Any]:
+    """A fresh, empty store of the selected driver, async whatever the driver's style."""
+    factory = memory_registration.factory(memory_ctx)
+    if isinstance(factory, AsyncIterator):
+        agen: AsyncIterator[Any] = factory
+        store = memory_loop.run(anext(agen))
+        try:
+            yield from _checked(request, memory_registration, as_async(store))
+        finally:
+            memory_loop.run(_finish(agen, memory_registration.name))
+    else:
+        store = next(factory)
+        try:
+            yield from _checked(request, memory_registration, as_async(store))
+        finally:
+            _finish_sync(factory, memory_registration.name)
+
+
+def _checked(
+    request: pytest.FixtureRequest, registration: DriverRegistration, store: Any
+) -> Iterator[Any]:
+    missing = missing_required(store)
+    if missing:
+        pytest.fail(
+            f"driver {registration.name!r} lacks required method(s): {', '.join(missing)}",
+            pytrace=False,
+        )
+    wanted = [str(arg) for mark in request.node.iter_markers("requires") for arg in mark.args]
+    reason = unmet_reason(wanted, registration, store)
+    if reason is not None:
+        pytest.skip(reason)
+    yield store
+
+
+async def _finish(agen: AsyncIterator[Any], name: str) -> None:
+    try:
+        await anext(agen)
+    except StopAsyncIteration:
+        return
+    raise RuntimeError(f"driver {name!r}: the factory must yield exactly one store")
+
+
+def _finish_sync(gen: Iterator[Any], name: str) -> None:
+    try:
+        next(gen)
+    except StopIteration:
+        return
+    raise RuntimeError(f"driver {name!r}: the factory must yield exactly one store")
+
+
+class RawAccess:
+    """Reaches a store's storage without the API, through the driver's raw_metadata hook."""
+
+    def __init__(self, registration: DriverRegistration, store: Any) -> None:
+        self._registration = registration
+        self._store = store
+
+    async def plant_metadata(self, namespace: str, key: str, kind: RawMetadataKind) -> None:
+        """Plant an unreadable entry; skip when this kind cannot exist in the backend."""
+        hook = self._registration.raw_metadata
+        if hook is None:
+            pytest.skip(f"unverified: no raw access (driver {self._registration.name!r})")
+        store = getattr(self._store, "wrapped", self._store)
+        result = hook(store, namespace, key, kind)
+        planted = await result if inspect.isawaitable(result) else result
+        if not planted:
+            pytest.skip(
+                f"unverified: driver {self._registration.name!r} cannot hold a {kind} entry"
+            )
+
+
+@pytest.fixture
+def memory_raw(memory_registration: DriverRegistration, memory: Any) -> RawAccess:
+    """Raw access to the store under test (tests using it say so when it is missing)."""
+    return RawAccess(memory_registration, memory)
+
+
+@pytest.fixture
+def memory_strict(request: pytest.FixtureRequest) -> bool:
+    return request.config.stash[STRICT]
+
+
+__all__ = ["RawAccess", "SessionOptions", "selected_drivers"]

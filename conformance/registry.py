@@ -1,0 +1,164 @@
+"""Driver registration: how a backend enters the kit.
+
+A driver is an async (or sync) generator factory that yields a fresh, empty store for one test
+and cleans up after it. It is registered with :func:`memory_driver` in a ``conftest.py`` or
+exposed through the ``aalis_memory.drivers`` entry-point group.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from contextlib import AbstractContextManager
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Final, Literal, TypeAlias
+
+import attrs
+
+Ordering: TypeAlias = Literal["timestamp", "write"]
+MetadataAtomicity: TypeAlias = Literal["atomic", "ordered"]
+ArchiveAtomicity: TypeAlias = Literal["atomic", "partial"]
+
+ENTRY_POINT_GROUP: Final = "aalis_memory.drivers"
+
+#: Caps the kit hands to drivers: small, so truncation is cheap to exercise.
+KIT_RANGE_QUERY_LIMIT: Final = 7
+KIT_CROSS_SESSION_MAX_LIMIT: Final = 5
+
+
+def _one_of(*allowed: str) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value not in allowed:
+            raise ValueError(f"{attribute.name} must be one of {allowed}, got {value!r}")
+
+    return check
+
+
+@attrs.frozen(kw_only=True)
+class Capabilities:
+    """The tiers a driver declares; the kit then proves them rather than trusting them."""
+
+    ordering: Ordering = attrs.field(default="timestamp", validator=_one_of("timestamp", "write"))
+    metadata_atomicity: MetadataAtomicity = attrs.field(
+        default="atomic", validator=_one_of("atomic", "ordered")
+    )
+    archive_atomicity: ArchiveAtomicity = attrs.field(
+        default="atomic", validator=_one_of("atomic", "partial")
+    )
+
+
+@attrs.frozen(kw_only=True)
+class DriverContext:
+    """What the kit gives a driver factory for one test."""
+
+    name: str
+    tmp_path: Path
+    range_query_limit: int = KIT_RANGE_QUERY_LIMIT
+    cross_session_max_limit: int = KIT_CROSS_SESSION_MAX_LIMIT
+    #: Driver-specific settings the plugin resolved (e.g. a MongoDB URI); empty by default.
+    options: dict[str, Any] = attrs.field(factory=dict)
+
+
+#: Raw payload kinds the kit may plant to check that reads survive unreadable entries.
+RawMetadataKind: TypeAlias = Literal["not-json", "not-object"]
+
+#: ``raw_metadata(store, namespace, key, kind)`` plants an unreadable entry bypassing the API.
+#: It returns ``False`` when that kind cannot exist in the backend (e.g. BSON is never "not JSON").
+RawMetadataHook: TypeAlias = Callable[[Any, str, str, RawMetadataKind], Awaitable[bool] | bool]
+
+DriverFactory: TypeAlias = Callable[
+    [DriverContext], AsyncIterator[Any] | Iterator[Any]
+]
+
+
+SessionSetup: TypeAlias = Callable[[Any], AbstractContextManager[Mapping[str, Any]]]
+
+
+@attrs.frozen(kw_only=True)
+class DriverRegistration:
+    """A named driver: its factory, declared tiers, and optional raw-access hook."""
+
+    name: str
+    factory: DriverFactory
+    capabilities: Capabilities = attrs.field(factory=Capabilities)
+    raw_metadata: RawMetadataHook | None = None
+    #: Entered once per test session before the driver's first test; what it yields becomes
+    #: ``DriverContext.options`` (e.g. the URI of a server it started). Raising
+    #: ``pytest.skip.Exception`` in it skips every test of the driver with that reason.
+    session_setup: SessionSetup | None = None
+    description: str = ""
+
+    @property
+    def is_async(self) -> bool:
+        return inspect.isasyncgenfunction(self.factory)
+
+
+_REGISTRY: dict[str, DriverRegistration] = {}
+
+
+def memory_driver(
+    name: str,
+    *,
+    capabilities: Capabilities | None = None,
+    raw_metadata: RawMetadataHook | None = None,
+    session_setup: SessionSetup | None = None,
+    description: str = "",
+) -> Callable[[DriverFactory], DriverRegistration]:
+    """Register a driver factory under ``name`` (use in a ``conftest.py``).
+
+    Returns the registration itself, so the same object can also be the target of an entry point.
+    """
+
+    def register(factory: DriverFactory) -> DriverRegistration:
+        if not (inspect.isasyncgenfunction(factory) or inspect.isgeneratorfunction(factory)):
+            raise TypeError(
+                f"memory driver {name!r}: the factory must be a generator function that yields "
+                "one fresh store (async def ... yield, or def ... yield)"
+            )
+        registration = DriverRegistration(
+            name=name,
+            factory=factory,
+            capabilities=capabilities or Capabilities(),
+            raw_metadata=raw_metadata,
+            session_setup=session_setup,
+            description=description or (inspect.getdoc(factory) or "").split("\n")[0],
+        )
+        add_registration(registration)
+        return registration
+
+    return register
+
+
+def add_registration(registration: DriverRegistration) -> None:
+    existing = _REGISTRY.get(registration.name)
+    if existing is not None and existing.factory is not registration.factory:
+        raise ValueError(f"memory driver {registration.name!r} is registered twice")
+    _REGISTRY[registration.name] = registration
+
+
+def load_entry_points() -> None:
+    """Register every driver exposed through the ``aalis_memory.drivers`` entry-point group."""
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in _REGISTRY:
+            continue
+        target = point.load()
+        if not isinstance(target, DriverRegistration):
+            raise TypeError(
+                f"entry point {point.name!r} ({point.value}) must point at the object returned by "
+                f"@memory_driver, got {type(target).__name__}"
+            )
+        add_registration(attrs.evolve(target, name=point.name))
+
+
+def registered() -> dict[str, DriverRegistration]:
+    """All drivers known so far, by name."""
+    return dict(_REGISTRY)
+
+
+def get(name: str) -> DriverRegistration:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise LookupError(f"no memory driver named {name!r} (registered: {known})") from None

@@ -1,0 +1,78 @@
+"""Named requirements (SQLAlchemy's idea): a test says what it needs, the kit says why it skips.
+
+Use ``@requires.count_history`` or ``@requires.atomic_metadata`` on a suite test. Unknown names
+fail at import time, so a typo never turns into a silently skipped test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import attrs
+import pytest
+
+from aalis_memory.conformance.registry import DriverRegistration
+from aalis_memory.service import OPTIONAL_METHODS
+
+
+@attrs.frozen
+class Requirement:
+    name: str
+    #: Returns ``None`` when met, else the reason to skip.
+    unmet: Callable[[DriverRegistration, Any], str | None]
+
+
+def _method(name: str) -> Requirement:
+    def unmet(registration: DriverRegistration, store: Any) -> str | None:
+        if callable(getattr(store, name, None)):
+            return None
+        return f"driver {registration.name!r} does not implement optional method {name}()"
+
+    return Requirement(name, unmet)
+
+
+def _tier(field: str, wanted: str) -> Requirement:
+    def unmet(registration: DriverRegistration, _store: Any) -> str | None:
+        declared = getattr(registration.capabilities, field)
+        if declared == wanted:
+            return None
+        return f"driver {registration.name!r} declares {field}={declared!r}, test needs {wanted!r}"
+
+    return Requirement(f"{field}={wanted}", unmet)
+
+
+def _raw_metadata(registration: DriverRegistration, _store: Any) -> str | None:
+    if registration.raw_metadata is not None:
+        return None
+    return f"unverified: no raw access (driver {registration.name!r} registers no raw_metadata hook)"
+
+
+REQUIREMENTS: Final[dict[str, Requirement]] = {
+    **{name: _method(name) for name in OPTIONAL_METHODS},
+    "timestamp_ordering": _tier("ordering", "timestamp"),
+    "atomic_metadata": _tier("metadata_atomicity", "atomic"),
+    "atomic_archive": _tier("archive_atomicity", "atomic"),
+    "raw_metadata": Requirement("raw_metadata", _raw_metadata),
+}
+
+
+class _Requires:
+    """Attribute access yields the ``requires`` marker for a known requirement name."""
+
+    def __getattr__(self, name: str) -> pytest.MarkDecorator:
+        if name not in REQUIREMENTS:
+            raise AttributeError(f"unknown requirement {name!r}; known: {sorted(REQUIREMENTS)}")
+        return pytest.mark.requires(name)
+
+
+requires: Final = _Requires()
+
+
+def unmet_reason(names: list[str], registration: DriverRegistration, store: Any) -> str | None:
+    """The first reason a test with these requirements cannot run on this driver."""
+    for name in names:
+        reason = REQUIREMENTS[name].unmet(registration, store)
+        if reason is not None:
+            return reason
+    return None

@@ -1,0 +1,40 @@
+"""Builders for suite data: short, explicit messages with readable contents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from aalis_memory.types import Message
+
+MARKER = "event-marker"
+TURN = "turn-record"
+
+
+def msg(content: str, ts: int | None, role: str = "user", **fields: Any) -> Message:
+    """A conversation message (no control kind)."""
+    return Message(role=role, content=content, timestamp=ts, **fields)
+
+
+def marker(content: str, ts: int | None) -> Message:
+    """A compression divider: a control record that takes a position but no limit slot."""
+    return Message(role="system", content=content, timestamp=ts, kind=MARKER)
+
+
+def turn(content: str, ts: int | None) -> Message:
+    """A turn record, the other control kind."""
+    return Message(role="system", content=content, timestamp=ts, kind=TURN)
+
+
+async def save_all(memory: Any, session_id: str, messages: Iterable[Message]) -> None:
+    """Save in the given order (the write order)."""
+    for message in messages:
+        await memory.save_message(session_id, message)
+
+
+def conversation(prefix: str, count: int, start_ts: int = 1000, step: int = 10) -> list[Message]:
+    """``count`` user/assistant messages named prefix0, prefix1, ... with growing timestamps."""
+    return [
+        msg(f"{prefix}{i}", start_ts + i * step, role="user" if i % 2 == 0 else "assistant")
+        for i in range(count)
+    ]

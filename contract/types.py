@@ -1,0 +1,160 @@
+"""The value types of the MemoryService contract.
+
+Every type is an immutable attrs class with snake_case fields and a lossless camelCase JSON form
+matching the TypeScript shape, so that a backend can store the JSON text and read back exactly
+what was written.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, TypeAlias
+
+import attrs
+
+#: Message kinds that are control records (compression dividers, turn records): they are never
+#: sent to the model and never count toward a conversation-message limit.
+CONTROL_KINDS: Final[frozenset[str]] = frozenset({"event-marker", "turn-record"})
+
+JsonObject: TypeAlias = dict[str, Any]
+
+
+class Absent(enum.Enum):
+    """Marks an optional field that may legitimately hold ``None`` as not given at all."""
+
+    ABSENT = "absent"
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Final = Absent.ABSENT
+
+
+def _tuple_or_none(value: Iterable[Any] | None) -> tuple[Any, ...] | None:
+    return None if value is None else tuple(value)
+
+
+def _dict_or_none(value: Mapping[str, Any] | None) -> JsonObject | None:
+    return None if value is None else dict(value)
+
+
+#: (python attribute, JSON key) of every optional Message field whose absence is ``None``.
+_OPTIONAL_FIELDS: Final[tuple[tuple[str, str], ...]] = (
+    ("tool_calls", "toolCalls"),
+    ("tool_call_id", "toolCallId"),
+    ("name", "name"),
+    ("kind", "kind"),
+    ("timestamp", "timestamp"),
+    ("segments", "segments"),
+    ("images", "images"),
+    ("audios", "audios"),
+    ("metadata", "metadata"),
+)
+
+
+@attrs.frozen(kw_only=True)
+class Message:
+    """One stored chat message.
+
+    ``None`` on an optional field means the field is absent; ``reasoning_content`` can also be an
+    explicit ``None`` (JSON ``null``), so its absence is spelled ``ABSENT``.
+    """
+
+    role: str
+    content: str | None
+    tool_calls: tuple[JsonObject, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
+    tool_call_id: str | None = None
+    name: str | None = None
+    kind: str | None = None
+    timestamp: int | float | None = None
+    reasoning_content: str | None | Absent = ABSENT
+    segments: tuple[JsonObject, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
+    images: tuple[str, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
+    audios: tuple[str, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
+    metadata: JsonObject | None = attrs.field(default=None, converter=_dict_or_none)
+
+    @property
+    def is_control(self) -> bool:
+        """Control records take positions in the history but never count as conversation."""
+        return self.kind in CONTROL_KINDS
+
+    def to_json(self) -> JsonObject:
+        """The camelCase JSON object of the TypeScript ``Message``; absent fields are omitted."""
+        out: JsonObject = {"role": self.role, "content": self.content}
+        for attr, key in _OPTIONAL_FIELDS:
+            value = getattr(self, attr)
+            if value is not None:
+                out[key] = list(value) if isinstance(value, tuple) else value
+        if self.reasoning_content is not ABSENT:
+            out["reasoningContent"] = self.reasoning_content
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Message:
+        """Inverse of :meth:`to_json`; raises ``TypeError`` on a value that is not a message."""
+        if not isinstance(data, Mapping) or "role" not in data:
+            raise TypeError(f"not a Message JSON object: {data!r}")
+        fields: dict[str, Any] = {
+            attr: data[key] for attr, key in _OPTIONAL_FIELDS if data.get(key) is not None
+        }
+        if "reasoningContent" in data:
+            fields["reasoning_content"] = data["reasoningContent"]
+        return cls(role=data["role"], content=data.get("content"), **fields)
+
+
+@attrs.frozen(kw_only=True)
+class MetadataEntry:
+    """One metadata record as listed; ``updated_at`` is integer epoch milliseconds."""
+
+    key: str
+    data: JsonObject
+    updated_at: int
+
+
+@attrs.frozen
+class MetadataPut:
+    """Batch operation: create or overwrite ``namespace/key`` with ``data``."""
+
+    namespace: str
+    key: str
+    data: JsonObject
+
+
+@attrs.frozen
+class MetadataDel:
+    """Batch operation: delete ``namespace/key``; deleting a missing key is not an error."""
+
+    namespace: str
+    key: str
+
+
+MetadataOp: TypeAlias = MetadataPut | MetadataDel
+
+
+def _str_tuple_or_none(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
+
+
+@attrs.frozen(kw_only=True)
+class RecentMessagesAcrossSessionsQuery:
+    """The filter of a cross-session read of recent active messages."""
+
+    limit: int | float
+    since_ts: int | float | None = None
+    platform: str | None = None
+    exclude_session_ids: tuple[str, ...] | None = attrs.field(
+        default=None, converter=_str_tuple_or_none
+    )
+    roles: tuple[str, ...] | None = attrs.field(default=None, converter=_str_tuple_or_none)
+    kinds: tuple[str, ...] | None = attrs.field(default=None, converter=_str_tuple_or_none)
+    exclude_kinds: tuple[str, ...] | None = attrs.field(default=None, converter=_str_tuple_or_none)
+
+
+@attrs.frozen
+class RecentMessageRecord:
+    """A message returned by a cross-session read, with the session it belongs to."""
+
+    session_id: str
+    message: Message

@@ -1,0 +1,203 @@
+"""The in-memory reference driver: write ordering, all-or-nothing batches, deep copies in and out.
+
+Nothing here awaits between reading and writing its dictionaries, so every call is atomic with
+respect to other tasks on the same event loop.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Self
+
+import attrs
+
+from aalis_memory.service import Limit
+from aalis_memory.types import (
+    JsonObject,
+    Message,
+    MetadataEntry,
+    MetadataOp,
+    MetadataPut,
+    RecentMessageRecord,
+    RecentMessagesAcrossSessionsQuery,
+)
+from aalis_memory.drivers import semantics as sem
+
+
+@attrs.define
+class _Stored:
+    message: Message
+    archived: bool = False
+
+
+@attrs.define
+class _Meta:
+    text: str
+    updated_at: int
+
+
+class InMemoryMemory:
+    """A complete MemoryService kept in Python dictionaries (for tests and embedded hosts)."""
+
+    def __init__(
+        self,
+        *,
+        range_query_limit: int = sem.DEFAULT_RANGE_QUERY_LIMIT,
+        cross_session_max_limit: int = sem.DEFAULT_CROSS_SESSION_MAX_LIMIT,
+    ) -> None:
+        self.range_query_limit = sem.check_cap(range_query_limit, "range_query_limit")
+        self.cross_session_max_limit = sem.check_cap(
+            cross_session_max_limit, "cross_session_max_limit"
+        )
+        self._sessions: dict[str, list[_Stored]] = {}
+        self._metadata: dict[str, dict[str, _Meta]] = {}
+
+    async def close(self) -> None:
+        """Nothing to release; present so every reference driver closes the same way."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # -- messages -------------------------------------------------------------------------
+
+    def _active(self, session_id: str) -> list[_Stored]:
+        return [s for s in self._sessions.get(session_id, ()) if not s.archived]
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        if not isinstance(message, Message):
+            raise TypeError(f"message must be a Message, got {type(message).__name__}")
+        if message.timestamp is None:
+            message = attrs.evolve(message, timestamp=sem.now_ms())
+        self._sessions.setdefault(session_id, []).append(_Stored(copy.deepcopy(message)))
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        active = [s.message for s in self._active(session_id)]
+        return copy.deepcopy(sem.history_window(active, effective))
+
+    async def count_history(self, session_id: str) -> int:
+        return sem.count_conversation(s.message for s in self._active(session_id))
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
+        every = [s.message for s in self._sessions.get(session_id, ())]
+        return copy.deepcopy(sem.newest(every, effective))
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        span = sem.check_count(count)
+        kept = sem.check_keep(keep)
+        active = self._active(session_id)
+        positions = sem.archive_positions(len(active), span, kept)
+        for position in positions:
+            active[position].archived = True
+        return len(positions)
+
+    async def clear_session(self, session_id: str) -> None:
+        self._sessions.pop(session_id, None)
+
+    async def clear_all(self) -> None:
+        self._sessions.clear()
+
+    async def get_messages_by_session_range(
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
+        hits = [s.message for s in self._sessions.get(session_id, ()) if keep(s.message)]
+        hits.sort(key=lambda m: m.timestamp or 0)  # stable: same-ms keep write order
+        return copy.deepcopy(hits[: self.range_query_limit])
+
+    async def get_recent_messages_across_sessions(
+        self, query: RecentMessagesAcrossSessionsQuery
+    ) -> list[RecentMessageRecord]:
+        limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
+        wanted = min(limit, self.cross_session_max_limit)
+        keep = sem.cross_session_filter(query)
+        hits = [
+            RecentMessageRecord(session_id, s.message)
+            for session_id, stored in self._sessions.items()
+            for s in stored
+            if not s.archived and keep(session_id, s.message)
+        ]
+        hits.sort(key=lambda r: r.message.timestamp or 0)
+        return copy.deepcopy(sem.newest(hits, wanted))
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        sem.check_old_text(old_text)
+        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
+        changed = 0
+        for stored in sem.newest(self._active(session_id), effective):
+            rewritten = sem.rewrite_content(stored.message, old_text, new_text)
+            if rewritten is not None:
+                stored.message = rewritten
+                changed += 1
+        return changed
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        doomed = set(timestamps)
+        stored = self._sessions.get(session_id, [])
+        survivors = [s for s in stored if s.message.timestamp not in doomed]
+        removed = len(stored) - len(survivors)
+        if stored:
+            self._sessions[session_id] = survivors
+        return removed
+
+    # -- metadata -------------------------------------------------------------------------
+
+    async def save_metadata(self, namespace: str, key: str, data: JsonObject) -> None:
+        await self.commit_metadata([MetadataPut(namespace, key, data)])
+
+    async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
+        sem.check_key(namespace, key)
+        stored = self._metadata.get(namespace, {}).get(key)
+        return None if stored is None else sem.decode_object(stored.text)
+
+    async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        entries = []
+        for key, stored in sorted(self._metadata.get(namespace, {}).items()):
+            data = sem.decode_object(stored.text)
+            if data is not None:
+                entries.append(MetadataEntry(key=key, data=data, updated_at=stored.updated_at))
+        return entries
+
+    async def list_metadata_keys(self, namespace: str) -> list[str]:
+        return sorted(self._metadata.get(namespace, {}))
+
+    async def delete_metadata(self, namespace: str, key: str) -> None:
+        sem.check_key(namespace, key)
+        self._delete(namespace, key)
+
+    def _delete(self, namespace: str, key: str) -> None:
+        space = self._metadata.get(namespace)
+        if space is not None:
+            space.pop(key, None)
+            if not space:
+                del self._metadata[namespace]
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        for op, text in sem.encode_batch(ops):
+            if text is None:
+                self._delete(op.namespace, op.key)
+            else:
+                space = self._metadata.setdefault(op.namespace, {})
+                previous = space.get(op.key)
+                stamp = sem.next_updated_at(None if previous is None else previous.updated_at)
+                space[op.key] = _Meta(text, stamp)
+
+    def plant_raw_metadata(self, namespace: str, key: str, text: str) -> None:
+        """Store ``text`` verbatim as an entry's payload (the kit's raw-access hook uses it)."""
+        self._metadata.setdefault(namespace, {})[key] = _Meta(text, sem.now_ms())
+
+
