@@ -72,7 +72,7 @@ def expect_raises(
         yield
     except errors:
         return
-    except Exception as exc:  # noqa: BLE001 - any other error is the finding
+    except Exception as exc:
         raise fail(rule_id, f"{call}: expected {names}, got {type(exc).__name__}: {exc}") from exc
     raise fail(rule_id, f"{call}: expected {names}, but it returned normally")
 

@@ -64,10 +64,12 @@ def pytest_configure(config: pytest.Config) -> None:
     strict = config.getoption("--memory-strict")
     config.stash[STRICT] = bool(config.getini("memory_strict") if strict is None else strict)
     config.stash[SESSION_OPTIONS] = SessionOptions(config)
-    if names:
-        suite = str(SUITE_DIR)
-        if not any(_covers(arg, SUITE_DIR) for arg in config.args):
-            config.args.append(suite)
+    # Drivers named on the command line always bring the suite in; drivers from the ini file only
+    # when no explicit paths were given, so `pytest tests/test_x.py` stays a one-file run.
+    explicit = bool(config.getoption("--memory-driver"))
+    wanted = names and (explicit or config.args_source is not pytest.Config.ArgsSource.ARGS)
+    if wanted and not any(_covers(arg, SUITE_DIR) for arg in config.args):
+        config.args.append(str(SUITE_DIR))
     config.pluginmanager.register(report.Reporter(config, config.stash[STRICT]), "aalis-memory-reporter")
 
 
@@ -243,7 +245,7 @@ def memory(
     factory = memory_registration.factory(memory_ctx)
     if isinstance(factory, AsyncIterator):
         agen: AsyncIterator[Any] = factory
-        store = memory_loop.run(anext(agen))
+        store: Any = memory_loop.run(_first(agen))
         try:
             yield from _checked(request, memory_registration, as_async(store))
         finally:
@@ -270,6 +272,10 @@ def _checked(
     if reason is not None:
         pytest.skip(reason)
     yield store
+
+
+async def _first(agen: AsyncIterator[Any]) -> Any:
+    return await anext(agen)
 
 
 async def _finish(agen: AsyncIterator[Any], name: str) -> None:

@@ -69,7 +69,7 @@ class Message:
     name: str | None = None
     kind: str | None = None
     timestamp: int | float | None = None
-    reasoning_content: str | None | Absent = ABSENT
+    reasoning_content: str | Absent | None = ABSENT
     segments: tuple[JsonObject, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
     images: tuple[str, ...] | None = attrs.field(default=None, converter=_tuple_or_none)
     audios: tuple[str, ...] | None = attrs.field(default=None, converter=_tuple_or_none)

@@ -12,6 +12,7 @@ from typing import Self
 
 import attrs
 
+from aalis_memory.drivers import semantics as sem
 from aalis_memory.service import Limit
 from aalis_memory.types import (
     JsonObject,
@@ -22,7 +23,6 @@ from aalis_memory.types import (
     RecentMessageRecord,
     RecentMessagesAcrossSessionsQuery,
 )
-from aalis_memory.drivers import semantics as sem
 
 
 @attrs.define

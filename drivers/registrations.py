@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from aalis_memory.conformance.registry import (
     Capabilities,
     DriverContext,
-    DriverRegistration,
     RawMetadataKind,
     memory_driver,
 )

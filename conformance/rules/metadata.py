@@ -8,7 +8,8 @@ NOTES = "READING_NOTES"
 
 RULES = (
     Rule("META-01", MUST, f"{API}, metadata",
-         "save_metadata then get_metadata returns the saved object; a missing key reads as None."),
+         "save_metadata then get_metadata returns the saved object; a missing key reads as None, "
+         "and the same key in another namespace is a separate entry."),
     Rule("META-02", MUST, f"{API}, metadata",
          "list_metadata returns the namespace's entries (key, data, updated_at) and nothing from "
          "other namespaces."),
@@ -45,4 +46,7 @@ RULES = (
     Rule("COMMIT-05", MUST, f"{API}, archiveSpan atomicity (same tiers as commitMetadata)",
          "A driver declaring metadata_atomicity='atomic' never lets a concurrent reader see part "
          "of a batch."),
+    Rule("COMMIT-06", MUST, "api-memory §钩子与贡献点 (clearMetadataNamespaces)",
+         "A del in a batch removes an entry even when its stored data is unreadable: keys listed "
+         "by list_metadata_keys can be deleted in one commit."),
 )

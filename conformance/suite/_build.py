@@ -38,3 +38,21 @@ def conversation(prefix: str, count: int, start_ts: int = 1000, step: int = 10) 
         msg(f"{prefix}{i}", start_ts + i * step, role="user" if i % 2 == 0 else "assistant")
         for i in range(count)
     ]
+
+
+def timeline(*names: str, start_ts: int = 1000, step: int = 10) -> list[Message]:
+    """Messages with growing timestamps, read from short names so a history fits on one line.
+
+    ``"|d1"`` is a divider (event-marker) with content ``d1``, ``"#t1"`` a turn record with content
+    ``t1``; any other name is a user message with that content.
+    """
+    out: list[Message] = []
+    for index, name in enumerate(names):
+        ts = start_ts + index * step
+        if name.startswith("|"):
+            out.append(marker(name[1:], ts))
+        elif name.startswith("#"):
+            out.append(turn(name[1:], ts))
+        else:
+            out.append(msg(name, ts))
+    return out

@@ -1,0 +1,41 @@
+"""Command line: ``python -m aalis_memory.conformance spec-map [--check] [--output PATH]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from aalis_memory.conformance import spec_map
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m aalis_memory.conformance")
+    commands = parser.add_subparsers(dest="command", required=True)
+    cmd = commands.add_parser("spec-map", help="write (or --check) SPEC_MAP.md")
+    cmd.add_argument("--repo", type=Path, default=Path.cwd(), help="repository root (default: .)")
+    cmd.add_argument("--output", type=Path, default=None, help="default: REPO/SPEC_MAP.md")
+    cmd.add_argument("--check", action="store_true", help="fail if stale or incomplete")
+    args = parser.parse_args(argv)
+
+    repo: Path = args.repo
+    output: Path = args.output or repo / "SPEC_MAP.md"
+    found = spec_map.scan(spec_map.default_roots(repo), relative_to=repo)
+    text = spec_map.render(found)
+    issues = spec_map.problems(found)
+    for line in issues.lines():
+        print(f"spec-map: {line}", file=sys.stderr)
+    if args.check:
+        current = output.read_text(encoding="utf-8") if output.exists() else ""
+        if current != text:
+            print(f"spec-map: {output} is stale; regenerate it with "
+                  "`python -m aalis_memory.conformance spec-map`", file=sys.stderr)
+            return 1
+        return 1 if issues else 0
+    output.write_text(text, encoding="utf-8")
+    print(f"spec-map: wrote {output} ({len(found)} rules referenced)")
+    return 1 if issues else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,65 @@
+"""Deliberately broken drivers: each breaks named rules, and the suite must catch exactly those.
+
+A broken driver is a subclass of a reference driver with one behaviour changed. Declare it with
+:func:`broken` in a module of this package listed in ``MODULES``; ``plugin.py`` registers every one
+as ``broken-<name>`` and ``tests/test_broken_drivers.py`` runs the whole suite against them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+import attrs
+
+from aalis_memory.conformance.registry import Capabilities
+
+#: Modules that declare broken drivers (one per rule group, each owned by its suite module).
+MODULES: Final = ("messages", "metadata")
+
+INMEMORY_CAPS: Final = Capabilities(
+    ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"
+)
+
+C = TypeVar("C", bound=type)
+
+
+@attrs.frozen
+class Broken:
+    name: str
+    #: Exactly the rule IDs the strict suite must report as failing for this driver.
+    breaks: frozenset[str]
+    store_class: type
+    capabilities: Capabilities
+    why: str
+
+
+BROKEN: dict[str, Broken] = {}
+
+
+def broken(
+    name: str, *rule_ids: str, capabilities: Capabilities = INMEMORY_CAPS
+) -> Callable[[C], C]:
+    """Declare ``cls`` (a store class taking the reference keyword arguments) as broken."""
+
+    def register(cls: C) -> C:
+        if name in BROKEN:
+            raise ValueError(f"broken driver {name!r} declared twice")
+        if not rule_ids:
+            raise ValueError(f"broken driver {name!r} must name the rules it breaks")
+        doc = (cls.__doc__ or "").strip().split("\n")[0]
+        BROKEN[name] = Broken(name, frozenset(rule_ids), cls, capabilities, doc)
+        return cls
+
+    return register
+
+
+def load_all() -> dict[str, Broken]:
+    for module in MODULES:
+        importlib.import_module(f"broken_drivers.{module}")
+    return BROKEN
+
+
+def make_store(entry: Broken, **kwargs: Any) -> Any:
+    return entry.store_class(**kwargs)

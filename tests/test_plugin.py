@@ -1,0 +1,208 @@
+"""The plugin as a user meets it: selection, third-party drivers, skips, advisories, reports.
+
+Each test runs pytest in a fresh interpreter in an empty directory, since driver registration is
+process-wide and the point is that the kit works from any directory.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.usefixtures("isolated")
+
+
+@pytest.fixture
+def isolated(pytester: pytest.Pytester) -> None:
+    # An empty ini file stops pytest from walking up into this repository's configuration.
+    pytester.makeini("[pytest]\n")
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+
+
+SYNC_DRIVER = '''
+import asyncio
+from aalis_memory.conformance import Capabilities, memory_driver
+from aalis_memory.drivers.inmemory import InMemoryMemory
+
+
+class SyncMemory:
+    """Plain methods over the async reference store, to prove sync drivers are accepted."""
+
+    def __init__(self, **caps):
+        self._inner = InMemoryMemory(**caps)
+        self._loop = asyncio.new_event_loop()
+
+    def __getattr__(self, name):
+        method = getattr(self._inner, name)
+        return lambda *a, **k: self._loop.run_until_complete(method(*a, **k))
+
+
+@memory_driver("syncmem", capabilities=Capabilities(ordering="write"))
+def syncmem(ctx):
+    yield SyncMemory(range_query_limit=ctx.range_query_limit,
+                     cross_session_max_limit=ctx.cross_session_max_limit)
+'''
+
+
+def test_suite_runs_from_an_empty_directory(pytester: pytest.Pytester) -> None:
+    result = run(pytester, "--memory-driver=inmemory", "--memory-strict")
+    assert result.ret == 0, result.stdout.str()
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) > 20
+    result.stdout.fnmatch_lines(["*aalis memory conformance*", "inmemory: * rules pass, 0 fail*"])
+
+
+def test_without_a_driver_the_suite_is_not_collected(pytester: pytest.Pytester) -> None:
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_unknown_driver_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = run(pytester, "--memory-driver=nope")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unknown driver(s) nope; registered: *inmemory*"])
+
+
+def test_comma_lists_repeats_and_all_select_each_driver_once(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(SYNC_DRIVER)
+    result = run(
+        pytester, "--memory-driver=inmemory,syncmem", "--memory-driver=inmemory", "--co", "-q"
+    )
+    ids = [line for line in result.stdout.lines if "::" in line]
+    assert {line.rsplit("[", 1)[1] for line in ids} == {"inmemory]", "syncmem]"}
+    every = run(pytester, "--memory-driver=all", "--co", "-q")
+    assert len([line for line in every.stdout.lines if "::" in line]) >= len(ids)
+
+
+def test_sync_third_party_driver_passes_and_reports(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(SYNC_DRIVER)
+    report = pytester.path / "report.json"
+    result = run(pytester, "--memory-driver=syncmem", "--memory-strict", f"--memory-report={report}")
+    assert result.ret == 0, result.stdout.str()
+    verdicts = json.loads(report.read_text())["syncmem"]
+    assert verdicts["HIST-04"]["verdict"] == "pass"
+    assert all(v["verdict"] in ("pass", "skip") for v in verdicts.values())
+
+
+def test_missing_optional_method_skips_with_its_name(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        textwrap.dedent(
+            '''
+            from aalis_memory.conformance import memory_driver, Capabilities
+            from aalis_memory.drivers.inmemory import InMemoryMemory
+
+            class NoCount(InMemoryMemory):
+                count_history = None
+
+            @memory_driver("nocount", capabilities=Capabilities(ordering="write"))
+            async def nocount(ctx):
+                yield NoCount()
+            '''
+        )
+    )
+    result = run(pytester, "--memory-driver=nocount", "-rs")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*does not implement optional method count_history()*"])
+
+
+def test_missing_required_method_fails_naming_it(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        textwrap.dedent(
+            '''
+            from aalis_memory.conformance import memory_driver
+            from aalis_memory.drivers.inmemory import InMemoryMemory
+
+            class NoArchive(InMemoryMemory):
+                archive_span = None
+
+            @memory_driver("noarchive")
+            async def noarchive(ctx):
+                yield NoArchive()
+            '''
+        )
+    )
+    result = run(pytester, "--memory-driver=noarchive")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*lacks required method(s): archive_span*"])
+
+
+BROKEN_SHOULD = '''
+from aalis_memory.conformance import memory_driver, Capabilities
+from aalis_memory.drivers.inmemory import InMemoryMemory
+
+
+class Unsorted(InMemoryMemory):
+    """Breaks META-04 (a SHOULD rule): lists metadata in reverse key order."""
+
+    async def list_metadata(self, namespace):
+        return list(reversed(await super().list_metadata(namespace)))
+
+
+@memory_driver("unsorted", capabilities=Capabilities(ordering="write"))
+async def unsorted(ctx):
+    yield Unsorted(range_query_limit=ctx.range_query_limit,
+                   cross_session_max_limit=ctx.cross_session_max_limit)
+'''
+
+
+def test_broken_should_rule_is_an_advisory_unless_strict(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(BROKEN_SHOULD)
+    lenient = run(pytester, "--memory-driver=unsorted")
+    assert lenient.ret == 0, lenient.stdout.str()
+    lenient.stdout.fnmatch_lines(["*ADVISORY META-04: [[]META-04 SHOULD[]] *"])
+    assert lenient.parseoutcomes().get("advisory", 0) >= 1
+
+    strict = run(pytester, "--memory-driver=unsorted", "--memory-strict")
+    assert strict.ret == pytest.ExitCode.TESTS_FAILED
+    strict.stdout.fnmatch_lines(["*FAIL META-04: [[]META-04 SHOULD[]] list_metadata*expected*got*"])
+
+
+def test_driver_without_raw_access_says_unverified(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        textwrap.dedent(
+            '''
+            from aalis_memory.conformance import memory_driver, Capabilities
+            from aalis_memory.drivers.inmemory import InMemoryMemory
+
+            @memory_driver("noraw", capabilities=Capabilities(ordering="write"))
+            async def noraw(ctx):
+                yield InMemoryMemory()
+            '''
+        )
+    )
+    result = run(pytester, "--memory-driver=noraw", "-rs")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*unverified: no raw access*"])
+
+
+def test_entry_point_registration(
+    pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    dist = site / "epdriver-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: epdriver\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[aalis_memory.drivers]\nepmem = epdriver:registration\n")
+    (site / "epdriver.py").write_text(
+        textwrap.dedent(
+            '''
+            from aalis_memory.conformance import memory_driver, Capabilities
+            from aalis_memory.drivers.inmemory import InMemoryMemory
+
+            @memory_driver("epdriver-internal", capabilities=Capabilities(ordering="write"))
+            async def registration(ctx):
+                yield InMemoryMemory(range_query_limit=ctx.range_query_limit,
+                                     cross_session_max_limit=ctx.cross_session_max_limit)
+            '''
+        )
+    )
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    result = run(pytester, "--memory-driver=epmem", "--memory-strict", "-q")
+    assert result.ret == 0, result.stdout.str() + result.stderr.str()
+    result.stdout.fnmatch_lines(["epmem: * rules pass, 0 fail*"])

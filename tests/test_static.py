@@ -1,0 +1,52 @@
+"""ruff and mypy --strict stay clean (the `lint` and `type` tox environments, run in CI too)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SOURCES = ["contract", "conformance", "drivers", "fixtures", "tests"]
+
+
+def test_ruff_is_clean() -> None:
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install -e '.[dev]')")
+    proc = subprocess.run([ruff, "check", *SOURCES], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def installed_layout(root: Path) -> Path:
+    """A tree of links shaped like the installed package, so mypy sees `aalis_memory.*`."""
+    package = root / "aalis_memory"
+    package.mkdir()
+    for item in (REPO / "contract").iterdir():
+        if item.suffix in (".py", ".typed"):
+            (package / item.name).symlink_to(item)
+    for name in ("conformance", "drivers", "fixtures"):
+        (package / name).symlink_to(REPO / name)
+    return root
+
+
+def test_mypy_strict_is_clean(tmp_path: Path) -> None:
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[dev]')")
+    root = installed_layout(tmp_path)
+    env = {**os.environ, "MYPYPATH": f"{root}{os.pathsep}{REPO / 'tests'}"}
+    base = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir",
+            str(tmp_path / ".mypy_cache")]
+    package = subprocess.run(
+        [*base, "-p", "aalis_memory"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert package.returncode == 0, package.stdout + package.stderr
+    own_tests = sorted(str(p.relative_to(REPO / "tests")) for p in (REPO / "tests").rglob("*.py"))
+    tests = subprocess.run(
+        [*base, "--explicit-package-bases", *own_tests],
+        cwd=REPO / "tests", env=env, capture_output=True, text=True,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
