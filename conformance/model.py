@@ -95,7 +95,9 @@ class _Row:
 class _Meta:
     text: str
     updated_at: int
-    #: How many puts this entry has seen since it was created; lets callers check META-05.
+    #: Store-wide put number of the write that created this entry, and of the latest write:
+    #: callers check META-05 (updated_at grows on overwrite) by these, not by clock values.
+    created: int
     version: int
 
 
@@ -104,6 +106,7 @@ class ModelEntry:
     """A listed metadata entry plus the write count the machine compares ``updated_at`` by."""
 
     entry: MetadataEntry
+    created: int
     version: int
 
 
@@ -140,6 +143,7 @@ class ModelMemory:
         self._sessions: dict[str, list[_Row]] = {}
         self._metadata: dict[str, dict[str, _Meta]] = {}
         self._seq = 0
+        self._puts = 0
 
     # -- messages -------------------------------------------------------------------------
 
@@ -198,7 +202,7 @@ class ModelMemory:
     ) -> list[Message]:
         hits: list[_Row] = []
         for row in self._sessions.get(session_id, []):  # RANGE-02: archived rows included
-            message = message_of(row)
+            message = row.message
             ts = message.timestamp
             if ts is None or not from_ts <= ts <= to_ts:
                 continue  # RANGE-02: inclusive bounds
@@ -309,7 +313,7 @@ class ModelMemory:
         """META-02/04: the namespace's entries sorted by key, with their put counts."""
         return [
             ModelEntry(MetadataEntry(key=k, data=json.loads(m.text), updated_at=m.updated_at),
-                       m.version)
+                       m.created, m.version)
             for k, m in sorted(self._metadata.get(namespace, {}).items())
         ]
 
@@ -337,16 +341,13 @@ class ModelMemory:
                 continue
             previous = space.get(op.key)
             now = self.clock()
+            self._puts += 1
             if previous is None:
-                space[op.key] = _Meta(text, now, 1)
+                space[op.key] = _Meta(text, now, self._puts, self._puts)
             else:
                 # META-05: updated_at grows on every overwrite, even within one millisecond.
                 stamp = max(now, previous.updated_at + 1)
-                space[op.key] = _Meta(text, stamp, previous.version + 1)
-
-
-def message_of(row: _Row) -> Message:
-    return row.message
+                space[op.key] = _Meta(text, stamp, previous.created, self._puts)
 
 
 def _check_key(namespace: object, key: object) -> None:

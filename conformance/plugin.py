@@ -10,19 +10,22 @@ import asyncio
 import contextlib
 import importlib
 import inspect
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 import pytest
 
 from aalis_memory.conformance import registry, report
-from aalis_memory.conformance.adapters import as_async, missing_required
+from aalis_memory.conformance.adapters import missing_required, opened_store
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration, RawMetadataKind
 from aalis_memory.conformance.requirements import unmet_reason
 
 SUITE_DIR: Final = Path(__file__).resolve().parent / "suite"
 SUITE_PACKAGE: Final = "aalis_memory.conformance.suite"
+
+#: The provider half of the kit (``--compression-provider``) lives in its own plugin module.
+pytest_plugins = ["aalis_memory.conformance.compression.plugin"]
 
 SELECTED: Final = pytest.StashKey[list[str]]()
 STRICT: Final = pytest.StashKey[bool]()
@@ -91,7 +94,7 @@ def _split(values: list[str]) -> list[str]:
 
 def _covers(arg: str, path: Path) -> bool:
     target = Path(arg.split("::")[0]).resolve()
-    return target == path or target in path.parents
+    return target == path or target in path.parents or path in target.parents
 
 
 def selected_drivers(config: pytest.Config) -> list[str]:
@@ -143,7 +146,17 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
         return None
     if file_path.name.startswith("_") or not parent.config.stash[SELECTED]:
         return None
+    if parent.session.isinitpath(file_path):
+        return None  # named on the command line: pytest_pycollect_makemodule below takes it
     return SuiteModule.from_parent(parent, path=file_path)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
+    """A suite file named on the command line is still imported under its installed name."""
+    if module_path.resolve().parent != SUITE_DIR or not parent.config.stash[SELECTED]:
+        return None
+    return SuiteModule.from_parent(parent, path=module_path)
 
 
 class SuiteModule(pytest.Module):
@@ -242,20 +255,8 @@ def memory(
     memory_loop: asyncio.Runner,
 ) -> Iterator[Any]:
     """A fresh, empty store of the selected driver, async whatever the driver's style."""
-    factory = memory_registration.factory(memory_ctx)
-    if isinstance(factory, AsyncIterator):
-        agen: AsyncIterator[Any] = factory
-        store: Any = memory_loop.run(_first(agen))
-        try:
-            yield from _checked(request, memory_registration, as_async(store))
-        finally:
-            memory_loop.run(_finish(agen, memory_registration.name))
-    else:
-        store = next(factory)
-        try:
-            yield from _checked(request, memory_registration, as_async(store))
-        finally:
-            _finish_sync(factory, memory_registration.name)
+    with opened_store(memory_registration, memory_ctx, memory_loop) as store:
+        yield from _checked(request, memory_registration, store)
 
 
 def _checked(
@@ -272,26 +273,6 @@ def _checked(
     if reason is not None:
         pytest.skip(reason)
     yield store
-
-
-async def _first(agen: AsyncIterator[Any]) -> Any:
-    return await anext(agen)
-
-
-async def _finish(agen: AsyncIterator[Any], name: str) -> None:
-    try:
-        await anext(agen)
-    except StopAsyncIteration:
-        return
-    raise RuntimeError(f"driver {name!r}: the factory must yield exactly one store")
-
-
-def _finish_sync(gen: Iterator[Any], name: str) -> None:
-    try:
-        next(gen)
-    except StopIteration:
-        return
-    raise RuntimeError(f"driver {name!r}: the factory must yield exactly one store")
 
 
 class RawAccess:

@@ -26,6 +26,27 @@ third-party drivers unless `--memory-strict` is given.
 """
 
 
+#: Headings of the rule groups (an ID's prefix); a group missing here is headed by its prefix.
+GROUP_TITLES = {
+    "LIM": "Limits",
+    "MSG": "Saving and reading messages",
+    "HIST": "get_history",
+    "COUNT": "count_history",
+    "FULL": "get_full_history",
+    "ARCH": "archive_span",
+    "CLEAR": "Clearing",
+    "RANGE": "Session range reads",
+    "CROSS": "Cross-session reads",
+    "UPD": "update_message_content",
+    "DEL": "delete_messages_by_timestamps",
+    "META": "Metadata",
+    "COMMIT": "commit_metadata",
+    "MDB": "MongoDB reference backend",
+    "CMP": "Compression triggers",
+    "CLR": "Clearing helpers",
+}
+
+
 @attrs.frozen(order=True)
 class TestRef:
     path: str
@@ -130,7 +151,8 @@ def render(found: Mapping[str, set[TestRef]], catalogue: Mapping[str, Rule] = CA
     musts = sum(1 for r in catalogue.values() if r.level.value == "MUST")
     out = [HEADER, f"{len(catalogue)} rules: {musts} MUST, {len(catalogue) - musts} SHOULD.\n"]
     for group, rules in groups.items():
-        out.append(f"## {group}\n")
+        title = GROUP_TITLES.get(group)
+        out.append(f"## {group}: {title}\n" if title else f"## {group}\n")
         out.append("| ID | Level | Source | Rule | Tests |")
         out.append("|---|---|---|---|---|")
         for rule in rules:

@@ -4,6 +4,20 @@ The contract types live here; the kit is :mod:`aalis_memory.conformance`, the re
 backends are :mod:`aalis_memory.drivers`.
 """
 
+from aalis_memory.clearing import (
+    ClearContext,
+    ClearResult,
+    ClearTypeContribution,
+    ClearTypeRegistry,
+    clear_metadata_namespaces,
+    history_cleared,
+)
+from aalis_memory.compression import (
+    CompressionLines,
+    CompressionUsage,
+    compression_due,
+    compression_line,
+)
 from aalis_memory.service import (
     OPTIONAL_METHODS,
     REQUIRED_METHODS,
@@ -29,6 +43,12 @@ __all__ = [
     "CONTROL_KINDS",
     "OPTIONAL_METHODS",
     "REQUIRED_METHODS",
+    "ClearContext",
+    "ClearResult",
+    "ClearTypeContribution",
+    "ClearTypeRegistry",
+    "CompressionLines",
+    "CompressionUsage",
     "FullMemoryService",
     "JsonObject",
     "Limit",
@@ -40,4 +60,8 @@ __all__ = [
     "MetadataPut",
     "RecentMessageRecord",
     "RecentMessagesAcrossSessionsQuery",
+    "clear_metadata_namespaces",
+    "compression_due",
+    "compression_line",
+    "history_cleared",
 ]

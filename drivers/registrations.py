@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractContextManager, closing
+from typing import Any
 
 from aalis_memory.conformance.registry import (
     Capabilities,
@@ -10,7 +13,9 @@ from aalis_memory.conformance.registry import (
     RawMetadataKind,
     memory_driver,
 )
+from aalis_memory.drivers import semantics
 from aalis_memory.drivers.inmemory import InMemoryMemory
+from aalis_memory.drivers.sqlite import SqliteMemory
 
 #: Payloads that cannot be read back as an object, for the raw-access hooks.
 RAW_PAYLOADS: dict[RawMetadataKind, str] = {"not-json": "{not json", "not-object": "[1, 2, 3]"}
@@ -36,3 +41,74 @@ async def inmemory(ctx: DriverContext) -> AsyncIterator[InMemoryMemory]:
     await store.close()
 
 
+def _plant_sqlite(store: SqliteMemory, namespace: str, key: str, kind: RawMetadataKind) -> bool:
+    """Write the row through a connection of its own, bypassing the store entirely."""
+    with closing(sqlite3.connect(store.path, timeout=30.0)) as conn, conn:
+        conn.execute(
+            "INSERT OR REPLACE INTO metadata (namespace, key, data, updated_at) "
+            "VALUES (?, ?, ?, ?)",
+            (namespace, key, RAW_PAYLOADS[kind], semantics.now_ms()),
+        )
+    return True
+
+
+@memory_driver(
+    "sqlite",
+    capabilities=Capabilities(
+        ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"
+    ),
+    raw_metadata=_plant_sqlite,
+)
+async def sqlite(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
+    """The SQLite reference driver (a real database file in the test's tmp_path)."""
+    store = await SqliteMemory.open(
+        ctx.tmp_path / "memory.sqlite3",
+        range_query_limit=ctx.range_query_limit,
+        cross_session_max_limit=ctx.cross_session_max_limit,
+    )
+    yield store
+    await store.close()
+
+
+async def _plant_mongodb(store: Any, namespace: str, key: str, kind: RawMetadataKind) -> bool:
+    """BSON has no "not JSON" payload; a non-object ``data`` is written straight to the server."""
+    if kind == "not-json":
+        return False
+    from aalis_memory.drivers.mongodb_raw import plant_metadata
+
+    await plant_metadata(store, namespace, key, data=[1, 2, 3])
+    return True
+
+
+def _mongodb_session(config: Any) -> AbstractContextManager[Mapping[str, Any]]:
+    from aalis_memory.fixtures.pytest_mongodb import session_setup
+
+    return session_setup(config)
+
+
+@memory_driver(
+    "mongodb",
+    capabilities=Capabilities(
+        ordering="timestamp", metadata_atomicity="ordered", archive_atomicity="partial"
+    ),
+    raw_metadata=_plant_mongodb,
+    session_setup=_mongodb_session,
+)
+async def mongodb(ctx: DriverContext) -> AsyncIterator[Any]:
+    """The MongoDB reference driver, on its own database per test (dropped afterwards)."""
+    from aalis_memory.drivers.mongodb import MongoConfig, MongoMemory
+    from aalis_memory.fixtures.pytest_mongodb import unique_database_name
+
+    store = await MongoMemory.open(
+        MongoConfig(
+            uri=ctx.options["uri"],
+            database=unique_database_name(),
+            range_query_limit=ctx.range_query_limit,
+            cross_session_max_limit=ctx.cross_session_max_limit,
+        )
+    )
+    try:
+        yield store
+        await store.client.drop_database(store.database.name)
+    finally:
+        await store.close()

@@ -17,6 +17,7 @@ import attrs
 from aalis_memory.types import (
     JsonObject,
     Message,
+    MetadataDel,
     MetadataOp,
     MetadataPut,
     RecentMessagesAcrossSessionsQuery,
@@ -148,6 +149,8 @@ def encode_batch(ops: Sequence[MetadataOp]) -> list[tuple[MetadataOp, str | None
     """Validate a whole batch before anything is written: each op with its encoded payload."""
     out: list[tuple[MetadataOp, str | None]] = []
     for index, op in enumerate(ops):
+        if not isinstance(op, MetadataPut | MetadataDel):
+            raise TypeError(f"op {index} must be a MetadataPut or MetadataDel, got {op!r}")
         check_key(op.namespace, op.key)
         if isinstance(op, MetadataPut):
             out.append((op, encode_json(op.data, f"op {index} ({op.namespace}/{op.key})")))

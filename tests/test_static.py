@@ -38,7 +38,8 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
     pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[dev]')")
     root = installed_layout(tmp_path)
     env = {**os.environ, "MYPYPATH": f"{root}{os.pathsep}{REPO / 'tests'}"}
-    base = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir",
+    base = [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"),
+            "--strict", "--no-incremental", "--cache-dir",
             str(tmp_path / ".mypy_cache")]
     package = subprocess.run(
         [*base, "-p", "aalis_memory"], cwd=tmp_path, env=env, capture_output=True, text=True

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from aalis_memory.conformance.rules import messages, metadata
+from aalis_memory.conformance.rules import clearing, compression, messages, metadata, mongodb
 from aalis_memory.conformance.rules.model import Level, OutOfScope, Rule
-from aalis_memory.conformance.rules.out_of_scope import OUT_OF_SCOPE
+from aalis_memory.conformance.rules.out_of_scope import OUT_OF_SCOPE as _OUT_OF_SCOPE
 
 
 def _index(*groups: tuple[Rule, ...]) -> Mapping[str, Rule]:
@@ -20,7 +20,17 @@ def _index(*groups: tuple[Rule, ...]) -> Mapping[str, Rule]:
     return MappingProxyType(catalogue)
 
 
-CATALOGUE: Mapping[str, Rule] = _index(messages.RULES, metadata.RULES)
+CATALOGUE: Mapping[str, Rule] = _index(
+    messages.RULES,
+    metadata.RULES,
+    compression.RULES,
+    compression.SERVICE_RULES,
+    clearing.RULES,
+    mongodb.RULES,
+)
+
+#: Statements of the documents deliberately not tested, with the reason.
+OUT_OF_SCOPE = _OUT_OF_SCOPE + mongodb.OUT_OF_SCOPE
 
 
 def rule(rule_id: str) -> Rule:

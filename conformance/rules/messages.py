@@ -9,9 +9,9 @@ NOTES = "READING_NOTES"
 RULES = (
     # -- the one limit rule shared by every counted read ---------------------------------
     Rule("LIM-01", MUST, f"{API}, limit rule",
-         "A limit of 0 yields an empty result (get_history, get_full_history, cross-session read)."),
+         "A limit of 0 yields an empty list (get_history, get_full_history, cross-session read)."),
     Rule("LIM-02", MUST, f"{API}, limit rule",
-         "A limit of math.inf yields every matching message."),
+         "A limit of math.inf yields every matching message (get_history, get_full_history)."),
     Rule("LIM-03", MUST, f"{API}, limit rule",
          "update_message_content with recent_limit 0 rewrites nothing; math.inf covers the whole "
          "active history."),
@@ -82,6 +82,9 @@ RULES = (
     Rule("ARCH-10", MUST, f"{API}, archiveSpan atomicity",
          "A driver declaring archive_atomicity='atomic' never lets a concurrent reader see part "
          "of a span archived."),
+    Rule("ARCH-11", SHOULD, f"{API}, archiveSpan; {NOTES} #3 applied to positions",
+         "A negative, NaN, fractional or non-numeric count or keep position raises ValueError "
+         "and archives nothing."),
     # -- clearing -----------------------------------------------------------------------------
     Rule("CLEAR-01", MUST, "api-memory §钩子与贡献点 (clearing message history)",
          "clear_session removes the session's messages from its history."),

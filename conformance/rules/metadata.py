@@ -14,7 +14,7 @@ RULES = (
          "list_metadata returns the namespace's entries (key, data, updated_at) and nothing from "
          "other namespaces."),
     Rule("META-03", MUST, f"{API}, metadata",
-         "delete_metadata removes the entry; deleting a missing key is not an error."),
+         "delete_metadata removes that one entry and leaves the namespace's other entries."),
     Rule("META-04", SHOULD, f"{NOTES} #11",
          "list_metadata is sorted by key."),
     Rule("META-05", SHOULD, f"{NOTES} #11",
@@ -33,17 +33,19 @@ RULES = (
          "instead of raising."),
     Rule("META-10", MUST, "api-memory §钩子与贡献点 (listMetadataKeys)",
          "list_metadata_keys lists every key of the namespace, unreadable entries included."),
+    Rule("META-11", SHOULD, f"{NOTES} #11; upstream MetadataOp",
+         "delete_metadata of a key that is not stored is a silent no-op, not an error."),
     Rule("COMMIT-01", MUST, f"{API}, commitMetadata",
          "commit_metadata applies its put and del operations in order: put overwrites, a later op "
          "on the same key wins."),
-    Rule("COMMIT-02", MUST, f"{API}, commitMetadata",
+    Rule("COMMIT-02", MUST, "api-memory §钩子与贡献点 (clearMetadataNamespaces: one commit)",
          "One batch may touch several namespaces."),
     Rule("COMMIT-03", SHOULD, f"{NOTES} #11",
          "An empty batch is a no-op, and deleting a missing key inside a batch is ignored."),
     Rule("COMMIT-04", MUST, f"{NOTES} #11; tiers table",
          "A batch with a payload that cannot be serialized, anywhere in it, raises TypeError or "
          "ValueError and applies nothing, in every tier."),
-    Rule("COMMIT-05", MUST, f"{API}, archiveSpan atomicity (same tiers as commitMetadata)",
+    Rule("COMMIT-05", MUST, f"{API}, archiveSpan atomicity (same tiers); {NOTES} tiers table",
          "A driver declaring metadata_atomicity='atomic' never lets a concurrent reader see part "
          "of a batch."),
     Rule("COMMIT-06", MUST, "api-memory §钩子与贡献点 (clearMetadataNamespaces)",

@@ -20,14 +20,21 @@ OUT_OF_SCOPE = (
                "Callers must re-check their snapshot before archiving, because late arrivals and "
                "deletions shift positions.",
                "A caller obligation; the backend rule (positions at call time) is ARCH-08."),
-    OutOfScope("api-memory §压缩服务, §触发判定",
-               "The compression service, compressionLine and compressionDue.",
-               "Not a storage rule; covered by the compression part of the kit (planned)."),
+    OutOfScope("api-memory §压缩服务",
+               "The session server turns session:compressing into a timeline notice; "
+               "session/compress, the feature flag and the usage entry look the service up.",
+               "Host wiring; the kit checks the events a provider sends (CSV-13)."),
+    OutOfScope("api-memory §压缩服务",
+               "Automatic compressions on usage or count are started by the provider in the "
+               "background, not through compress.",
+               "Provider scheduling; the trigger arithmetic is CMP-01..09 and the reference "
+               "provider's automatic path is tested in tests/test_summary_service.py."),
     OutOfScope("api-memory §钩子与贡献点",
-               "The memory:clear hook, historyCleared, memory:clear-type and "
-               "clearMetadataNamespaces.",
-               "Helpers built on the storage API; covered by the compression/clearing part of the "
-               "kit (planned). The storage rules they rely on are META-09, META-10 and CLEAR-04."),
+               "/clear lists registered types in its help, refuses unregistered ones, and prints "
+               "each result row's message as is; cross-session data pushes an unsuccessful row "
+               "when named explicitly in a session clear.",
+               "Command UI and plugin policy; the registry rules the command relies on are CLR-10 "
+               "and CLR-11."),
     OutOfScope("api-memory §钩子与贡献点",
                "The clearing chain stops and holds sessions through AgentService.clearing.",
                "Agent orchestration, not storage."),

@@ -10,9 +10,13 @@ from aalis_memory.conformance.checks import contents
 from aalis_memory.types import RecentMessageRecord
 
 
-async def active(memory: Any, session_id: str) -> list[str | None]:
-    """Contents of the whole active history (``get_history(session, inf)``)."""
-    return contents(await memory.get_history(session_id, math.inf))
+async def active(memory: Any, session_id: str, limit: float = math.inf) -> list[str | None]:
+    """Contents of the whole active history (``get_history(session, inf)``).
+
+    Tests of other rules over more than 50 messages pass a finite ``limit`` above their size, so
+    a driver that mishandles ``math.inf`` fails LIM-02 alone.
+    """
+    return contents(await memory.get_history(session_id, limit))
 
 
 async def everything(memory: Any, session_id: str) -> list[str | None]:

@@ -16,7 +16,7 @@ import attrs
 from aalis_memory.conformance.registry import Capabilities
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
-MODULES: Final = ("messages", "metadata")
+MODULES: Final = ("messages", "metadata", "clearing")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"

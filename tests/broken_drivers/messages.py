@@ -1,0 +1,823 @@
+"""Broken message stores: each one a realistic bug, caught by exactly the rules it declares."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import math
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from aalis_memory.conformance.registry import Capabilities
+from aalis_memory.drivers import semantics as sem
+from aalis_memory.drivers.inmemory import InMemoryMemory, _Stored
+from aalis_memory.service import Limit
+from aalis_memory.types import Message, RecentMessageRecord, RecentMessagesAcrossSessionsQuery
+from broken_drivers import broken
+
+Query = RecentMessagesAcrossSessionsQuery
+Predicate = Callable[[str, Message], bool]
+
+
+def _cross(
+    store: InMemoryMemory,
+    query: Query,
+    keep: Predicate,
+    *,
+    archived_too: bool = False,
+    cap: float | None = None,
+) -> list[RecentMessageRecord]:
+    """A cross-session read with a replaceable filter, the way the reference driver does it."""
+    limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
+    wanted = min(limit, store.cross_session_max_limit if cap is None else cap)
+    hits = [
+        RecentMessageRecord(session_id, s.message)
+        for session_id, stored in store._sessions.items()
+        for s in stored
+        if (archived_too or not s.archived) and keep(session_id, s.message)
+    ]
+    hits.sort(key=lambda r: r.message.timestamp or 0)
+    return copy.deepcopy(sem.newest(hits, wanted))
+
+
+# -- the limit rule ----------------------------------------------------------------------------
+
+
+@broken("limit-zero-returns-all", "LIM-01")
+class LimitZeroReturnsAll(InMemoryMemory):
+    """A limit of 0 reads everything (the `slice(-0)` bug of the old in-memory backend)."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_history(session_id, math.inf if limit == 0 else limit)
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_full_history(session_id, math.inf if limit == 0 else limit)
+
+
+@broken("inf-means-default", "LIM-02")
+class InfMeansDefault(InMemoryMemory):
+    """math.inf is read like an omitted limit, returning only the default number of messages."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_history(session_id, None if limit == math.inf else limit)
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_full_history(session_id, None if limit == math.inf else limit)
+
+
+@broken("update-limit-edges", "LIM-03")
+class UpdateLimitEdges(InMemoryMemory):
+    """recent_limit 0 rewrites everything (MongoDB's `limit(0)`) and math.inf means the default."""
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        limit = None if recent_limit == math.inf else recent_limit
+        limit = math.inf if limit == 0 else limit
+        return await super().update_message_content(session_id, old_text, new_text, limit)
+
+
+@broken("cross-cap-ignored", "LIM-04", "CROSS-01")
+class CrossCapIgnored(InMemoryMemory):
+    """The cross-session cap is configured but never applied."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        return _cross(self, query, sem.cross_session_filter(query), cap=math.inf)
+
+
+@broken("short-defaults", "LIM-05")
+class ShortDefaults(InMemoryMemory):
+    """Omitted limits default to 20, 100 and 10 instead of 50, 200 and 100."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_history(session_id, 20 if limit is None else limit)
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_full_history(session_id, 100 if limit is None else limit)
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        limit = 10 if recent_limit is None else recent_limit
+        return await super().update_message_content(session_id, old_text, new_text, limit)
+
+
+def _negative_is_unlimited(limit: Limit) -> Limit:
+    return math.inf if isinstance(limit, int | float) and limit < 0 else limit
+
+
+@broken("negative-limit-unlimited", "LIM-06")
+class NegativeLimitUnlimited(InMemoryMemory):
+    """A negative limit reads or rewrites everything (SQLite's `LIMIT -1`) instead of raising."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_history(session_id, _negative_is_unlimited(limit))
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_full_history(session_id, _negative_is_unlimited(limit))
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        limit = _negative_is_unlimited(recent_limit)
+        return await super().update_message_content(session_id, old_text, new_text, limit)
+
+
+@broken("cross-limit-clamped", "LIM-01", "LIM-06")
+class CrossLimitClamped(InMemoryMemory):
+    """The cross-session limit is clamped with `max(1, min(limit, cap))`, as the old code did."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        wanted = max(1, min(query.limit, self.cross_session_max_limit))
+        return _cross(self, attrs.evolve(query, limit=math.inf), sem.cross_session_filter(query),
+                      cap=wanted)
+
+
+# -- saving and reading --------------------------------------------------------------------------
+
+
+class _CaseFolded(dict[str, list[_Stored]]):
+    """A session table whose keys compare case-insensitively and ignore trailing spaces."""
+
+    @staticmethod
+    def _fold(key: str) -> str:
+        return key.strip().lower()
+
+    def __getitem__(self, key: str) -> list[_Stored]:
+        return super().__getitem__(self._fold(key))
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and super().__contains__(self._fold(key))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return super().get(self._fold(key), default)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        return super().setdefault(self._fold(key), default)
+
+    def pop(self, key: str, default: Any = None) -> Any:
+        return super().pop(self._fold(key), default)
+
+    def __setitem__(self, key: str, value: list[_Stored]) -> None:
+        super().__setitem__(self._fold(key), value)
+
+
+@broken("session-ids-case-folded", "MSG-01")
+class SessionIdsCaseFolded(InMemoryMemory):
+    """Session ids are matched case-insensitively and trimmed (a collation bug)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._sessions = _CaseFolded()
+
+
+@broken("drops-media", "MSG-02")
+class DropsMedia(InMemoryMemory):
+    """images and audios are not stored (the old backends dropped them)."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        await super().save_message(session_id, attrs.evolve(message, images=None, audios=None))
+
+
+@broken("no-timestamp-stamp", "MSG-03")
+class NoTimestampStamp(InMemoryMemory):
+    """A message saved without a timestamp is stored without one."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        self._sessions.setdefault(session_id, []).append(_Stored(copy.deepcopy(message)))
+
+
+@broken("count-unknown-raises", "MSG-04")
+class CountUnknownRaises(InMemoryMemory):
+    """count_history of a session never written raises KeyError (a bare `sessions[id]`)."""
+
+    async def count_history(self, session_id: str) -> int:
+        stored = self._sessions[session_id]
+        return sem.count_conversation(s.message for s in stored if not s.archived)
+
+
+@broken("unknown-session-reads-none", "MSG-04")
+class UnknownSessionReadsNone(InMemoryMemory):
+    """Reads of a session never written answer None (a missing-row path that returns early)."""
+
+    def _unknown(self, session_id: str) -> bool:
+        return session_id not in self._sessions
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> Any:
+        return None if self._unknown(session_id) else await super().get_history(session_id, limit)
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> Any:
+        if self._unknown(session_id):
+            return None
+        return await super().get_full_history(session_id, limit)
+
+    async def get_messages_by_session_range(self, session_id: str, *args: Any) -> Any:
+        if self._unknown(session_id):
+            return None
+        return await super().get_messages_by_session_range(session_id, *args)
+
+    async def update_message_content(self, session_id: str, *args: Any) -> Any:
+        if self._unknown(session_id):
+            return None
+        return await super().update_message_content(session_id, *args)
+
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Any) -> Any:
+        if self._unknown(session_id):
+            return None
+        return await super().delete_messages_by_timestamps(session_id, timestamps)
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> Any:
+        return await super().get_recent_messages_across_sessions(query) if self._sessions else None
+
+    async def clear_session(self, session_id: str) -> None:
+        if session_id in self._sessions:
+            self._sessions[session_id] = []
+
+    async def clear_all(self) -> None:
+        for session_id in self._sessions:
+            self._sessions[session_id] = []
+
+
+# -- get_history / count_history / get_full_history -----------------------------------------------
+
+
+@broken("archived-in-history", "HIST-01", "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06",
+        "ARCH-08", "ARCH-09", "ARCH-10", "UPD-01", "DEL-01")
+class ArchivedInHistory(InMemoryMemory):
+    """get_history forgets the archived flag."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        every = [s.message for s in self._sessions.get(session_id, ())]
+        return copy.deepcopy(sem.history_window(every, effective))
+
+
+@broken("same-ms-reversed", "HIST-02", "ARCH-01", "FULL-02", "RANGE-03")
+class SameMillisecondReversed(InMemoryMemory):
+    """A message joins its millisecond in front of the earlier writes (a DESC tie-break)."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        await super().save_message(session_id, message)
+        stored = self._sessions[session_id]
+        newest = stored.pop()
+        index = len(stored)
+        while index > 0 and stored[index - 1].message.timestamp == newest.message.timestamp:
+            index -= 1
+        stored.insert(index, newest)
+
+
+@broken("claims-timestamp-order", "HIST-02", "ARCH-01", "ARCH-08", "FULL-02",
+        capabilities=Capabilities(ordering="timestamp", metadata_atomicity="atomic",
+                                  archive_atomicity="atomic"))
+class ClaimsTimestampOrder(InMemoryMemory):
+    """The write-ordered reference store declared as timestamp-ordered: late arrivals misplace."""
+
+
+@broken("markers-use-limit", "HIST-03", "HIST-04", "HIST-05")
+class MarkersUseLimit(InMemoryMemory):
+    """get_history counts control records toward the limit (the old backends did)."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        return copy.deepcopy(sem.newest([s.message for s in self._active(session_id)], effective))
+
+
+@broken("window-cut-at-last-kept", "HIST-04")
+class WindowCutAtLastKept(InMemoryMemory):
+    """A trimmed window starts at the oldest kept message, dropping markers just before it."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        active = [s.message for s in self._active(session_id)]
+        talk = [i for i, m in enumerate(active) if not m.is_control]
+        if effective == 0 or len(talk) <= effective:
+            return copy.deepcopy(sem.history_window(active, effective))
+        return copy.deepcopy(active[talk[-int(effective)] :])
+
+
+@broken("count-includes-markers", "COUNT-01")
+class CountIncludesMarkers(InMemoryMemory):
+    """count_history counts control records too."""
+
+    async def count_history(self, session_id: str) -> int:
+        return len(self._active(session_id))
+
+
+@broken("full-history-active-only", "FULL-01", "ARCH-09", "UPD-01", "DEL-01", "MSG-02")
+class FullHistoryActiveOnly(InMemoryMemory):
+    """get_full_history leaves archived messages out."""
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
+        return copy.deepcopy(sem.newest([s.message for s in self._active(session_id)], effective))
+
+
+@broken("full-limit-skips-markers", "FULL-02")
+class FullLimitSkipsMarkers(InMemoryMemory):
+    """get_full_history applies get_history's window, so markers use no slot."""
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
+        every = [s.message for s in self._sessions.get(session_id, ())]
+        return copy.deepcopy(sem.history_window(every, effective))
+
+
+# -- archive_span ------------------------------------------------------------------------------
+
+
+class _Archiving(InMemoryMemory):
+    """archive_span with the positions chosen by ``_positions`` (one override per bug)."""
+
+    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+        return sem.archive_positions(len(active), count, keep)
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        active = self._active(session_id)
+        positions = self._positions(active, sem.check_count(count), sem.check_keep(keep))
+        for position in positions:
+            active[position].archived = True
+        return len(positions)
+
+
+@broken("archive-newest", "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06", "ARCH-08",
+        "ARCH-09", "ARCH-10", "HIST-01", "UPD-01", "DEL-01", "COUNT-01")
+class ArchiveNewest(_Archiving):
+    """archive_span counts positions from the newest end (a trim-style implementation)."""
+
+    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+        return [len(active) - 1 - p for p in super()._positions(active, count, keep)]
+
+
+@broken("keep-ignored", "ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08",
+        "ARCH-09", "CROSS-02")
+class KeepIgnored(_Archiving):
+    """archive_span archives the whole span, keep list or not."""
+
+    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+        return super()._positions(active, count, ())
+
+
+@broken("positions-skip-markers", "ARCH-03")
+class PositionsSkipMarkers(_Archiving):
+    """count and keep count conversation messages only; markers inside the span are archived."""
+
+    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+        out: list[int] = []
+        talk = 0
+        for index, stored in enumerate(active):
+            if talk >= count:
+                break
+            if stored.message.is_control:
+                out.append(index)
+                continue
+            if talk not in keep:
+                out.append(index)
+            talk += 1
+        return out
+
+
+@broken("count-zero-archives-all", "ARCH-04")
+class CountZeroArchivesAll(_Archiving):
+    """count 0 archives the whole active history (a `slice(-0)` bug)."""
+
+    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+        return super()._positions(active, count or len(active), keep)
+
+
+@broken("count-above-active-archives-nothing", "ARCH-05")
+class CountAboveActiveArchivesNothing(_Archiving):
+    """A count above the active history archives nothing (the old trim's early return)."""
+
+    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+        return [] if count > len(active) else super()._positions(active, count, keep)
+
+
+@broken("duplicate-keep-archives-less", "ARCH-06")
+class DuplicateKeepArchivesLess(_Archiving):
+    """Archives `span - len(keep)` messages, so repeated or outside keep positions archive less."""
+
+    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+        span = min(count, len(active))
+        return super()._positions(active, count, keep)[: max(0, span - len(keep))]
+
+
+@broken("archive-trusts-positions", "ARCH-11")
+class ArchiveTrustsPositions(InMemoryMemory):
+    """archive_span slices with whatever it is given: count -1 archives all but the last."""
+
+    async def archive_span(self, session_id: str, count: Any, keep: Sequence[Any] = ()) -> int:
+        active = self._active(session_id)
+        kept = set(keep)
+        span = active[:count]
+        for position, stored in enumerate(span):
+            if position not in kept:
+                stored.archived = True
+        return len(span) - len(kept & set(range(len(span))))
+
+
+@broken("archive-returns-span-size", "ARCH-07")
+class ArchiveReturnsSpanSize(InMemoryMemory):
+    """archive_span reports the span size, not how many it archived."""
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        before = len(self._active(session_id))
+        await super().archive_span(session_id, count, keep)
+        return min(count, before)
+
+
+@broken("positions-include-archived", "ARCH-08")
+class PositionsIncludeArchived(InMemoryMemory):
+    """archive_span counts positions over the full history, archived messages included."""
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        every = self._sessions.get(session_id, [])
+        positions = sem.archive_positions(len(every), sem.check_count(count), sem.check_keep(keep))
+        for position in positions:
+            every[position].archived = True
+        return len(positions)
+
+
+@broken("full-history-archived-first", "ARCH-09")
+class FullHistoryArchivedFirst(InMemoryMemory):
+    """get_full_history lists the archive before the active history (two separate lists)."""
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
+        stored = self._sessions.get(session_id, [])
+        every = [s.message for s in stored if s.archived] + [
+            s.message for s in stored if not s.archived
+        ]
+        return copy.deepcopy(sem.newest(every, effective))
+
+
+@broken("archive-yields-midway", "ARCH-10")
+class ArchiveYieldsMidway(InMemoryMemory):
+    """Declared atomic, but archive_span yields to other tasks between messages."""
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        active = self._active(session_id)
+        positions = sem.archive_positions(len(active), sem.check_count(count), sem.check_keep(keep))
+        for position in positions:
+            active[position].archived = True
+            await asyncio.sleep(0)
+        return len(positions)
+
+
+# -- clearing ----------------------------------------------------------------------------------
+
+
+@broken("clear-session-keeps-markers", "CLEAR-01", "CLEAR-02")
+class ClearSessionKeepsMarkers(InMemoryMemory):
+    """clear_session deletes conversation messages but leaves control records behind."""
+
+    async def clear_session(self, session_id: str) -> None:
+        stored = self._sessions.get(session_id, [])
+        self._sessions[session_id] = [s for s in stored if s.message.is_control]
+
+
+@broken("clear-session-keeps-archived", "CLEAR-02")
+class ClearSessionKeepsArchived(InMemoryMemory):
+    """clear_session deletes the active messages only."""
+
+    async def clear_session(self, session_id: str) -> None:
+        stored = self._sessions.get(session_id, [])
+        self._sessions[session_id] = [s for s in stored if s.archived]
+
+
+@broken("clear-session-clears-all", "CLEAR-02")
+class ClearSessionClearsAll(InMemoryMemory):
+    """clear_session forgets its session filter and empties every session."""
+
+    async def clear_session(self, session_id: str) -> None:
+        self._sessions.clear()
+
+
+@broken("clear-all-skips-last-session", "CLEAR-03")
+class ClearAllSkipsLastSession(InMemoryMemory):
+    """clear_all walks the sessions with an off-by-one and leaves the last one."""
+
+    async def clear_all(self) -> None:
+        for session_id in list(self._sessions)[:-1]:
+            del self._sessions[session_id]
+
+
+@broken("clear-all-keeps-archived", "CLEAR-03")
+class ClearAllKeepsArchived(InMemoryMemory):
+    """clear_all deletes the active messages only."""
+
+    async def clear_all(self) -> None:
+        for session_id, stored in list(self._sessions.items()):
+            self._sessions[session_id] = [s for s in stored if s.archived]
+
+
+# clear-all-wipes-metadata (CLEAR-04) is declared in metadata.py, beside the metadata rules.
+
+
+# -- session range read ----------------------------------------------------------------------
+
+
+@broken("range-cap-ignored", "RANGE-01", "RANGE-03")
+class RangeCapIgnored(InMemoryMemory):
+    """The range cap is configured but never applied."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.range_query_limit = 10**9
+
+
+class _Ranging(InMemoryMemory):
+    """A range read with replaceable pieces (one override per bug)."""
+
+    def _candidates(self, session_id: str) -> list[_Stored]:
+        return list(self._sessions.get(session_id, ()))
+
+    def _keep(
+        self, from_ts: float, to_ts: float, roles: Sequence[str] | None,
+        exclude_kinds: Sequence[str] | None,
+    ) -> Callable[[Message], bool]:
+        return sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
+
+    def _cut(self, hits: list[Message]) -> list[Message]:
+        return hits[: self.range_query_limit]
+
+    async def get_messages_by_session_range(
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        keep = self._keep(from_ts, to_ts, roles, exclude_kinds)
+        hits = [s.message for s in self._candidates(session_id) if keep(s.message)]
+        hits.sort(key=lambda m: m.timestamp or 0)
+        return copy.deepcopy(self._cut(hits))
+
+
+@broken("range-every-session", "MSG-01")
+class RangeEverySession(_Ranging):
+    """The range read forgets its session filter."""
+
+    def _candidates(self, session_id: str) -> list[_Stored]:
+        return [s for stored in self._sessions.values() for s in stored]
+
+
+@broken("range-upper-exclusive", "RANGE-02")
+class RangeUpperExclusive(_Ranging):
+    """The range is half-open: to_ts itself is left out."""
+
+    def _keep(
+        self, from_ts: float, to_ts: float, roles: Sequence[str] | None,
+        exclude_kinds: Sequence[str] | None,
+    ) -> Callable[[Message], bool]:
+        base = super()._keep(from_ts, to_ts, roles, exclude_kinds)
+        return lambda m: base(m) and (m.timestamp or 0) < to_ts
+
+
+@broken("range-roles-ignored", "RANGE-04")
+class RangeRolesIgnored(_Ranging):
+    """The range read ignores roles."""
+
+    def _keep(
+        self, from_ts: float, to_ts: float, roles: Sequence[str] | None,
+        exclude_kinds: Sequence[str] | None,
+    ) -> Callable[[Message], bool]:
+        return super()._keep(from_ts, to_ts, None, exclude_kinds)
+
+
+@broken("range-skips-archived", "RANGE-02")
+class RangeSkipsArchived(_Ranging):
+    """The range read looks at active messages only."""
+
+    def _candidates(self, session_id: str) -> list[_Stored]:
+        return self._active(session_id)
+
+
+@broken("range-keeps-latest", "RANGE-03")
+class RangeKeepsLatest(_Ranging):
+    """A truncated range keeps the newest messages instead of the earliest."""
+
+    def _cut(self, hits: list[Message]) -> list[Message]:
+        return hits[-self.range_query_limit :]
+
+
+@broken("range-exclude-drops-kindless", "RANGE-04")
+class RangeExcludeDropsKindless(_Ranging):
+    """exclude_kinds also drops kind-less messages (SQL's `kind NOT IN (...)` with NULL kinds)."""
+
+    def _keep(
+        self, from_ts: float, to_ts: float, roles: Sequence[str] | None,
+        exclude_kinds: Sequence[str] | None,
+    ) -> Callable[[Message], bool]:
+        base = super()._keep(from_ts, to_ts, roles, exclude_kinds)
+        return lambda m: base(m) and (not exclude_kinds or m.kind is not None)
+
+
+# -- cross-session read ----------------------------------------------------------------------
+
+
+@broken("cross-includes-archived", "CROSS-02")
+class CrossIncludesArchived(InMemoryMemory):
+    """The cross-session read forgets the archived flag."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        return _cross(self, query, sem.cross_session_filter(query), archived_too=True)
+
+
+@broken("cross-sorted-per-session", "CROSS-02", "CROSS-05")
+class CrossSortedPerSession(InMemoryMemory):
+    """The cross-session read takes the last messages of the session list, not by timestamp."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
+        keep = sem.cross_session_filter(query)
+        hits = [
+            RecentMessageRecord(session_id, s.message)
+            for session_id, stored in self._sessions.items()
+            for s in stored
+            if not s.archived and keep(session_id, s.message)
+        ]
+        return copy.deepcopy(sem.newest(hits, min(limit, self.cross_session_max_limit)))
+
+
+@broken("cross-all-roles-by-default", "CROSS-03")
+class CrossAllRolesByDefault(InMemoryMemory):
+    """Without roles the cross-session read returns every role."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        if query.roles is None:
+            query = attrs.evolve(query, roles=("user", "assistant", "system", "tool", "notice"))
+        return await super().get_recent_messages_across_sessions(query)
+
+
+@broken("cross-exclude-drops-kindless", "CROSS-04")
+class CrossExcludeDropsKindless(InMemoryMemory):
+    """exclude_kinds also drops kind-less messages (SQL's NOT IN with NULL kinds)."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        base = sem.cross_session_filter(query)
+        excluding = bool(query.exclude_kinds)
+        return _cross(self, query, lambda s, m: base(s, m) and not (excluding and m.kind is None))
+
+
+@broken("cross-since-exclusive", "CROSS-05")
+class CrossSinceExclusive(InMemoryMemory):
+    """since_ts is compared with `>` instead of `>=`."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        base = sem.cross_session_filter(query)
+        since = query.since_ts
+        return _cross(
+            self, query, lambda s, m: base(s, m) and (since is None or (m.timestamp or 0) > since)
+        )
+
+
+@broken("cross-excluded-sessions-ignored", "CROSS-05")
+class CrossExcludedSessionsIgnored(InMemoryMemory):
+    """exclude_session_ids is accepted and ignored."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        return await super().get_recent_messages_across_sessions(
+            attrs.evolve(query, exclude_session_ids=None)
+        )
+
+
+@broken("cross-platform-missing-passes", "CROSS-05")
+class CrossPlatformMissingPasses(InMemoryMemory):
+    """A message without metadata['platform'] passes the platform filter."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        base = sem.cross_session_filter(attrs.evolve(query, platform=None))
+        platform = query.platform
+
+        def keep(session_id: str, message: Message) -> bool:
+            found = (message.metadata or {}).get("platform")
+            return base(session_id, message) and found in (None, platform)
+
+        return _cross(self, query, keep if platform is not None else base)
+
+
+# -- content rewrite / deletion ----------------------------------------------------------------
+
+
+@broken("update-newest-matching", "UPD-01")
+class UpdateNewestMatching(InMemoryMemory):
+    """The window is the newest N *matching* messages, archived ones included (old SQL query)."""
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        sem.check_old_text(old_text)
+        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
+        matching = [
+            s for s in self._sessions.get(session_id, ())
+            if isinstance(s.message.content, str) and old_text in s.message.content
+        ]
+        changed = 0
+        for stored in sem.newest(matching, effective):
+            rewritten = sem.rewrite_content(stored.message, old_text, new_text)
+            if rewritten is not None:
+                stored.message = rewritten
+                changed += 1
+        return changed
+
+
+@broken("update-first-occurrence", "UPD-02")
+class UpdateFirstOccurrence(InMemoryMemory):
+    """Only the first occurrence in each message is replaced (`str.replace(old, new, 1)`)."""
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        sem.check_old_text(old_text)
+        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
+        changed = 0
+        for stored in sem.newest(self._active(session_id), effective):
+            content = stored.message.content
+            if isinstance(content, str) and old_text in content:
+                stored.message = attrs.evolve(
+                    stored.message, content=content.replace(old_text, new_text, 1)
+                )
+                changed += 1
+        return changed
+
+
+@broken("update-case-insensitive", "UPD-02")
+class UpdateCaseInsensitive(InMemoryMemory):
+    """old_text matches regardless of case (SQL LIKE), and the match is replaced as found."""
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        sem.check_old_text(old_text)
+        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
+        pattern = re.compile(re.escape(old_text), re.IGNORECASE)
+        changed = 0
+        for stored in sem.newest(self._active(session_id), effective):
+            content = stored.message.content
+            if isinstance(content, str) and pattern.search(content):
+                rewritten = pattern.sub(new_text, content)
+                stored.message = attrs.evolve(stored.message, content=rewritten)
+                changed += 1
+        return changed
+
+
+@broken("update-accepts-empty-old-text", "UPD-03")
+class UpdateAcceptsEmptyOldText(InMemoryMemory):
+    """An empty old_text is accepted and rewrites every message."""
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
+        changed = 0
+        for stored in sem.newest(self._active(session_id), effective):
+            content = stored.message.content
+            if isinstance(content, str) and old_text in content:
+                stored.message = attrs.evolve(
+                    stored.message, content=content.replace(old_text, new_text)
+                )
+                changed += 1
+        return changed
+
+
+@broken("delete-active-only", "DEL-01")
+class DeleteActiveOnly(InMemoryMemory):
+    """delete_messages_by_timestamps never reaches archived messages."""
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        doomed = set(timestamps)
+        stored = self._sessions.get(session_id, [])
+        survivors = [s for s in stored if s.archived or s.message.timestamp not in doomed]
+        self._sessions[session_id] = survivors
+        return len(stored) - len(survivors)
+
+
+@broken("delete-empty-list-raises", "DEL-02")
+class DeleteEmptyListRaises(InMemoryMemory):
+    """An empty list builds `timestamp IN ()`, which the database rejects."""
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        if not timestamps:
+            raise ValueError("near ')': syntax error")
+        return await super().delete_messages_by_timestamps(session_id, timestamps)
+
+
+@broken("delete-every-session", "DEL-02")
+class DeleteEverySession(InMemoryMemory):
+    """delete_messages_by_timestamps forgets the session filter."""
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        removed = 0
+        for sid in list(self._sessions):
+            removed += await super().delete_messages_by_timestamps(sid, timestamps)
+        return removed

@@ -1,0 +1,276 @@
+"""Broken metadata stores: each one a realistic bug, caught by exactly the rules it declares."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from aalis_memory.conformance.registry import Capabilities
+from aalis_memory.drivers import semantics as sem
+from aalis_memory.drivers.inmemory import InMemoryMemory
+from aalis_memory.types import JsonObject, MetadataDel, MetadataEntry, MetadataOp, MetadataPut
+from broken_drivers import broken
+
+#: clear_metadata_namespaces (suite/clearing_helpers.py) is built on list_metadata_keys and batch
+#: dels, so a store that breaks those also breaks the helper's promise about unreadable entries.
+CLEARS_UNREADABLE = ("CLR-06", "CLR-07")
+
+
+@broken("meta-missing-as-empty", "META-01")
+class MissingAsEmpty(InMemoryMemory):
+    """get_metadata answers {} for a key that was never saved (a `.get(key, {})` bug)."""
+
+    async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
+        return (await super().get_metadata(namespace, key)) or {}
+
+
+@broken("meta-list-prefix-namespace", "META-02")
+class ListByNamespacePrefix(InMemoryMemory):
+    """list_metadata matches namespaces by prefix, so 'user' also lists 'user2' and 'user:x'."""
+
+    async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        found: list[MetadataEntry] = []
+        for name in sorted(self._metadata):
+            if name.startswith(namespace):
+                found.extend(await super().list_metadata(name))
+        return found
+
+
+@broken("meta-delete-drops-namespace", "META-03")
+class DeleteDropsNamespace(InMemoryMemory):
+    """delete_metadata pops the whole namespace instead of the one key."""
+
+    async def delete_metadata(self, namespace: str, key: str) -> None:
+        if key in self._metadata.get(namespace, {}):
+            self._metadata.pop(namespace)
+
+
+@broken("meta-delete-missing-raises", "META-11")
+class DeleteMissingRaises(InMemoryMemory):
+    """delete_metadata of an absent key raises KeyError (a bare `del d[key]`)."""
+
+    async def delete_metadata(self, namespace: str, key: str) -> None:
+        if key not in self._metadata.get(namespace, {}):
+            raise KeyError(f"{namespace}/{key}")
+        await super().delete_metadata(namespace, key)
+
+
+@broken("meta-list-unsorted", "META-04")
+class ListInInsertionOrder(InMemoryMemory):
+    """list_metadata returns entries in insertion order instead of key order."""
+
+    async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        by_key = {e.key: e for e in await super().list_metadata(namespace)}
+        return [by_key[k] for k in self._metadata.get(namespace, {}) if k in by_key]
+
+
+@broken("meta-updated-at-frozen", "META-05")
+class UpdatedAtFrozen(InMemoryMemory):
+    """An overwrite keeps the first write's updated_at (a created_at in disguise)."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        previous = {
+            (ns, key): meta.updated_at
+            for ns, space in self._metadata.items()
+            for key, meta in space.items()
+        }
+        await super().commit_metadata(ops)
+        for (ns, key), stamp in previous.items():
+            meta = self._metadata.get(ns, {}).get(key)
+            if meta is not None:
+                meta.updated_at = stamp
+
+
+def _seconds(epoch_ms: int) -> Any:
+    return epoch_ms / 1000
+
+
+@broken("meta-updated-at-seconds", "META-05")
+class UpdatedAtSeconds(InMemoryMemory):
+    """updated_at is epoch seconds as a float (time.time()), not integer milliseconds."""
+
+    async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        entries = await super().list_metadata(namespace)
+        return [attrs.evolve(e, updated_at=_seconds(e.updated_at)) for e in entries]
+
+
+@broken("meta-shared-references", "META-06")
+class SharedReferences(InMemoryMemory):
+    """Keeps and hands out the caller's own dicts instead of copies."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._live: dict[tuple[str, str], JsonObject] = {}
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        await super().commit_metadata(ops)
+        for op in ops:
+            if isinstance(op, MetadataPut):
+                self._live[(op.namespace, op.key)] = op.data
+            else:
+                self._live.pop((op.namespace, op.key), None)
+
+    async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
+        stored = await super().get_metadata(namespace, key)
+        if stored is None:
+            return None
+        return self._live.setdefault((namespace, key), stored)
+
+    async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        return [
+            attrs.evolve(e, data=self._live.setdefault((namespace, e.key), e.data))
+            for e in await super().list_metadata(namespace)
+        ]
+
+
+def _drop_dollar_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_dollar_keys(v) for k, v in value.items() if not k.startswith("$")}
+    if isinstance(value, list):
+        return [_drop_dollar_keys(v) for v in value]
+    return value
+
+
+@broken("meta-drops-dollar-keys", "META-07")
+class DropsDollarKeys(InMemoryMemory):
+    """Strips keys starting with '$' at any depth (an over-eager operator-injection guard)."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        sem.encode_batch(ops)
+        await super().commit_metadata(
+            [
+                MetadataPut(op.namespace, op.key, _drop_dollar_keys(op.data))
+                if isinstance(op, MetadataPut) else op
+                for op in ops
+            ]
+        )
+
+
+@broken("meta-save-lenient-json", "META-08")
+class LenientSave(InMemoryMemory):
+    """save_metadata serializes with default=repr and allows NaN, so bad data is stored."""
+
+    async def save_metadata(self, namespace: str, key: str, data: JsonObject) -> None:
+        text = json.dumps(data, default=repr)
+        space = self._metadata.setdefault(namespace, {})
+        previous = space.get(key)
+        stamp = sem.next_updated_at(None if previous is None else previous.updated_at)
+        self.plant_raw_metadata(namespace, key, text)
+        space[key].updated_at = stamp
+
+
+@broken("meta-list-raises-on-corrupt", "META-09", *CLEARS_UNREADABLE, "CLR-08")
+class ListRaisesOnCorrupt(InMemoryMemory):
+    """list_metadata parses every row strictly, so one corrupt entry breaks the whole listing."""
+
+    async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        found = []
+        for key, meta in sorted(self._metadata.get(namespace, {}).items()):
+            data = json.loads(meta.text)
+            if not isinstance(data, dict):
+                raise TypeError(f"{namespace}/{key}: metadata is not an object")
+            found.append(MetadataEntry(key=key, data=data, updated_at=meta.updated_at))
+        return found
+
+
+@broken("meta-keys-skip-unreadable", "META-10", *CLEARS_UNREADABLE, "CLR-08")
+class KeysSkipUnreadable(InMemoryMemory):
+    """list_metadata_keys is built on list_metadata, so unreadable entries go missing."""
+
+    async def list_metadata_keys(self, namespace: str) -> list[str]:
+        return [e.key for e in await self.list_metadata(namespace)]
+
+
+@broken("commit-puts-before-dels", "COMMIT-01")
+class PutsBeforeDels(InMemoryMemory):
+    """Applies all puts, then all dels (two bulk calls), losing the batch order."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        puts = [op for op in ops if isinstance(op, MetadataPut)]
+        dels = [op for op in ops if isinstance(op, MetadataDel)]
+        await super().commit_metadata([*puts, *dels])
+
+
+@broken("commit-one-namespace", "COMMIT-02", "CLR-04")
+class OneNamespacePerBatch(InMemoryMemory):
+    """Writes the whole batch into the namespace of its first op."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        if ops:
+            first = ops[0].namespace
+            ops = [attrs.evolve(op, namespace=first) for op in ops]
+        await super().commit_metadata(ops)
+
+
+@broken("commit-del-missing-raises", "COMMIT-03")
+class BatchDelMissingRaises(InMemoryMemory):
+    """A del of an absent key inside a batch raises KeyError instead of being ignored."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        present = {(ns, key) for ns, space in self._metadata.items() for key in space}
+        for op in ops:
+            if isinstance(op, MetadataPut):
+                present.add((op.namespace, op.key))
+            elif (op.namespace, op.key) not in present:
+                raise KeyError(f"{op.namespace}/{op.key}")
+            else:
+                present.discard((op.namespace, op.key))
+        await super().commit_metadata(ops)
+
+
+@broken("commit-applies-prefix", "COMMIT-04")
+class AppliesPrefix(InMemoryMemory):
+    """Serializes and writes op by op, so the ops before a bad payload stay applied."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        for op in ops:
+            await super().commit_metadata([op])
+
+
+@broken(
+    "commit-ordered-applies-prefix", "COMMIT-04",
+    capabilities=Capabilities(
+        ordering="write", metadata_atomicity="ordered", archive_atomicity="atomic"
+    ),
+)
+class OrderedAppliesPrefix(AppliesPrefix):
+    """Declares the ordered tier, which still must reject a bad payload before writing."""
+
+
+@broken("commit-yields-between-ops", "COMMIT-05")
+class YieldsBetweenOps(InMemoryMemory):
+    """Validates first, then awaits between ops (like one round trip each) while declaring the
+    atomic tier, so a concurrent reader sees half a batch."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        sem.encode_batch(ops)
+        for op in ops:
+            await super().commit_metadata([op])
+            await asyncio.sleep(0)
+
+
+@broken("commit-del-reads-old-value", "COMMIT-06", *CLEARS_UNREADABLE)
+class DelReadsOldValue(InMemoryMemory):
+    """A batch del parses the old value first (to report it), so unreadable entries cannot go."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        for op in ops:
+            meta = self._metadata.get(op.namespace, {}).get(op.key)
+            if isinstance(op, MetadataDel) and meta is not None:
+                old = json.loads(meta.text)
+                if not isinstance(old, dict):
+                    raise TypeError(f"{op.namespace}/{op.key}: stored data is not an object")
+        await super().commit_metadata(ops)
+
+
+@broken("clear-all-wipes-metadata", "CLEAR-04")
+class ClearAllWipesMetadata(InMemoryMemory):
+    """clear_all also drops every metadata namespace (what the old upstream backends did)."""
+
+    async def clear_all(self) -> None:
+        await super().clear_all()
+        self._metadata.clear()

@@ -1,0 +1,78 @@
+"""pytest plugin part for providers: ``--compression-provider``, parametrization, fixtures.
+
+Loaded by the main plugin. Without a selected provider the provider suite is not collected, so
+a plain ``--memory-driver`` run checks storage only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from aalis_memory.conformance.compression import registry
+from aalis_memory.conformance.compression.harness import Harness
+from aalis_memory.conformance.compression.registry import ProviderRegistration
+from aalis_memory.conformance.plugin import SUITE_DIR, _split
+
+SUITE_FILE: Final = SUITE_DIR / "compression_service.py"
+SELECTED: Final = pytest.StashKey[list[str]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("aalis-memory", "Aalis MemoryService conformance")
+    group.addoption(
+        "--compression-provider",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also run the compression provider suite against provider NAME (repeatable, comma "
+        "lists, 'all'; the reference provider is 'summary')",
+    )
+    parser.addini("compression_providers", "providers to run without --compression-provider",
+                  "linelist")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    registry.load_entry_points()
+    config.stash[SELECTED] = _split(config.getoption("--compression-provider")) or _split(
+        config.getini("compression_providers")
+    )
+
+
+def selected_providers(config: pytest.Config) -> list[str]:
+    names = config.stash[SELECTED]
+    known = registry.registered()
+    if "all" in names:
+        names = [n for n in names if n != "all"] + [n for n in sorted(known) if n not in names]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise pytest.UsageError(
+            f"--compression-provider: unknown provider(s) {', '.join(unknown)}; registered: "
+            f"{', '.join(sorted(known)) or 'none'} (register one with @compression_provider)"
+        )
+    return names
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if collection_path.resolve() == SUITE_FILE and not config.stash[SELECTED]:
+        return True
+    return None
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "compression_provider_name" in metafunc.fixturenames:
+        names = selected_providers(metafunc.config)
+        metafunc.parametrize("compression_provider_name", names, ids=names)
+
+
+@pytest.fixture
+def compression_registration(compression_provider_name: str) -> ProviderRegistration:
+    return registry.get(compression_provider_name)
+
+
+@pytest.fixture
+def compression(memory: Any, compression_registration: ProviderRegistration) -> Harness:
+    """Builds the provider under test over ``memory`` with the kit's scripted summarizer."""
+    return Harness(memory, compression_registration)

@@ -1,0 +1,98 @@
+"""Provider registration, the compression twin of :mod:`aalis_memory.conformance.registry`.
+
+A provider factory gets a :class:`ProviderContext` (the store under test, the kit's scripted
+summarizer, settings, token counter, clock) and returns a ``CompressionService``; the kit needs
+those knobs to check the numbers the document promises.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any, Final, TypeAlias
+
+import attrs
+
+from aalis_memory.compression_service import CompressionService
+from aalis_memory.summary import CompressionSettings, Summarizer
+from aalis_memory.summary_plan import TokenCounter
+
+ENTRY_POINT_GROUP: Final = "aalis_memory.compression_providers"
+
+
+@attrs.frozen(kw_only=True)
+class ProviderContext:
+    """What a provider is built from in one test; ``None`` memory or summarizer means absent."""
+
+    memory: Any
+    summarizer: Summarizer | None
+    settings: CompressionSettings
+    token_counter: TokenCounter
+    clock: Callable[[], int]
+    birth_platform: Callable[[str], str | None] | None = None
+
+
+ProviderFactory: TypeAlias = Callable[[ProviderContext], CompressionService]
+
+
+@attrs.frozen(kw_only=True)
+class ProviderRegistration:
+    name: str
+    factory: ProviderFactory
+    description: str = ""
+
+
+_REGISTRY: dict[str, ProviderRegistration] = {}
+
+
+def compression_provider(name: str) -> Callable[[ProviderFactory], ProviderRegistration]:
+    """Register a provider factory under ``name`` (in a ``conftest.py`` or an entry point)."""
+
+    def register(factory: ProviderFactory) -> ProviderRegistration:
+        if not callable(factory):
+            raise TypeError(f"compression provider {name!r}: the factory must be callable")
+        registration = ProviderRegistration(
+            name=name,
+            factory=factory,
+            description=(inspect.getdoc(factory) or "").split("\n")[0],
+        )
+        add_registration(registration)
+        return registration
+
+    return register
+
+
+def add_registration(registration: ProviderRegistration) -> None:
+    existing = _REGISTRY.get(registration.name)
+    if existing is not None and existing.factory is not registration.factory:
+        raise ValueError(f"compression provider {registration.name!r} is registered twice")
+    _REGISTRY[registration.name] = registration
+
+
+def load_entry_points() -> None:
+    """Register the kit's reference provider and every ``aalis_memory.compression_providers``."""
+    from aalis_memory.conformance.compression import reference  # noqa: F401 - registers
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in _REGISTRY:
+            continue
+        target = point.load()
+        if not isinstance(target, ProviderRegistration):
+            raise TypeError(
+                f"entry point {point.name!r} ({point.value}) must point at the object returned "
+                f"by @compression_provider, got {type(target).__name__}"
+            )
+        add_registration(attrs.evolve(target, name=point.name))
+
+
+def registered() -> dict[str, ProviderRegistration]:
+    return dict(_REGISTRY)
+
+
+def get(name: str) -> ProviderRegistration:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise LookupError(f"no compression provider named {name!r} (registered: {known})") from None

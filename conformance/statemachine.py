@@ -1,0 +1,826 @@
+"""A Hypothesis state machine that drives real stores and the model side by side.
+
+Every step calls one contract method on every target store and on :class:`ModelMemory`, compares
+each result, and checks invariants afterwards. A mismatch raises :class:`ConformanceFailure` naming
+the rule involved, the first differing result, and the whole failing history as a runnable
+snippet (the history Hypothesis shrank to). Several targets at once is the differential mode.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import math
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, Final
+
+import attrs
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from aalis_memory.conformance.adapters import as_async
+from aalis_memory.conformance.checks import ConformanceFailure, describe
+from aalis_memory.conformance.model import ModelMemory, cross_session_accepts
+from aalis_memory.conformance.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.rules import rule as catalogue_rule
+from aalis_memory.types import (
+    CONTROL_KINDS,
+    ABSENT,
+    JsonObject,
+    Message,
+    MetadataDel,
+    MetadataEntry,
+    MetadataOp,
+    MetadataPut,
+    RecentMessagesAcrossSessionsQuery,
+)
+
+#: Few sessions, two differing only by case (ids are case-sensitive strings, MSG-01).
+SESSIONS: Final = ("s0", "s1", "S0")
+ROLES: Final = ("user", "assistant", "system", "tool")
+KINDS: Final = (None, None, None, "event-marker", "turn-record", "note")
+WORDS: Final = ("alpha", "beta", "Alpha", "gamma")
+OLD_TEXTS: Final = ("a", "alpha", "Alpha", "ta", "zz", "")
+NEW_TEXTS: Final = ("", "A", "zz", "ALPHA")
+NAMESPACES: Final = ("ns-a", "ns.b")
+KEYS: Final = ("k1", "k$2", "k.3")
+JSON_KEYS: Final = ("a", "b.c", "$d", "ü")
+#: Payloads that cannot be stored as JSON: each must reject its whole batch.
+BAD_PAYLOADS: Final = ("set", "nan", "bytes")
+#: First generated timestamp; a save without timestamp is stamped far later (real epoch ms).
+BASE_TS: Final = 1_000
+LIMITS: Final = st.one_of(st.none(), st.integers(0, 4), st.just(math.inf))
+#: Limits the caller promises never to pass; the reference reading raises ValueError (LIM-06).
+BAD_LIMITS: Final = (-1, 1.5, math.nan, "3")
+
+#: Every rule the machine can report (the suite test's spec marker).
+COVERED_RULES: Final = (
+    "LIM-01", "LIM-02", "LIM-03", "LIM-04", "LIM-06",
+    "MSG-01", "MSG-02", "MSG-03", "MSG-04",
+    "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05", "COUNT-01", "FULL-01", "FULL-02",
+    "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08",
+    "ARCH-09", "CLEAR-01", "CLEAR-02", "CLEAR-03", "CLEAR-04",
+    "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04",
+    "CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05",
+    "UPD-01", "UPD-02", "UPD-03", "DEL-01", "DEL-02",
+    "META-01", "META-02", "META-03", "META-04", "META-05", "META-06", "META-07", "META-08",
+    "META-10", "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04",
+)
+#: Rules a sequential machine cannot reach, with the reason (the example suite checks them).
+OUT_OF_REACH: Final = {
+    "ARCH-10": "concurrent readers during archive_span: a sequential history has none",
+    "COMMIT-05": "concurrent readers during commit_metadata: a sequential history has none",
+    "META-09": "needs unreadable entries planted in raw storage, outside the API",
+    "LIM-05": "default limits need more messages than a short history holds",
+}
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+# -- snippets ------------------------------------------------------------------------------
+
+
+def py(value: Any) -> str:
+    """Python source for a contract value, absent fields left out, so snippets stay short."""
+    if isinstance(value, Message):
+        parts = [f"role={value.role!r}", f"content={value.content!r}"]
+        for field in attrs.fields(Message)[2:]:
+            item = getattr(value, field.name)
+            if item is not None and item is not ABSENT:
+                parts.append(f"{field.name}={py(item)}")
+        return f"Message({', '.join(parts)})"
+    if isinstance(value, RecentMessagesAcrossSessionsQuery):
+        parts = [f"limit={py(value.limit)}"]
+        for field in attrs.fields(RecentMessagesAcrossSessionsQuery)[1:]:
+            item = getattr(value, field.name)
+            if item is not None:
+                parts.append(f"{field.name}={py(item)}")
+        return f"RecentMessagesAcrossSessionsQuery({', '.join(parts)})"
+    if isinstance(value, MetadataPut):
+        return f"MetadataPut({value.namespace!r}, {value.key!r}, {py(value.data)})"
+    if isinstance(value, MetadataDel):
+        return f"MetadataDel({value.namespace!r}, {value.key!r})"
+    if isinstance(value, float) and math.isinf(value):
+        return "math.inf"
+    if isinstance(value, float) and math.isnan(value):
+        return "math.nan"
+    if isinstance(value, list):
+        return "[" + ", ".join(py(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(py(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {py(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, set):
+        return "{" + ", ".join(py(v) for v in sorted(value, key=repr)) + "}"
+    return repr(value)
+
+
+# -- targets -------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Target:
+    """One driver the machine runs: its registration and the context of the current test."""
+
+    registration: DriverRegistration
+    ctx: DriverContext
+
+    @property
+    def name(self) -> str:
+        return self.registration.name
+
+
+@attrs.define
+class _Open:
+    """A store opened for one example, with the generator that closes it."""
+
+    name: str
+    store: Any
+    finish: Callable[[], None]
+
+
+def _open(target: Target, runner: asyncio.Runner, tmp: Path) -> _Open:
+    ctx = attrs.evolve(target.ctx, tmp_path=tmp)
+    factory = target.registration.factory(ctx)
+    if isinstance(factory, AsyncIterator):
+        agen: AsyncIterator[Any] = factory
+        store = runner.run(anext(agen))
+
+        def finish_async() -> None:
+            runner.run(_drain_async(agen))
+
+        return _Open(target.name, as_async(store), finish_async)
+    gen: Iterator[Any] = factory
+    store = next(gen)
+    return _Open(target.name, as_async(store), lambda: _drain_sync(gen))
+
+
+async def _drain_async(agen: AsyncIterator[Any]) -> None:
+    async for _ in agen:
+        raise RuntimeError("a driver factory must yield exactly one store")
+
+
+def _drain_sync(gen: Iterator[Any]) -> None:
+    for _ in gen:
+        raise RuntimeError("a driver factory must yield exactly one store")
+
+
+@attrs.frozen
+class Raised:
+    """A call that raised: only the error type is compared."""
+
+    error: type[BaseException]
+    text: str
+
+
+# -- generated inputs ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class MessageSpec:
+    """What a save step draws; the machine turns it into a Message with a unique content tag."""
+
+    role: str
+    kind: str | None
+    words: tuple[str, ...]
+    shape: int
+    #: Milliseconds after the previous generated timestamp (0 makes a same-ms tie).
+    step: int
+    #: Milliseconds before it (late arrival; timestamp-ordered drivers only).
+    late: int
+    stamp_now: bool
+
+
+MESSAGE_SPECS: Final = st.builds(
+    MessageSpec,
+    role=st.sampled_from(ROLES),
+    kind=st.sampled_from(KINDS),
+    words=st.lists(st.sampled_from(WORDS), min_size=0, max_size=3).map(tuple),
+    shape=st.integers(0, 5),
+    step=st.integers(0, 2),
+    late=st.one_of(st.just(0), st.integers(0, 4)),
+    stamp_now=st.integers(0, 9).map(lambda n: n == 9),
+)
+
+JSON_VALUES: Final = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["x", "ünï", ""]),
+    lambda inner: st.lists(inner, max_size=2)
+    | st.dictionaries(st.sampled_from(JSON_KEYS), inner, max_size=2),
+    max_leaves=4,
+)
+JSON_OBJECTS: Final = st.dictionaries(st.sampled_from(JSON_KEYS), JSON_VALUES, max_size=3)
+
+
+def _bad_payload(kind: str) -> JsonObject:
+    values: dict[str, Any] = {"set": {1, 2}, "nan": math.nan, "bytes": b"raw"}
+    return {"a": 1, "bad": values[kind]}
+
+
+OPS: Final = st.lists(
+    st.tuples(
+        st.sampled_from(("put", "put", "del")),
+        st.sampled_from(NAMESPACES),
+        st.sampled_from(KEYS),
+        JSON_OBJECTS,
+    ),
+    max_size=4,
+)
+
+
+# -- the machine ---------------------------------------------------------------------------
+
+
+class MemoryMachine(RuleBasedStateMachine):
+    """Drives ``TARGETS`` and the model with one generated history (see :func:`machine_for`)."""
+
+    TARGETS: ClassVar[tuple[Target, ...]] = ()
+
+    def __init__(self) -> None:
+        super().__init__()
+        targets = self.TARGETS
+        if not targets:
+            raise RuntimeError("machine_for() builds a machine with at least one target")
+        self.differential = len(targets) > 1
+        self.ordering = (
+            "timestamp"
+            if all(t.registration.capabilities.ordering == "timestamp" for t in targets)
+            else "write"
+        )
+        caps = targets[0].ctx
+        self.stamp = 0
+        self.model = ModelMemory(
+            ordering=self.ordering,
+            range_query_limit=caps.range_query_limit,
+            cross_session_max_limit=caps.cross_session_max_limit,
+            clock=lambda: self.stamp,
+        )
+        self.script: list[str] = []
+        self.counter = 0
+        self.cursor = BASE_TS
+        #: (driver, namespace, key) -> (created, version, updated_at) last listed (META-05).
+        self.seen_updated: dict[tuple[str, str, str], tuple[int, int, int]] = {}
+        self.runner = asyncio.Runner()
+        self.loop = self.runner.get_loop()
+        self.stores: list[_Open] = []
+        try:
+            for target in targets:
+                tmp = Path(tempfile.mkdtemp(prefix="sm-", dir=target.ctx.tmp_path))
+                self.stores.append(_open(target, self.runner, tmp))
+        except BaseException:
+            self.teardown()
+            raise
+        self.optional = {
+            name
+            for name in (
+                "clear_all", "get_full_history", "count_history",
+                "get_messages_by_session_range", "get_recent_messages_across_sessions",
+                "list_metadata_keys", "update_message_content", "delete_messages_by_timestamps",
+            )
+            if all(callable(getattr(s.store, name, None)) for s in self.stores)
+        }
+
+    def teardown(self) -> None:
+        try:
+            for opened in reversed(self.stores):
+                opened.finish()
+        finally:
+            self.stores = []
+            self.runner.close()
+
+    # -- calling and comparing ------------------------------------------------------------
+
+    def call(self, method: str, *args: Any) -> list[tuple[str, Any]]:
+        """Call ``method`` on every store; returns (driver, result or Raised) pairs."""
+        self.script.append(f"await store.{method}({', '.join(py(a) for a in args)})")
+        results: list[tuple[str, Any]] = []
+        for opened in self.stores:
+            fn = getattr(opened.store, method)
+            try:
+                value = self.loop.run_until_complete(fn(*copy.deepcopy(args)))
+            except Exception as exc:  # noqa: BLE001 - compared against the model
+                value = Raised(type(exc), str(exc))
+            results.append((opened.name, value))
+        return results
+
+    def fail(self, rule_ids: Sequence[str], driver: str, what: str) -> ConformanceFailure:
+        involved = list(dict.fromkeys(r for r in rule_ids if r))
+        lines = [
+            f"{what}",
+            f"  driver: {driver}; rules involved: {', '.join(involved)}",
+            "  reproduce (shrunk history, on a fresh store):",
+            "    async def reproduce(store):",
+            *(f"        {line}" for line in self.script),
+        ]
+        return ConformanceFailure(catalogue_rule(involved[0]), "\n".join(lines))
+
+    def expect_value(
+        self, rules: Sequence[str], results: list[tuple[str, Any]], expected: Any,
+        same: Callable[[Any, Any], bool] | None = None,
+    ) -> None:
+        """Every driver must have returned ``expected`` (and not raised)."""
+        call = self.script[-1].removeprefix("await store.")
+        for driver, actual in results:
+            if isinstance(actual, Raised):
+                raise self.fail(rules, driver, f"{call}: expected {describe(expected)}, raised "
+                                f"{actual.error.__name__}: {actual.text}")
+            if not (same(actual, expected) if same else actual == expected):
+                raise self.fail(rules, driver, f"{call}: expected {describe(expected)}, "
+                                f"got {describe(actual)}")
+
+    def expect_error(self, rules: Sequence[str], results: list[tuple[str, Any]],
+                     errors: tuple[type[BaseException], ...]) -> None:
+        call = self.script[-1].removeprefix("await store.")
+        names = " or ".join(e.__name__ for e in errors)
+        for driver, actual in results:
+            if not isinstance(actual, Raised):
+                raise self.fail(rules, driver, f"{call}: expected {names}, returned "
+                                f"{describe(actual)}")
+            if not issubclass(actual.error, errors):
+                raise self.fail(rules, driver, f"{call}: expected {names}, raised "
+                                f"{actual.error.__name__}: {actual.text}")
+
+    def model_call(self, method: str, *args: Any) -> Any:
+        return getattr(self.model, method)(*copy.deepcopy(args))
+
+    def history_rules(self, expected: list[Message], actual: Any, read: Sequence[str],
+                      order_rule: str, cause: Sequence[str]) -> list[str]:
+        """Rule IDs for a list mismatch: order, fields, or membership (then ``cause`` first)."""
+        if not isinstance(actual, list):
+            return [*read, *cause]
+        want = [m.content for m in expected]
+        got = [getattr(m, "content", None) for m in actual]
+        if want == got:
+            stamped = any(
+                getattr(a, "timestamp", None) != e.timestamp for a, e in zip(actual, expected)
+            )
+            return ["MSG-03" if stamped and "MSG-03" in cause else "MSG-02", *read, *cause]
+        if sorted(map(str, want)) == sorted(map(str, got)):
+            return [order_rule, *read, *cause]
+        return [*cause, *read]
+
+    def check_session(self, session: str, cause: Sequence[str]) -> None:
+        """History, count and full history of ``session`` must match the model."""
+        expected = self.model.get_history(session, math.inf)
+        results = self.call("get_history", session, math.inf)
+        for _driver, actual in results:
+            if actual != expected:
+                rules = self.history_rules(expected, actual, ("HIST-01", "LIM-02"), "HIST-02",
+                                           cause)
+                self.expect_value(rules, [(_driver, actual)], expected)
+        if "count_history" in self.optional:
+            want = self.model.count_history(session)
+            results_count = self.call("count_history", session)
+            self.expect_value(["COUNT-01", *cause], results_count, want)
+        if "get_full_history" in self.optional:
+            full = self.model.get_full_history(session, math.inf)
+            results_full = self.call("get_full_history", session, math.inf)
+            for driver, actual in results_full:
+                if actual != full:
+                    rules = self.history_rules(full, actual, ("FULL-01", "ARCH-09"), "FULL-02",
+                                               cause)
+                    self.expect_value(rules, [(driver, actual)], full)
+        # The checking reads are not part of the history a user needs to replay.
+        del self.script[-(1 + ("count_history" in self.optional)
+                          + ("get_full_history" in self.optional)):]
+
+    def check_metadata(self, cause: Sequence[str]) -> None:
+        """Every namespace lists what the model holds; updated_at is checked by invariants."""
+        for namespace in NAMESPACES:
+            expected = self.model.list_metadata_versions(namespace)
+            results = self.call("list_metadata", namespace)
+            del self.script[-1]
+            for driver, actual in results:
+                self.check_listing(driver, namespace, expected, actual, cause)
+            if "list_metadata_keys" in self.optional:
+                keys = self.model.list_metadata_keys(namespace)
+                results_keys = self.call("list_metadata_keys", namespace)
+                del self.script[-1]
+                self.expect_value(["META-10", *cause], results_keys, keys)
+
+    def check_listing(self, driver: str, namespace: str, expected: list[Any], actual: Any,
+                      cause: Sequence[str]) -> None:
+        call = f"list_metadata({namespace!r})"
+        want = [(e.entry.key, e.entry.data) for e in expected]
+        if isinstance(actual, Raised) or not isinstance(actual, list):
+            raise self.fail(["META-02", *cause], driver, f"{call}: got {describe(actual)}")
+        got = [(e.key, e.data) for e in actual if isinstance(e, MetadataEntry)]
+        if got != want:
+            if sorted(map(repr, got)) == sorted(map(repr, want)):
+                rules = ["META-04", *cause]
+            elif [k for k, _ in got] == [k for k, _ in want]:
+                rules = ["META-07", "META-06", *cause]
+            else:
+                rules = [*cause, "META-02"]
+            raise self.fail(rules, driver, f"{call}: expected {want!r}, got {got!r}")
+        for model_entry, entry in zip(expected, actual):
+            ident = (driver, namespace, entry.key)
+            if not isinstance(entry.updated_at, int) or isinstance(entry.updated_at, bool):
+                raise self.fail(["META-05"], driver,
+                                f"{call}: updated_at of {entry.key!r} is {entry.updated_at!r}, "
+                                "not integer epoch ms")
+            previous = self.seen_updated.get(ident)
+            if previous is not None and previous[0] == model_entry.created:
+                _, version, stamp = previous
+                if model_entry.version > version and entry.updated_at <= stamp:
+                    raise self.fail(["META-05"], driver,
+                                    f"{call}: {entry.key!r} was overwritten but updated_at "
+                                    f"stayed {entry.updated_at} (was {stamp})")
+                if model_entry.version == version and entry.updated_at != stamp:
+                    raise self.fail(["META-05"], driver,
+                                    f"{call}: {entry.key!r} was not written but updated_at "
+                                    f"moved from {stamp} to {entry.updated_at}")
+            self.seen_updated[ident] = (model_entry.created, model_entry.version, entry.updated_at)
+
+    # -- message steps --------------------------------------------------------------------
+
+    def next_timestamp(self, spec: MessageSpec) -> int:
+        self.cursor += spec.step
+        if self.ordering == "timestamp":
+            return max(0, self.cursor - spec.late)  # late arrivals only where they are ordered
+        return self.cursor
+
+    @initialize(seed=st.lists(st.tuples(st.sampled_from(SESSIONS), MESSAGE_SPECS), max_size=8))
+    def seed_history(self, seed: list[tuple[str, MessageSpec]]) -> None:
+        for session, spec in seed:
+            self.save_one(session, spec)
+        for session in SESSIONS:
+            self.check_session(session, ["MSG-02", "MSG-01"])
+
+    @rule(session=st.sampled_from(SESSIONS),
+          specs=st.lists(MESSAGE_SPECS, min_size=1, max_size=4))
+    def save_messages(self, session: str, specs: list[MessageSpec]) -> None:
+        stamped = False
+        for spec in specs:
+            stamped = self.save_one(session, spec) or stamped
+        cause = ["MSG-03"] if stamped else ["MSG-02"]
+        self.check_session(session, [*cause, "MSG-01"])
+
+    def save_one(self, session: str, spec: MessageSpec) -> bool:
+        """Save one generated message everywhere; returns whether the store stamped it."""
+        self.counter += 1
+        message = build_message(self.counter, spec, None)
+        stamp_now = spec.stamp_now and not self.differential
+        if not stamp_now:
+            message = attrs.evolve(message, timestamp=self.next_timestamp(spec))
+        before = now_ms()
+        results = self.call("save_message", session, message)
+        after = now_ms()
+        self.expect_value(["MSG-01", "MSG-02"], results, None)
+        if stamp_now:
+            stamped = self.observe_stamp(session, before, after)
+            self.stamp = stamped
+            if self.ordering == "write":
+                self.cursor = max(self.cursor, stamped)
+        self.model.save_message(session, message)
+        return stamp_now
+
+    def observe_stamp(self, session: str, before: int, after: int) -> int:
+        """MSG-03: the stamp is the save time; it is the newest, so last in the history."""
+        results = self.call("get_history", session, math.inf)
+        del self.script[-1]
+        driver, history = results[0]
+        last = history[-1] if isinstance(history, list) and history else None
+        stamp = getattr(last, "timestamp", None)
+        if not isinstance(stamp, int) or not before <= stamp <= after:
+            raise self.fail(["MSG-03"], driver,
+                            f"save_message without timestamp between {before} and {after} ms: "
+                            f"stored timestamp {stamp!r}")
+        return stamp
+
+    @rule(session=st.sampled_from(SESSIONS), limit=LIMITS | st.sampled_from(BAD_LIMITS))
+    def get_history(self, session: str, limit: object) -> None:
+        if limit in BAD_LIMITS or limit != limit:
+            self.expect_error(["LIM-06"], self.call("get_history", session, limit), (ValueError,))
+            return
+        expected = self.model_call("get_history", session, limit)
+        results = self.call("get_history", session, limit)
+        read = ("LIM-01",) if limit == 0 else ("HIST-04", "HIST-03", "HIST-05")
+        for driver, actual in results:
+            if actual != expected:
+                rules = self.history_rules(expected, actual, read, "HIST-02", ())
+                self.expect_value(rules, [(driver, actual)], expected)
+
+    @precondition(lambda self: "get_full_history" in self.optional)
+    @rule(session=st.sampled_from(SESSIONS), limit=LIMITS)
+    def get_full_history(self, session: str, limit: int | float | None) -> None:
+        expected = self.model_call("get_full_history", session, limit)
+        results = self.call("get_full_history", session, limit)
+        read = ("LIM-01",) if limit == 0 else ("FULL-02", "FULL-01")
+        for driver, actual in results:
+            if actual != expected:
+                rules = self.history_rules(expected, actual, read, "FULL-02", ())
+                self.expect_value(rules, [(driver, actual)], expected)
+
+    @rule(
+        session=st.sampled_from(SESSIONS),
+        count=st.integers(0, 9),
+        keep=st.lists(st.integers(0, 10), max_size=4),
+    )
+    def archive_span(self, session: str, count: int, keep: list[int]) -> None:
+        active = self.model.get_history(session, math.inf)
+        rules = archive_rules(active, count, keep)
+        expected = self.model_call("archive_span", session, count, keep)
+        results = self.call("archive_span", session, count, keep)
+        self.expect_value([*rules[:1], "ARCH-07", *rules], results, expected)
+        self.check_session(session, [*rules, "ARCH-09"])
+
+    @rule(session=st.sampled_from(SESSIONS), everything=st.integers(0, 3).map(lambda n: n == 3))
+    def clear(self, session: str, everything: bool) -> None:
+        if everything and "clear_all" in self.optional:
+            self.model.clear_all()
+            self.expect_value(["CLEAR-03"], self.call("clear_all"), None)
+            for other in SESSIONS:
+                self.check_session(other, ["CLEAR-03"])
+            self.check_metadata(["CLEAR-04"])
+            return
+        self.model.clear_session(session)
+        self.expect_value(["CLEAR-01"], self.call("clear_session", session), None)
+        for other in SESSIONS:
+            self.check_session(other, ["CLEAR-01" if other == session else "CLEAR-02"])
+        self.check_metadata(["CLEAR-02"])
+
+    @precondition(lambda self: "get_messages_by_session_range" in self.optional)
+    @rule(
+        session=st.sampled_from(SESSIONS),
+        bounds=st.tuples(st.integers(-2, 24), st.integers(-2, 24)),
+        unbounded=st.sampled_from(("none", "none", "from", "to")),
+        roles=st.one_of(st.none(), st.lists(st.sampled_from(ROLES), max_size=2)),
+        exclude_kinds=st.one_of(st.none(), st.lists(st.sampled_from(KINDS[3:]), max_size=2)),
+    )
+    def get_messages_by_session_range(
+        self, session: str, bounds: tuple[int, int], unbounded: str,
+        roles: list[str] | None, exclude_kinds: list[str] | None,
+    ) -> None:
+        low: int | float = BASE_TS + bounds[0]
+        high: int | float = BASE_TS + bounds[1]
+        if unbounded == "from":
+            low = -math.inf
+        if unbounded == "to":
+            high = math.inf
+        expected = self.model_call(
+            "get_messages_by_session_range", session, low, high, roles, exclude_kinds
+        )
+        results = self.call("get_messages_by_session_range", session, low, high, roles,
+                            exclude_kinds)
+        full = self.model.get_messages_by_session_range(session, -math.inf, math.inf)
+        capped = len(full) > self.model.range_query_limit
+        read = ("RANGE-01",) if capped else ("RANGE-02", "RANGE-04")
+        if roles is None and not exclude_kinds:
+            read = (*read, "RANGE-02")
+        else:
+            read = ("RANGE-04", *read)
+        for driver, actual in results:
+            if isinstance(actual, list) and len(actual) > self.model.range_query_limit:
+                raise self.fail(["RANGE-01"], driver, f"range read returned {len(actual)} "
+                                f"messages, cap is {self.model.range_query_limit}")
+            if actual != expected:
+                rules = self.history_rules(expected, actual, read, "RANGE-03", ())
+                self.expect_value(rules, [(driver, actual)], expected)
+
+    @precondition(lambda self: "get_recent_messages_across_sessions" in self.optional)
+    @rule(
+        limit=st.one_of(st.integers(0, 6), st.just(math.inf)),
+        since=st.one_of(st.none(), st.integers(0, 20)),
+        platform=st.sampled_from((None, "qq", "tg")),
+        exclude=st.one_of(st.none(), st.lists(st.sampled_from(SESSIONS), max_size=2)),
+        roles=st.one_of(st.none(), st.lists(st.sampled_from(ROLES), max_size=3)),
+        kinds=st.one_of(st.none(), st.lists(st.sampled_from(KINDS[3:]), max_size=2)),
+        exclude_kinds=st.one_of(st.none(), st.lists(st.sampled_from(KINDS[3:]), max_size=2)),
+    )
+    def get_recent_messages_across_sessions(
+        self, limit: int | float, since: int | None, platform: str | None,
+        exclude: list[str] | None, roles: list[str] | None, kinds: list[str] | None,
+        exclude_kinds: list[str] | None,
+    ) -> None:
+        query = RecentMessagesAcrossSessionsQuery(
+            limit=limit, since_ts=None if since is None else BASE_TS + since, platform=platform,
+            exclude_session_ids=exclude, roles=roles, kinds=kinds, exclude_kinds=exclude_kinds,
+        )
+        candidates, wanted = self.model.cross_session_candidates(query)
+        rules = cross_rules(query, len(candidates), self.model.cross_session_max_limit)
+        results = self.call("get_recent_messages_across_sessions", query)
+        for driver, actual in results:
+            if isinstance(actual, Raised):
+                raise self.fail(rules, driver, f"cross-session read {py(query)} raised "
+                                f"{actual.error.__name__}: {actual.text}")
+            why = cross_session_accepts(candidates, wanted, actual)
+            if why is not None:
+                expected = self.model.get_recent_messages_across_sessions(query)
+                raise self.fail(rules, driver, f"get_recent_messages_across_sessions({py(query)})"
+                                f": {why}; expected e.g. {describe(expected)}, got "
+                                f"{describe(actual)}")
+
+    @precondition(lambda self: "update_message_content" in self.optional)
+    @rule(
+        session=st.sampled_from(SESSIONS),
+        old=st.sampled_from(OLD_TEXTS),
+        new=st.sampled_from(NEW_TEXTS),
+        limit=LIMITS,
+    )
+    def update_message_content(
+        self, session: str, old: str, new: str, limit: int | float | None
+    ) -> None:
+        if old == "":
+            results = self.call("update_message_content", session, "", new, limit)
+            self.expect_error(["UPD-03"], results, (ValueError,))
+            self.check_session(session, ["UPD-03"])
+            return
+        rules = ["LIM-03"] if limit in (0, math.inf) else ["UPD-01"]
+        rules += ["UPD-02", "UPD-01"]
+        expected = self.model_call("update_message_content", session, old, new, limit)
+        results = self.call("update_message_content", session, old, new, limit)
+        self.expect_value(rules, results, expected)
+        self.check_session(session, rules)
+
+    @precondition(lambda self: "delete_messages_by_timestamps" in self.optional)
+    @rule(
+        session=st.sampled_from(SESSIONS),
+        picks=st.lists(st.integers(0, 12), max_size=3),
+        stray=st.booleans(),
+    )
+    def delete_messages_by_timestamps(self, session: str, picks: list[int], stray: bool) -> None:
+        stored = self.model.stored_timestamps(session)
+        stamps = [stored[p % len(stored)] for p in picks] if stored else []
+        if stray:
+            stamps.append(BASE_TS - 1)  # never stored: deletes nothing
+        rules = ["DEL-02"] if not stamps else ["DEL-01"]
+        expected = self.model_call("delete_messages_by_timestamps", session, stamps)
+        results = self.call("delete_messages_by_timestamps", session, stamps)
+        self.expect_value(rules, results, expected)
+        for other in SESSIONS:
+            self.check_session(other, rules if other == session else ["DEL-02"])
+
+    # -- metadata steps -------------------------------------------------------------------
+
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS), data=JSON_OBJECTS,
+          bad=st.one_of(st.none(), st.sampled_from(BAD_PAYLOADS)))
+    def save_metadata(
+        self, namespace: str, key: str, data: JsonObject, bad: str | None
+    ) -> None:
+        if bad is not None:
+            results = self.call("save_metadata", namespace, key, _bad_payload(bad))
+            self.expect_error(["META-08"], results, (TypeError, ValueError))
+            self.check_metadata(["META-08"])
+            return
+        self.stamp += 1
+        self.model.save_metadata(namespace, key, copy.deepcopy(data))
+        passed = copy.deepcopy(data)
+        self.script.append(f"await store.save_metadata({namespace!r}, {key!r}, {py(data)})")
+        results = []
+        for opened in self.stores:
+            mine = copy.deepcopy(passed)
+            try:
+                value = self.loop.run_until_complete(
+                    opened.store.save_metadata(namespace, key, mine)
+                )
+            except Exception as exc:  # noqa: BLE001 - compared against the model
+                value = Raised(type(exc), str(exc))
+            mine["__mutated_after_save__"] = True  # META-06: must not reach storage
+            results.append((opened.name, value))
+        self.expect_value(["META-01"], results, None)
+        self.check_metadata(["META-01", "META-06", "META-07"])
+
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
+    def get_metadata(self, namespace: str, key: str) -> None:
+        expected = self.model.get_metadata(namespace, key)
+        results = self.call("get_metadata", namespace, key)
+        self.expect_value(["META-01", "META-07"], results, expected)
+        for _driver, actual in results:
+            if isinstance(actual, dict):
+                actual["__mutated_after_get__"] = True  # META-06: must not reach storage
+        again = self.call("get_metadata", namespace, key)
+        del self.script[-1]
+        self.expect_value(["META-06"], again, expected)
+
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
+    def delete_metadata(self, namespace: str, key: str) -> None:
+        self.model.delete_metadata(namespace, key)
+        self.expect_value(["META-03"], self.call("delete_metadata", namespace, key), None)
+        self.check_metadata(["META-03"])
+
+    @rule(ops=OPS, bad_at=st.one_of(st.none(), st.integers(0, 4)),
+          bad=st.sampled_from(BAD_PAYLOADS))
+    def commit_metadata(
+        self, ops: list[tuple[str, str, str, JsonObject]], bad_at: int | None, bad: str
+    ) -> None:
+        batch: list[MetadataOp] = [
+            MetadataPut(ns, key, data) if kind == "put" else MetadataDel(ns, key)
+            for kind, ns, key, data in ops
+        ]
+        if bad_at is not None:
+            batch.insert(min(bad_at, len(batch)), MetadataPut(NAMESPACES[0], "bad", _bad_payload(bad)))
+        self.stamp += 1
+        try:
+            self.model.commit_metadata(copy.deepcopy(batch))
+            rejected = False
+        except (TypeError, ValueError):
+            rejected = True
+        results = self.call("commit_metadata", batch)
+        if rejected:
+            self.expect_error(["COMMIT-04"], results, (TypeError, ValueError))
+            rules = ["COMMIT-04"]
+        else:
+            self.expect_value(["COMMIT-01"], results, None)
+            namespaces = {op.namespace for op in batch}
+            rules = ["COMMIT-03"] if not batch else ["COMMIT-01"]
+            rules += ["COMMIT-02"] if len(namespaces) > 1 else []
+            if any(isinstance(op, MetadataDel) for op in batch):
+                rules += ["COMMIT-03"]
+        self.check_metadata(rules)
+
+    # -- invariants -----------------------------------------------------------------------
+
+    @invariant()
+    def histories_match_model(self) -> None:
+        """After every step each session's active history is the model's (a cheap sweep)."""
+        for session in SESSIONS:
+            expected = self.model.get_history(session, math.inf)
+            results = self.call("get_history", session, math.inf)
+            for driver, actual in results:
+                if actual != expected:
+                    rules = self.history_rules(expected, actual, ("HIST-01", "MSG-01"),
+                                               "HIST-02", ())
+                    self.expect_value(rules, [(driver, actual)], expected)
+            del self.script[-1]
+
+
+def build_message(number: int, spec: MessageSpec, timestamp: int | None) -> Message:
+    """A message whose content starts with a unique tag that no rewrite can touch."""
+    content: str | None = " ".join((f"#{number}", *spec.words))
+    fields: dict[str, Any] = {}
+    if spec.shape == 1:
+        fields = {"images": ("img://1",), "audios": ("aud://1",)}
+    elif spec.shape == 2:
+        fields = {"tool_calls": ({"id": f"c{number}", "name": "f", "arguments": "{}"},),
+                  "tool_call_id": f"c{number}", "name": "f"}
+        content = None if spec.role == "assistant" else content
+    elif spec.shape == 3:
+        fields = {"reasoning_content": None, "segments": ({"type": "text", "text": "t"},)}
+    elif spec.shape == 4:
+        fields = {"metadata": {"platform": "qq", "n": number}}
+    elif spec.shape == 5:
+        fields = {"metadata": {"platform": "tg"}}
+    return Message(role=spec.role, content=content, kind=spec.kind, timestamp=timestamp, **fields)
+
+
+def archive_rules(active: list[Message], count: int, keep: Sequence[int]) -> list[str]:
+    """The most specific archive rules this call exercises, most telling first."""
+    span = min(count, len(active))
+    rules: list[str] = []
+    if count == 0:
+        rules.append("ARCH-04")
+    if count > len(active):
+        rules.append("ARCH-05")
+    if any(k >= span for k in keep) or len(set(keep)) != len(keep):
+        rules.append("ARCH-06")
+    if any(k < span for k in keep):
+        rules.append("ARCH-02")
+    if any(m.kind in CONTROL_KINDS for m in active[:span]):
+        rules.append("ARCH-03")
+    return [*rules, "ARCH-01", "ARCH-08"]
+
+
+def cross_rules(query: RecentMessagesAcrossSessionsQuery, matches: int, cap: int) -> list[str]:
+    rules: list[str] = []
+    if query.limit == 0:
+        rules.append("LIM-01")
+    if query.limit > cap and matches > cap:
+        rules += ["LIM-04"] if query.limit == math.inf else ["CROSS-01"]
+    if query.roles is None:
+        rules.append("CROSS-03")
+    if query.kinds is not None or query.exclude_kinds:
+        rules.append("CROSS-04")
+    if query.roles is not None:
+        rules.append("CROSS-03")
+    if query.since_ts is not None or query.platform or query.exclude_session_ids:
+        rules.append("CROSS-05")
+    return [*rules, "CROSS-02"]
+
+
+def machine_for(targets: Sequence[Target]) -> type[MemoryMachine]:
+    """A machine class bound to ``targets`` (one driver, or several for differential mode)."""
+    names = "_".join(t.name for t in targets).replace("-", "_")
+    return type(f"MemoryMachine_{names}", (MemoryMachine,), {"TARGETS": tuple(targets)})
+
+
+__all__ = [
+    "COVERED_RULES",
+    "OUT_OF_REACH",
+    "MemoryMachine",
+    "Target",
+    "archive_rules",
+    "build_message",
+    "machine_for",
+    "py",
+]

@@ -1,0 +1,102 @@
+"""Helpers for the metadata suites: store views, type-strict JSON comparison, unserializable data.
+
+Views are sorted by key so that only the ordering test (META-04) depends on the listing order.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import math
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from aalis_memory.types import JsonObject, MetadataEntry
+
+
+def now_ms() -> int:
+    """Epoch milliseconds, rounded down (the lower bound of a write's ``updated_at``)."""
+    return time.time_ns() // 1_000_000
+
+
+def now_ms_ceil() -> int:
+    """Epoch milliseconds, rounded up (the upper bound, tolerant of a driver that rounds)."""
+    return -(-time.time_ns() // 1_000_000)
+
+
+async def entries(memory: Any, namespace: str) -> list[tuple[str, JsonObject]]:
+    """``list_metadata`` as (key, data) pairs sorted by key (duplicates stay visible)."""
+    listed: list[MetadataEntry] = await memory.list_metadata(namespace)
+    return sorted(((e.key, e.data) for e in listed), key=lambda pair: pair[0])
+
+
+async def state(memory: Any, namespace: str) -> dict[str, JsonObject]:
+    """``list_metadata`` as a key -> data mapping."""
+    return dict(await entries(memory, namespace))
+
+
+async def entry(memory: Any, namespace: str, key: str) -> MetadataEntry | None:
+    """The listed entry of ``key`` (``updated_at`` is only visible through ``list_metadata``)."""
+    listed: list[MetadataEntry] = await memory.list_metadata(namespace)
+    found = [e for e in listed if e.key == key]
+    return found[0] if found else None
+
+
+def json_difference(actual: Any, expected: Any, path: str = "data") -> str | None:
+    """Where ``actual`` first differs from ``expected``, telling 1, 1.0 and True apart and lists
+    from tuples; ``None`` when they are the same JSON value."""
+    if type(actual) is not type(expected):
+        return (
+            f"{path}: expected {expected!r} ({type(expected).__name__}), "
+            f"got {actual!r} ({type(actual).__name__})"
+        )
+    if isinstance(expected, dict):
+        for key in expected:
+            if key not in actual:
+                return f"{path}: key {key!r} is missing"
+        for key in actual:
+            if key not in expected:
+                return f"{path}: unexpected key {key!r}"
+        for key, value in expected.items():
+            found = json_difference(actual[key], value, f"{path}[{key!r}]")
+            if found:
+                return found
+        return None
+    if isinstance(expected, list):
+        if len(actual) != len(expected):
+            return f"{path}: expected {len(expected)} items, got {len(actual)}"
+        for index, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            found = json_difference(a, e, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    return None if actual == expected else f"{path}: expected {expected!r}, got {actual!r}"
+
+
+def _circular_object() -> JsonObject:
+    data: JsonObject = {"name": "loop"}
+    data["self"] = data
+    return data
+
+
+def _circular_list() -> JsonObject:
+    items: list[Any] = [1]
+    items.append(items)
+    return {"items": items}
+
+
+#: Payloads JSON cannot represent, each built fresh for every use, by a readable name.
+UNSERIALIZABLE: Final[dict[str, Callable[[], JsonObject]]] = {
+    "set": lambda: {"ok": 1, "bad": {1, 2}},
+    "bytes": lambda: {"ok": 1, "bad": b"raw"},
+    "datetime": lambda: {"ok": 1, "bad": datetime.datetime(2026, 1, 2, 3, 4, 5)},
+    "decimal": lambda: {"ok": 1, "bad": decimal.Decimal("1.5")},
+    "object()": lambda: {"ok": 1, "bad": object()},
+    "NaN": lambda: {"ok": 1, "bad": math.nan},
+    "inf": lambda: {"ok": 1, "bad": math.inf},
+    "-inf": lambda: {"ok": 1, "bad": -math.inf},
+    "set nested in a list": lambda: {"deep": {"list": [1, {"bad": frozenset({2})}]}},
+    "circular object": _circular_object,
+    "circular list": _circular_list,
+}

@@ -1,0 +1,273 @@
+"""commit_metadata: ordered batches, bad payloads, atomicity tiers (api-memory §核心方法,
+READING_NOTES #11 and the tiers table)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from aalis_memory.conformance.checks import expect, expect_equal, expect_raises, fail
+from aalis_memory.conformance.registry import RawMetadataKind
+from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.suite._meta import UNSERIALIZABLE, entries, state
+from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
+
+NS = "plugin-commit"
+
+
+def put(key: str, data: JsonObject, namespace: str = NS) -> MetadataPut:
+    return MetadataPut(namespace, key, data)
+
+
+def delete(key: str, namespace: str = NS) -> MetadataDel:
+    return MetadataDel(namespace, key)
+
+
+async def _commit_expecting_success(memory: Any, rule_id: str, call: str, ops: list[Any]) -> None:
+    """A batch that must be accepted: an exception is a finding of ``rule_id``, not a crash."""
+    try:
+        await memory.commit_metadata(ops)
+    except Exception as exc:
+        raise fail(rule_id, f"{call}: expected success, got {type(exc).__name__}: {exc}") from exc
+
+
+@pytest.mark.spec("COMMIT-01")
+async def test_ops_apply_in_order(memory: Any) -> None:
+    await memory.save_metadata(NS, "existing", {"v": "old"})
+    await memory.save_metadata(NS, "doomed", {"v": "old"})
+    await memory.save_metadata(NS, "del-then-put", {"v": "old"})
+    await memory.commit_metadata(
+        [
+            put("put-then-del", {"v": 1}),
+            delete("put-then-del"),
+            delete("del-then-put"),
+            put("del-then-put", {"v": 2}),
+            put("twice", {"v": "first"}),
+            put("twice", {"v": "second"}),
+            put("existing", {"v": "new"}),
+            delete("doomed"),
+            put("doomed", {"v": "reborn"}),
+            delete("doomed"),
+        ]
+    )
+    expect_equal(
+        "COMMIT-01",
+        "list_metadata after [put p, del p, del q, put q, put t 1st, put t 2nd, put existing, "
+        "del/put/del doomed]",
+        await entries(memory, NS),
+        [("del-then-put", {"v": 2}), ("existing", {"v": "new"}), ("twice", {"v": "second"})],
+    )
+    await memory.commit_metadata([delete("twice"), put("twice", {"v": "third"})])
+    expect_equal(
+        "COMMIT-01", "get_metadata(ns, 'twice') after [del twice, put twice third]",
+        await memory.get_metadata(NS, "twice"), {"v": "third"},
+    )
+
+
+@pytest.mark.spec("COMMIT-02")
+async def test_one_batch_spans_namespaces(memory: Any) -> None:
+    await memory.save_metadata("ns-red", "old", {"v": "red-old"})
+    await memory.save_metadata("ns-blue", "old", {"v": "blue-old"})
+    await memory.commit_metadata(
+        [
+            put("k", {"v": "red"}, "ns-red"),
+            put("k", {"v": "green"}, "ns-green"),
+            delete("old", "ns-blue"),
+            put("k", {"v": "blue"}, "ns-blue"),
+        ]
+    )
+    for namespace, expected in (
+        ("ns-red", [("k", {"v": "red"}), ("old", {"v": "red-old"})]),
+        ("ns-green", [("k", {"v": "green"})]),
+        ("ns-blue", [("k", {"v": "blue"})]),
+    ):
+        expect_equal(
+            "COMMIT-02", f"list_metadata({namespace!r}) after a three-namespace batch",
+            await entries(memory, namespace), expected,
+        )
+
+
+@pytest.mark.spec("COMMIT-03")
+async def test_empty_batch_and_del_of_missing_key(memory: Any) -> None:
+    await memory.save_metadata(NS, "kept", {"v": 1})
+    await _commit_expecting_success(memory, "COMMIT-03", "commit_metadata([])", [])
+    expect_equal(
+        "COMMIT-03", "list_metadata after an empty batch",
+        await entries(memory, NS), [("kept", {"v": 1})],
+    )
+    await _commit_expecting_success(
+        memory, "COMMIT-03", "commit_metadata([del never-saved, put added])",
+        [delete("never-saved"), put("added", {"v": 2})],
+    )
+    await _commit_expecting_success(
+        memory, "COMMIT-03", "commit_metadata([del in an unknown namespace])",
+        [delete("never-saved", "ns-unknown")],
+    )
+    expect_equal(
+        "COMMIT-03", "list_metadata after batches deleting missing keys",
+        await entries(memory, NS), [("added", {"v": 2}), ("kept", {"v": 1})],
+    )
+
+
+async def _seed(memory: Any) -> dict[str, JsonObject]:
+    await memory.save_metadata(NS, "a", {"v": "a-old"})
+    await memory.save_metadata(NS, "b", {"v": "b-old"})
+    await memory.save_metadata(NS, "z", {"v": "z-old"})
+    return await state(memory, NS)
+
+
+@pytest.mark.spec("COMMIT-04")
+async def test_bad_payload_in_the_middle_applies_nothing(memory: Any) -> None:
+    seeded = await _seed(memory)
+    for name, build in UNSERIALIZABLE.items():
+        ops: list[MetadataOp] = [
+            put("a", {"v": "a-new"}),
+            delete("z"),
+            put("new-1", {"v": 1}),
+            put("bad", build()),
+            put("b", {"v": "b-new"}),
+            put("new-2", {"v": 2}),
+            put("other", {"v": 3}, "ns-other"),
+        ]
+        with expect_raises(
+            "COMMIT-04", f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
+            TypeError, ValueError,
+        ):
+            await memory.commit_metadata(ops)
+        expect_equal(
+            "COMMIT-04", f"list_metadata after the rejected batch with <{name}> in the middle",
+            await state(memory, NS), seeded,
+        )
+        expect_equal(
+            "COMMIT-04", f"list_metadata('ns-other') after the rejected batch with <{name}>",
+            await entries(memory, "ns-other"), [],
+        )
+
+
+@pytest.mark.spec("COMMIT-04")
+async def test_bad_payload_first_or_last_applies_nothing(memory: Any) -> None:
+    seeded = await _seed(memory)
+    batches: dict[str, list[MetadataOp]] = {
+        "first": [put("bad", {"when": {1}}), put("a", {"v": "a-new"}), delete("z")],
+        "last": [delete("z"), put("a", {"v": "a-new"}), put("bad", {"when": {1}})],
+    }
+    for where, ops in batches.items():
+        with expect_raises(
+            "COMMIT-04", f"commit_metadata with a set payload {where}", TypeError, ValueError
+        ):
+            await memory.commit_metadata(ops)
+        expect_equal(
+            "COMMIT-04", f"list_metadata after the rejected batch (bad payload {where})",
+            await state(memory, NS), seeded,
+        )
+
+
+@pytest.mark.spec("COMMIT-06")
+@requires.list_metadata_keys
+@requires.raw_metadata
+@pytest.mark.parametrize("kind", ["not-json", "not-object"])
+async def test_batch_del_removes_unreadable_entries(
+    memory: Any, memory_raw: Any, kind: RawMetadataKind
+) -> None:
+    await memory.save_metadata(NS, "good", {"v": 1})
+    await memory_raw.plant_metadata(NS, "broken", kind)
+    await _commit_expecting_success(
+        memory, "COMMIT-06", f"commit_metadata([del broken ({kind}), del good])",
+        [delete("broken"), delete("good")],
+    )
+    expect_equal(
+        "COMMIT-06", f"list_metadata_keys(ns) after deleting a {kind} entry and a good one",
+        await memory.list_metadata_keys(NS), [],
+    )
+
+
+BATCH_SIZE = 200
+READERS = 3
+
+
+def _gen_counts(seen: dict[str, JsonObject]) -> str:
+    fresh = sum(1 for data in seen.values() if data.get("gen") == 1)
+    return f"{len(seen)} entries, {fresh} of them written by the batch"
+
+
+@pytest.mark.spec("COMMIT-05", "COMMIT-01")
+@requires.atomic_metadata
+async def test_concurrent_readers_never_see_half_a_batch(memory: Any) -> None:
+    keys = [f"k{i:03d}" for i in range(BATCH_SIZE)]
+    await memory.commit_metadata([put(k, {"gen": 0, "i": i}) for i, k in enumerate(keys)])
+    before = await state(memory, NS)
+    ops: list[MetadataOp] = []
+    after: dict[str, JsonObject] = {}
+    for i, key in enumerate(keys):
+        if i % 4 == 3:
+            ops.append(delete(key))
+        else:
+            ops.append(put(key, {"gen": 1, "i": i}))
+            after[key] = {"gen": 1, "i": i}
+
+    # phase: 0 before the commit, 1 while it runs, 2 after it returned.
+    phase = 0
+    ticks_during = 0
+    reads = 0
+    overlapping = 0
+    torn: list[dict[str, JsonObject]] = []
+    started = 0
+    readers_started = asyncio.Event()
+
+    async def reader() -> None:
+        nonlocal reads, overlapping, started
+        started += 1
+        if started == READERS:
+            readers_started.set()
+        while True:
+            phase_at_start = phase
+            seen = await state(memory, NS)
+            reads += 1
+            if phase_at_start <= 1 <= phase:
+                overlapping += 1
+            if seen not in (before, after):
+                torn.append(seen)
+            if phase == 2:
+                return
+            await asyncio.sleep(0)
+
+    async def ticker() -> None:
+        """Proves whether the driver gave the event loop away during the commit."""
+        nonlocal ticks_during
+        while phase < 2:
+            if phase == 1:
+                ticks_during += 1
+            await asyncio.sleep(0)
+
+    async def writer() -> None:
+        nonlocal phase
+        await readers_started.wait()
+        phase = 1
+        try:
+            await memory.commit_metadata(ops)
+        finally:
+            phase = 2
+
+    await asyncio.gather(*(reader() for _ in range(READERS)), ticker(), writer())
+
+    summary = (
+        f"{reads} reads by {READERS} tasks, {overlapping} overlapping the commit, "
+        f"the loop ran {ticks_during} times during it"
+    )
+    if torn:
+        raise fail(
+            "COMMIT-05",
+            f"a concurrent list_metadata saw part of a {BATCH_SIZE}-op batch "
+            f"({len(torn)} torn reads; first: {_gen_counts(torn[0])}; before: "
+            f"{_gen_counts(before)}, after: {_gen_counts(after)}); {summary}",
+        )
+    expect(
+        "COMMIT-05", ticks_during == 0 or overlapping > 0,
+        f"harness: the driver yielded during the commit but no read overlapped it; {summary}",
+    )
+    expect_equal(
+        "COMMIT-01", f"list_metadata after the {BATCH_SIZE}-op batch ({_gen_counts(after)})",
+        await state(memory, NS), after,
+    )

@@ -1,0 +1,566 @@
+"""The SQLite reference driver: timestamp ordering, atomic tiers, stdlib ``sqlite3`` in WAL mode.
+
+Concurrency: a ``sqlite3`` connection must not be used by two threads at once, and its calls
+block. Each store therefore owns one connection living on one private worker thread (a
+single-thread executor); every contract call is one job on that thread. Jobs run one at a time
+in submission order, so concurrent async callers of one store are serialized without a lock,
+the event loop never blocks on disk I/O, and ``check_same_thread`` stays on as a guard. No
+transaction spans an ``await``: a job opens and finishes its own transaction, so a cancelled
+caller can never leave one half done. Other connections (other stores, other processes) are
+kept apart by SQLite itself: writes take the write lock up front (``BEGIN IMMEDIATE``) and
+multi-statement reads run inside one read transaction, which in WAL mode is a snapshot that a
+concurrent writer never tears.
+
+Storage: each message is its lossless ``Message.to_json()`` text plus the columns the queries
+need (session, timestamp, archived, control flag). History order is (timestamp, row id) in
+every read, the autoincrement id being the write order. ``synchronous=NORMAL`` is the WAL
+setting that survives a process crash with every committed transaction; a power loss may lose
+the newest commits but never tears one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import math
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from os import PathLike
+from pathlib import Path
+from typing import Final, Self, TypeVar
+
+import attrs
+
+from aalis_memory.drivers import semantics as sem
+from aalis_memory.service import Limit
+from aalis_memory.types import (
+    JsonObject,
+    Message,
+    MetadataEntry,
+    MetadataOp,
+    MetadataPut,
+    RecentMessageRecord,
+    RecentMessagesAcrossSessionsQuery,
+)
+
+T = TypeVar("T")
+
+SCHEMA_VERSION: Final = 1
+
+#: Larger SQL limits than this mean "no limit" (SQLite integers are 64-bit).
+_SQL_INT_MAX: Final = 2**63 - 1
+
+#: Parameters per ``IN (...)`` statement, well under SQLite's variable cap.
+_CHUNK: Final = 500
+
+_SCHEMA: Final = (
+    """CREATE TABLE IF NOT EXISTS messages (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,  -- the write order
+        session_id TEXT    NOT NULL,
+        ts                 NOT NULL,  -- no affinity: numbers compare as numbers, text never
+        archived   INTEGER NOT NULL DEFAULT 0,
+        control    INTEGER NOT NULL,  -- kind in CONTROL_KINDS
+        body       TEXT    NOT NULL   -- Message.to_json() text
+    )""",
+    # full history, range reads and deletions by timestamp
+    "CREATE INDEX IF NOT EXISTS messages_session ON messages (session_id, ts)",
+    # active history: the tail of get_history, archive positions, content rewrites
+    "CREATE INDEX IF NOT EXISTS messages_active ON messages (session_id, ts) WHERE archived = 0",
+    # active conversation messages: the cut of get_history, count_history
+    "CREATE INDEX IF NOT EXISTS messages_conversation ON messages (session_id, ts) "
+    "WHERE archived = 0 AND control = 0",
+    # newest active messages of every session
+    "CREATE INDEX IF NOT EXISTS messages_recent ON messages (ts) WHERE archived = 0",
+    """CREATE TABLE IF NOT EXISTS metadata (
+        namespace  TEXT    NOT NULL,
+        key        TEXT    NOT NULL,
+        data       TEXT    NOT NULL,  -- JSON text of an object (unreadable rows are skipped)
+        updated_at INTEGER NOT NULL,  -- epoch ms, grows on every overwrite
+        PRIMARY KEY (namespace, key)
+    ) WITHOUT ROWID""",
+)
+
+# The row of the (limit+1)-th newest active conversation message: everything after it is the
+# window of get_history. Both statements are index searches (see tests/test_sqlite_driver.py).
+_HISTORY_CUT: Final = """
+SELECT ts, id FROM messages
+WHERE session_id = ? AND archived = 0 AND control = 0
+ORDER BY ts DESC, id DESC LIMIT 1 OFFSET ?
+"""
+_HISTORY_AFTER: Final = """
+SELECT body FROM messages
+WHERE session_id = ? AND archived = 0 AND (ts, id) > (?, ?)
+ORDER BY ts, id
+"""
+_ACTIVE: Final = "SELECT body FROM messages WHERE session_id = ? AND archived = 0 ORDER BY ts, id"
+
+
+class SqliteMemory:
+    """A complete MemoryService in one SQLite file; open with ``await SqliteMemory.open(path)``."""
+
+    def __init__(
+        self,
+        path: str | PathLike[str],
+        *,
+        range_query_limit: int = sem.DEFAULT_RANGE_QUERY_LIMIT,
+        cross_session_max_limit: int = sem.DEFAULT_CROSS_SESSION_MAX_LIMIT,
+    ) -> None:
+        self.path = Path(path)
+        self.range_query_limit = sem.check_cap(range_query_limit, "range_query_limit")
+        self.cross_session_max_limit = sem.check_cap(
+            cross_session_max_limit, "cross_session_max_limit"
+        )
+        self._worker: ThreadPoolExecutor | None = None
+        self._conn: sqlite3.Connection | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | PathLike[str],
+        *,
+        range_query_limit: int = sem.DEFAULT_RANGE_QUERY_LIMIT,
+        cross_session_max_limit: int = sem.DEFAULT_CROSS_SESSION_MAX_LIMIT,
+    ) -> Self:
+        """Open (creating if needed) the database at ``path``; a subclass opens as itself."""
+        store = cls(
+            path,
+            range_query_limit=range_query_limit,
+            cross_session_max_limit=cross_session_max_limit,
+        )
+        worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aalis-sqlite")
+        try:
+            await asyncio.get_running_loop().run_in_executor(worker, store._connect)
+        except BaseException:
+            worker.submit(store._disconnect)  # runs after a connect that outlived a cancel
+            worker.shutdown(wait=False)
+            raise
+        store._worker = worker
+        return store
+
+    def _connect(self) -> None:
+        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            conn.execute("PRAGMA synchronous = NORMAL")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise sqlite3.OperationalError(f"{self.path}: cannot use WAL (got {mode!r})")
+            with _transaction(conn):
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version not in (0, SCHEMA_VERSION):
+                    raise RuntimeError(
+                        f"{self.path}: schema version {version}, this driver knows "
+                        f"{SCHEMA_VERSION}"
+                    )
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+    async def close(self) -> None:
+        """Finish the queued calls, then close the connection; closing twice is harmless."""
+        worker, self._worker = self._worker, None
+        if worker is None:
+            return
+        try:
+            await asyncio.get_running_loop().run_in_executor(worker, self._disconnect)
+        finally:
+            worker.shutdown(wait=False)
+
+    def _disconnect(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def _call(self, job: Callable[..., T], *args: object) -> T:
+        """Run ``job(connection, *args)`` on the store's worker thread."""
+        worker = self._worker
+        if worker is None:
+            raise RuntimeError(
+                f"{type(self).__name__} at {self.path} is not open "
+                "(use `await SqliteMemory.open(path)`; it may have been closed)"
+            )
+        bound = functools.partial(self._with_connection, job, args)
+        return await asyncio.get_running_loop().run_in_executor(worker, bound)
+
+    def _with_connection(self, job: Callable[..., T], args: tuple[object, ...]) -> T:
+        if self._conn is None:
+            raise RuntimeError(f"{type(self).__name__} at {self.path} is closed")
+        return job(self._conn, *args)
+
+    def _after_write(self, written: int) -> None:
+        """Called inside the write transaction of ``commit_metadata`` and ``archive_span`` after
+        each row written; a no-op seam that lets tests pause or kill a writer mid-transaction."""
+
+    # -- messages -------------------------------------------------------------------------
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        _check_session(session_id)
+        if not isinstance(message, Message):
+            raise TypeError(f"message must be a Message, got {type(message).__name__}")
+        if message.timestamp is None:
+            message = attrs.evolve(message, timestamp=sem.now_ms())
+        ts = _ts_param(message.timestamp, "message.timestamp")
+        if isinstance(ts, float) and math.isnan(ts):
+            raise ValueError("message.timestamp must not be NaN (it could not be ordered)")
+        row = (session_id, ts, int(message.is_control), _encode_message(message))
+        await self._call(_insert_message, row)
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        return await self._call(_history, session_id, effective)
+
+    async def count_history(self, session_id: str) -> int:
+        return await self._call(_count_conversation, session_id)
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
+        return await self._call(_full_history, session_id, effective)
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        span = sem.check_count(count)
+        kept = sem.check_keep(keep)
+        return await self._call(self._archive, session_id, span, kept)
+
+    def _archive(
+        self, conn: sqlite3.Connection, session_id: str, span: int, kept: tuple[int, ...]
+    ) -> int:
+        with _transaction(conn):
+            ids = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT id FROM messages WHERE session_id = ? AND archived = 0 "
+                    "ORDER BY ts, id LIMIT ?",
+                    (session_id, _sql_limit(span)),
+                )
+            ]
+            positions = sem.archive_positions(len(ids), span, kept)
+            for written, position in enumerate(positions, 1):
+                conn.execute("UPDATE messages SET archived = 1 WHERE id = ?", (ids[position],))
+                self._after_write(written)
+        return len(positions)
+
+    async def clear_session(self, session_id: str) -> None:
+        await self._call(_execute, "DELETE FROM messages WHERE session_id = ?", (session_id,))
+
+    async def clear_all(self) -> None:
+        await self._call(_execute, "DELETE FROM messages", ())
+
+    async def get_messages_by_session_range(
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        bounds = (_ts_param(from_ts, "from_ts"), _ts_param(to_ts, "to_ts"))
+        keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
+        return await self._call(_range, session_id, bounds, keep, self.range_query_limit)
+
+    async def get_recent_messages_across_sessions(
+        self, query: RecentMessagesAcrossSessionsQuery
+    ) -> list[RecentMessageRecord]:
+        if not isinstance(query, RecentMessagesAcrossSessionsQuery):
+            raise TypeError(
+                f"query must be a RecentMessagesAcrossSessionsQuery, got {type(query).__name__}"
+            )
+        limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
+        wanted = int(min(limit, self.cross_session_max_limit))
+        since = query.since_ts
+        if since is not None:
+            since = _ts_param(since, "query.since_ts")
+        return await self._call(_recent, sem.cross_session_filter(query), since, wanted)
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        sem.check_old_text(old_text)
+        if not isinstance(new_text, str):
+            raise TypeError(f"new_text must be a str, got {type(new_text).__name__}")
+        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
+        return await self._call(_rewrite, session_id, old_text, new_text, effective)
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        doomed = list(dict.fromkeys(_ts_param(ts, "timestamps item") for ts in timestamps))
+        if not doomed:
+            return 0
+        return await self._call(_delete_by_timestamps, session_id, doomed)
+
+    # -- metadata -------------------------------------------------------------------------
+
+    async def save_metadata(self, namespace: str, key: str, data: JsonObject) -> None:
+        await self.commit_metadata([MetadataPut(namespace, key, data)])
+
+    async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
+        sem.check_key(namespace, key)
+        return await self._call(_get_metadata, namespace, key)
+
+    async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        return await self._call(_list_metadata, namespace)
+
+    async def list_metadata_keys(self, namespace: str) -> list[str]:
+        return await self._call(_list_metadata_keys, namespace)
+
+    async def delete_metadata(self, namespace: str, key: str) -> None:
+        sem.check_key(namespace, key)
+        await self._call(
+            _execute, "DELETE FROM metadata WHERE namespace = ? AND key = ?", (namespace, key)
+        )
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        batch = sem.encode_batch(ops)  # every payload is encoded before anything is written
+        if batch:
+            await self._call(self._commit, batch)
+
+    def _commit(
+        self, conn: sqlite3.Connection, batch: list[tuple[MetadataOp, str | None]]
+    ) -> None:
+        with _transaction(conn):
+            for written, (op, text) in enumerate(batch, 1):
+                if text is None:
+                    conn.execute(
+                        "DELETE FROM metadata WHERE namespace = ? AND key = ?",
+                        (op.namespace, op.key),
+                    )
+                else:
+                    previous = conn.execute(
+                        "SELECT updated_at FROM metadata WHERE namespace = ? AND key = ?",
+                        (op.namespace, op.key),
+                    ).fetchone()
+                    stamp = sem.next_updated_at(None if previous is None else int(previous[0]))
+                    conn.execute(
+                        "INSERT INTO metadata (namespace, key, data, updated_at) "
+                        "VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET "
+                        "data = excluded.data, updated_at = excluded.updated_at",
+                        (op.namespace, op.key, text, stamp),
+                    )
+                self._after_write(written)
+
+
+# -- work done on the worker thread ---------------------------------------------------------
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[None]:
+    """One transaction: IMMEDIATE for writes (the write lock up front, so no upgrade can fail
+    halfway), DEFERRED for a snapshot read across several statements."""
+    conn.execute(f"BEGIN {mode}")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # never leave the connection inside a failed transaction
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _execute(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
+    conn.execute(sql, params)
+
+
+def _insert_message(conn: sqlite3.Connection, row: tuple[object, ...]) -> None:
+    conn.execute(
+        "INSERT INTO messages (session_id, ts, control, body) VALUES (?, ?, ?, ?)", row
+    )
+
+
+def _history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> list[Message]:
+    """SQL seeks the cut through the indexes; the shared rule then shapes the few rows read
+    (so limit 0 and every edge case are decided in one place for all drivers)."""
+    with _transaction(conn, "DEFERRED"):
+        cut = None
+        if _sql_limit(limit) >= 0:
+            cut = conn.execute(_HISTORY_CUT, (session_id, limit)).fetchone()
+        if cut is None:
+            rows = conn.execute(_ACTIVE, (session_id,)).fetchall()
+        else:
+            rows = conn.execute(_HISTORY_AFTER, (session_id, cut[0], cut[1])).fetchall()
+    return sem.history_window([_decode_message(body) for (body,) in rows], limit)
+
+
+def _count_conversation(conn: sqlite3.Connection, session_id: str) -> int:
+    row = conn.execute(
+        "SELECT COUNT(*) FROM messages WHERE session_id = ? AND archived = 0 AND control = 0",
+        (session_id,),
+    ).fetchone()
+    return int(row[0])
+
+
+def _full_history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> list[Message]:
+    rows = conn.execute(
+        "SELECT body FROM messages WHERE session_id = ? ORDER BY ts DESC, id DESC LIMIT ?",
+        (session_id, _sql_limit(limit)),
+    ).fetchall()
+    rows.reverse()
+    return sem.newest([_decode_message(body) for (body,) in rows], limit)
+
+
+def _range(
+    conn: sqlite3.Connection,
+    session_id: str,
+    bounds: tuple[int | float, int | float],
+    keep: Callable[[Message], bool],
+    cap: int,
+) -> list[Message]:
+    hits: list[Message] = []
+    cursor = conn.execute(
+        "SELECT body FROM messages WHERE session_id = ? AND ts BETWEEN ? AND ? ORDER BY ts, id",
+        (session_id, *bounds),
+    )
+    for (body,) in cursor:
+        if len(hits) >= cap:
+            break
+        message = _decode_message(body)
+        if keep(message):
+            hits.append(message)
+    cursor.close()
+    return hits
+
+
+def _recent(
+    conn: sqlite3.Connection,
+    keep: Callable[[str, Message], bool],
+    since: int | float | None,
+    wanted: int,
+) -> list[RecentMessageRecord]:
+    if wanted == 0:
+        return []
+    # The filter re-checks since_ts; SQL narrows by it only when it can (NaN binds as NULL).
+    narrow = since is not None and not (isinstance(since, float) and math.isnan(since))
+    sql = "SELECT session_id, body FROM messages WHERE archived = 0"
+    params: tuple[object, ...] = ()
+    if narrow:
+        sql += " AND ts >= ?"
+        params = (since,)
+    # Newest first along messages_recent; stops as soon as enough messages pass the filter.
+    hits: list[RecentMessageRecord] = []
+    cursor = conn.execute(sql + " ORDER BY ts DESC, id DESC", params)
+    for session_id, body in cursor:
+        message = _decode_message(body)
+        if keep(session_id, message):
+            hits.append(RecentMessageRecord(session_id, message))
+            if len(hits) >= wanted:
+                break
+    cursor.close()
+    hits.reverse()
+    return sem.newest(hits, wanted)
+
+
+def _rewrite(
+    conn: sqlite3.Connection, session_id: str, old_text: str, new_text: str, limit: int | float
+) -> int:
+    changed = 0
+    with _transaction(conn):
+        rows = conn.execute(
+            "SELECT id, body FROM messages WHERE session_id = ? AND archived = 0 "
+            "ORDER BY ts DESC, id DESC LIMIT ?",
+            (session_id, _sql_limit(limit)),
+        ).fetchall()
+        rows.reverse()
+        for row_id, body in sem.newest(rows, limit):
+            rewritten = sem.rewrite_content(_decode_message(body), old_text, new_text)
+            if rewritten is not None:
+                conn.execute(
+                    "UPDATE messages SET body = ? WHERE id = ?",
+                    (_encode_message(rewritten), row_id),
+                )
+                changed += 1
+    return changed
+
+
+def _delete_by_timestamps(
+    conn: sqlite3.Connection, session_id: str, doomed: list[int | float]
+) -> int:
+    removed = 0
+    with _transaction(conn):
+        for start in range(0, len(doomed), _CHUNK):
+            chunk = doomed[start : start + _CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            cursor = conn.execute(
+                f"DELETE FROM messages WHERE session_id = ? AND ts IN ({marks})",
+                (session_id, *chunk),
+            )
+            removed += cursor.rowcount
+    return removed
+
+
+def _get_metadata(conn: sqlite3.Connection, namespace: str, key: str) -> JsonObject | None:
+    row = conn.execute(
+        "SELECT data FROM metadata WHERE namespace = ? AND key = ?", (namespace, key)
+    ).fetchone()
+    return None if row is None else _decode_data(row[0])
+
+
+def _list_metadata(conn: sqlite3.Connection, namespace: str) -> list[MetadataEntry]:
+    entries = []
+    for key, text, updated_at in conn.execute(
+        "SELECT key, data, updated_at FROM metadata WHERE namespace = ? ORDER BY key",
+        (namespace,),
+    ):
+        data = _decode_data(text)
+        if data is not None and isinstance(updated_at, int):
+            entries.append(MetadataEntry(key=key, data=data, updated_at=updated_at))
+    return entries
+
+
+def _list_metadata_keys(conn: sqlite3.Connection, namespace: str) -> list[str]:
+    return [
+        key
+        for (key,) in conn.execute(
+            "SELECT key FROM metadata WHERE namespace = ? ORDER BY key", (namespace,)
+        )
+    ]
+
+
+# -- encoding ---------------------------------------------------------------------------------
+
+
+def _check_session(session_id: object) -> None:
+    if not isinstance(session_id, str):
+        raise TypeError(f"session_id must be a str, got {type(session_id).__name__}")
+
+
+def _ts_param(value: object, what: str) -> int | float:
+    """A timestamp as an SQL parameter: a real number; ints past 64 bits become floats."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be a number (epoch ms), got {value!r}")
+    if isinstance(value, int) and not -_SQL_INT_MAX <= value <= _SQL_INT_MAX:
+        return float(value)
+    return value
+
+
+def _sql_limit(limit: int | float) -> int:
+    """An SQL ``LIMIT``: -1 (none) for infinity or anything past 64 bits."""
+    return -1 if limit == math.inf or limit > _SQL_INT_MAX else int(limit)
+
+
+def _encode_message(message: Message) -> str:
+    """ASCII-escaped JSON: lossless for every Python string, lone surrogates included."""
+    try:
+        return json.dumps(message.to_json(), separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise TypeError(f"message is not JSON-serializable: {exc}") from exc
+
+
+def _decode_message(body: str) -> Message:
+    return Message.from_json(json.loads(body))
+
+
+def _decode_data(text: object) -> JsonObject | None:
+    return sem.decode_object(text) if isinstance(text, str) else None

@@ -1,0 +1,263 @@
+"""Deliberately broken compression providers, each caught by exactly the rules it declares.
+
+Loaded with ``-p broken_providers``: every one is registered as provider ``broken-NAME``;
+``tests/test_broken_providers.py`` runs the provider suite against each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
+
+import attrs
+
+from aalis_memory.compression_service import CompressingStatus, SummarizerFailed
+from aalis_memory.conformance.compression import ProviderContext, compression_provider
+from aalis_memory.service import MemoryService
+from aalis_memory.summary import Summarizer, SummaryCompression
+from aalis_memory.types import JsonObject, Message
+
+
+@attrs.frozen
+class BrokenProvider:
+    name: str
+    breaks: frozenset[str]
+    why: str
+
+
+BROKEN: dict[str, BrokenProvider] = {}
+C = TypeVar("C", bound=type[SummaryCompression])
+
+
+def broken(name: str, *rule_ids: str) -> Callable[[C], C]:
+    """Declare ``cls`` broken for exactly ``rule_ids`` and register it as ``broken-NAME``."""
+
+    def register(cls: C) -> C:
+        doc = (cls.__doc__ or "").strip().split("\n")[0]
+        BROKEN[name] = BrokenProvider(name, frozenset(rule_ids), doc)
+
+        def factory(ctx: ProviderContext) -> SummaryCompression:
+            return cls(
+                ctx.memory, ctx.summarizer, settings=ctx.settings,
+                token_counter=ctx.token_counter, birth_platform=ctx.birth_platform,
+                clock=ctx.clock,
+            )
+
+        factory.__doc__ = doc
+        compression_provider(f"broken-{name}")(factory)
+        return cls
+
+    return register
+
+
+@broken("events-on-noop", "CSV-12")
+class EventsOnNoop(SummaryCompression):
+    """Reports start and done even when there was nothing to compress (the upstream habit)."""
+
+    async def _run(self, session_id: str) -> bool:
+        compressed = await super()._run(session_id)
+        if not compressed:
+            self._emit(session_id, "start")
+            self._emit(session_id, "done")
+        return compressed
+
+
+@broken("archive-on-failure", "CSV-10", "CSV-19")
+class ArchiveOnFailure(SummaryCompression):
+    """Degrades to a plain trim when the summarizer fails, as the upstream plugin did."""
+
+    async def _compress(
+        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None,
+    ) -> None:
+        try:
+            await super()._compress(memory, summarizer, session_id, snapshot, split, previous)
+        except SummarizerFailed:
+            await memory.archive_span(session_id, split)
+            raise
+
+
+@broken("picks-over-budget", "CSV-05", "CSV-19")
+class PicksOverBudget(SummaryCompression):
+    """Keeps every pick the summarizer asks for: its budget check counts nothing."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.token_counter = lambda message: 0
+
+
+@broken("loses-post-split", "CSV-03", "CSV-06", "CSV-18")
+class LosesPostSplit(SummaryCompression):
+    """Archives everything that arrived up to the commit, not only what was summarized."""
+
+    async def _compress(
+        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None,
+    ) -> None:
+        await super()._compress(memory, summarizer, session_id, snapshot, split, previous)
+        last = snapshot[split - 1].timestamp or 0
+        active = await memory.get_history(session_id, math.inf)
+        late = [i for i, m in enumerate(active) if not m.is_control and (m.timestamp or 0) > last]
+        if late:
+            keep = [i for i in range(late[-1] + 1) if i not in late]
+            await memory.archive_span(session_id, late[-1] + 1, keep)
+
+
+@broken("concurrent-allowed", "CSV-08")
+class ConcurrentAllowed(SummaryCompression):
+    """Forgets the per-session guard, so two compressions of one session overlap."""
+
+    async def _run(self, session_id: str) -> bool:
+        self._running.discard(session_id)
+        return await super()._run(session_id)
+
+
+@broken("ignores-history-limit", "CSV-06")
+class IgnoresHistoryLimit(SummaryCompression):
+    """Applies the token budget only: the half-history-limit cap on picks is missing."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.settings = attrs.evolve(self.settings, history_limit=0)
+
+
+@broken("archives-picks-too", "CSV-01", "CSV-02", "CSV-04", "CSV-18", "CSV-19")
+class ArchivesPicksToo(SummaryCompression):
+    """Drops the keep list: picked originals are archived with the rest."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.settings = attrs.evolve(self.settings, picks_ratio=0.0)
+        self.token_counter = lambda message: 1
+
+
+@broken(
+    "background-commit", "CSV-01", "CSV-02", "CSV-04", "CSV-05", "CSV-06", "CSV-07", "CSV-08",
+    "CSV-15", "CSV-18", "CSV-19",
+)
+class BackgroundCommit(SummaryCompression):
+    """Resolves as soon as the summarizer answered; archiving finishes in a background task."""
+
+    async def archive_later(self, memory: MemoryService, session_id: str, split: int,
+                            keep: Sequence[int]) -> int:
+        await asyncio.sleep(0)
+        return await memory.archive_span(session_id, split, keep)
+
+    async def _compress(
+        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None,
+    ) -> None:
+        deferred = _DeferArchive(memory, self)
+        await super()._compress(deferred, summarizer, session_id, snapshot, split, previous)
+
+
+class _DeferArchive:
+    """The store with archive_span answered at once and run in a task (the bug above)."""
+
+    def __init__(self, store: Any, owner: BackgroundCommit) -> None:
+        self.wrapped = store
+        self.owner = owner
+        self.tasks: list[asyncio.Task[int]] = []
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        task = asyncio.ensure_future(
+            self.owner.archive_later(self.wrapped, session_id, count, list(keep))
+        )
+        self.tasks.append(task)
+        _PENDING.add(task)
+        task.add_done_callback(_PENDING.discard)
+        return count - len(keep)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
+
+
+_PENDING: set[asyncio.Task[int]] = set()
+
+
+@broken("events-before-checks", "CSV-09", "CSV-12", "CSV-13", "CSV-21")
+class EventsBeforeChecks(SummaryCompression):
+    """Sends start before checking anything, then error or done (the upstream order)."""
+
+    async def _run(self, session_id: str) -> bool:
+        self._emit(session_id, "start")
+        try:
+            compressed = await super()._run(session_id)
+        except Exception:
+            self._emit(session_id, "error")
+            raise
+        if not compressed:
+            self._emit(session_id, "done")
+        return compressed
+
+
+@broken("no-recheck", "CSV-11")
+class NoRecheck(SummaryCompression):
+    """Archives by the snapshot's positions without looking at the history again."""
+
+    def _verify(
+        self, session_id: str, expected: Sequence[Message], current: Sequence[Message]
+    ) -> None:
+        return None
+
+
+@broken("no-done-event", "CSV-13")
+class NoDoneEvent(SummaryCompression):
+    """Never reports done: the timeline notice spins forever."""
+
+    def _emit(self, session_id: str, status: CompressingStatus) -> None:
+        if status != "done":
+            super()._emit(session_id, status)
+
+
+@broken("ignores-birth-platform", "CSV-14")
+class IgnoresBirthPlatform(SummaryCompression):
+    """Picks the tier by the entry platform even for sessions born on another one."""
+
+    def compress_at(self, session_id: str, platform: str | None = None) -> float | None:
+        ratio = self.settings.platforms.get(platform) if platform else None
+        return (self.settings.compress_at if ratio is None else ratio) or None
+
+
+@broken("short-threshold", "CSV-15", "CSV-16", "CSV-18")
+class ShortThreshold(SummaryCompression):
+    """Leaves conversations under three messages alone, even on a manual compress."""
+
+    async def _compress(
+        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None,
+    ) -> None:
+        if sum(1 for m in snapshot[:split] if not m.is_control) >= 3:
+            await super()._compress(memory, summarizer, session_id, snapshot, split, previous)
+
+
+@broken("summary-not-folded", "CSV-16")
+class SummaryNotFolded(SummaryCompression):
+    """Summarizes from scratch each time: the previous summary is never handed over."""
+
+    async def _draft(
+        self, summarizer: Summarizer, session_id: str, messages: Sequence[Message],
+        previous: JsonObject | None,
+    ) -> tuple[str, list[int]]:
+        return await super()._draft(summarizer, session_id, messages, None)
+
+
+@broken("no-divider", "CSV-17")
+class NoDivider(SummaryCompression):
+    """Commits without leaving a divider in the history."""
+
+    async def _divide(self, memory: MemoryService, session_id: str) -> None:
+        return None
+
+
+@broken("accepts-any-reason", "CSV-20")
+class AcceptsAnyReason(SummaryCompression):
+    """Takes any reason string and compresses."""
+
+    async def compress(self, session_id: str, reason: Any = "manual") -> None:
+        await self._run(session_id)
+
+
+NAMES: Final = tuple(sorted(BROKEN))
