@@ -2,7 +2,8 @@
 
 Pure and synchronous on purpose: no I/O, no indexes, no shared helpers with the reference drivers
 (it must not import ``aalis_memory.drivers``), so a bug in the drivers' shared logic cannot hide in
-the model too. Every branch names the catalogue rule it implements. Time is injected (``clock``):
+the model too. Every branch names the catalogue rule it implements. Messages are copied once, when saved; reads hand
+out the stored (frozen) messages, which callers must not mutate. Time is injected (``clock``):
 the machine feeds the model the stamp it observed, so comparisons stay exact.
 """
 
@@ -168,7 +169,7 @@ class ModelMemory:
     def get_history(self, session_id: str, limit: object = None) -> list[Message]:
         effective = effective_limit(limit, HISTORY_DEFAULT)
         active = [r.message for r in self._active(session_id)]  # HIST-01, HIST-02
-        return copy.deepcopy(history_window(active, effective))  # HIST-03/04/05, LIM-01/02
+        return history_window(active, effective)  # HIST-03/04/05, LIM-01/02
 
     def count_history(self, session_id: str) -> int:
         # COUNT-01: active conversation messages, control records excluded.
@@ -177,7 +178,7 @@ class ModelMemory:
     def get_full_history(self, session_id: str, limit: object = None) -> list[Message]:
         effective = effective_limit(limit, FULL_HISTORY_DEFAULT)
         every = [r.message for r in self._ordered(session_id)]  # FULL-01: archived included
-        return copy.deepcopy(take_newest(every, effective))  # FULL-02: control records count
+        return take_newest(every, effective)  # FULL-02: control records count
 
     def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
         active = self._active(session_id)  # ARCH-03/ARCH-08: positions in the active history now
@@ -214,7 +215,7 @@ class ModelMemory:
         # RANGE-03: ascending by timestamp, same millisecond in write order, in every tier.
         hits.sort(key=lambda r: (r.message.timestamp, r.seq))
         # RANGE-01/RANGE-03: silently cut to the cap, keeping the earliest.
-        return copy.deepcopy([r.message for r in hits[: self.range_query_limit]])
+        return [r.message for r in hits[: self.range_query_limit]]
 
     def cross_session_candidates(
         self, query: RecentMessagesAcrossSessionsQuery
@@ -250,7 +251,7 @@ class ModelMemory:
                         continue  # CROSS-05: platform equals metadata["platform"]
                 hits.append((ts, row.seq, RecentMessageRecord(session_id, message)))
         hits.sort(key=lambda h: (h[0], h[1]))
-        return copy.deepcopy([h[2] for h in hits]), wanted
+        return [h[2] for h in hits], wanted
 
     def get_recent_messages_across_sessions(
         self, query: RecentMessagesAcrossSessionsQuery

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import importlib
 import inspect
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -99,18 +99,16 @@ def _covers(arg: str, path: Path) -> bool:
 
 def selected_drivers(config: pytest.Config) -> list[str]:
     """The selected driver names, ``all`` expanded; unknown names are a usage error."""
-    names = config.stash[SELECTED]
-    known = registry.registered()
-    if "all" in names:
-        names = [n for n in names if n != "all"] + [n for n in sorted(known) if n not in names]
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise pytest.UsageError(
-            f"--memory-driver: unknown driver(s) {', '.join(unknown)}; registered: "
-            f"{', '.join(sorted(known)) or 'none'} (register one with @memory_driver in a "
-            "conftest.py, or through the 'aalis_memory.drivers' entry-point group)"
-        )
-    return names
+    return select_or_usage_error(registry.select, config.stash[SELECTED], "--memory-driver")
+
+
+def select_or_usage_error(
+    select: Callable[[list[str]], list[str]], names: list[str], option: str
+) -> list[str]:
+    try:
+        return select(names)
+    except LookupError as exc:
+        raise pytest.UsageError(f"{option}: {exc}") from None
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
+
+from aalis_memory.conformance.named_registry import NamedRegistry
 
 Ordering: TypeAlias = Literal["timestamp", "write"]
 MetadataAtomicity: TypeAlias = Literal["atomic", "ordered"]
@@ -94,7 +95,14 @@ class DriverRegistration:
         return inspect.isasyncgenfunction(self.factory)
 
 
-_REGISTRY: dict[str, DriverRegistration] = {}
+_REGISTRY: NamedRegistry[DriverRegistration] = NamedRegistry(
+    "memory driver", ENTRY_POINT_GROUP, DriverRegistration, "@memory_driver"
+)
+add_registration = _REGISTRY.add
+load_entry_points = _REGISTRY.load_entry_points
+registered = _REGISTRY.registered
+get = _REGISTRY.get
+select = _REGISTRY.select
 
 
 def memory_driver(
@@ -128,37 +136,3 @@ def memory_driver(
         return registration
 
     return register
-
-
-def add_registration(registration: DriverRegistration) -> None:
-    existing = _REGISTRY.get(registration.name)
-    if existing is not None and existing.factory is not registration.factory:
-        raise ValueError(f"memory driver {registration.name!r} is registered twice")
-    _REGISTRY[registration.name] = registration
-
-
-def load_entry_points() -> None:
-    """Register every driver exposed through the ``aalis_memory.drivers`` entry-point group."""
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name in _REGISTRY:
-            continue
-        target = point.load()
-        if not isinstance(target, DriverRegistration):
-            raise TypeError(
-                f"entry point {point.name!r} ({point.value}) must point at the object returned by "
-                f"@memory_driver, got {type(target).__name__}"
-            )
-        add_registration(attrs.evolve(target, name=point.name))
-
-
-def registered() -> dict[str, DriverRegistration]:
-    """All drivers known so far, by name."""
-    return dict(_REGISTRY)
-
-
-def get(name: str) -> DriverRegistration:
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise LookupError(f"no memory driver named {name!r} (registered: {known})") from None

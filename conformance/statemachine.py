@@ -177,6 +177,20 @@ def _drain_sync(gen: Iterator[Any]) -> None:
 
 
 @attrs.frozen
+class Step:
+    """One recorded store call, rendered as Python only when a failure is reported."""
+
+    method: str
+    args: tuple[Any, ...]
+
+    def call(self) -> str:
+        return f"{self.method}({', '.join(py(a) for a in self.args)})"
+
+    def __str__(self) -> str:
+        return f"await store.{self.call()}"
+
+
+@attrs.frozen
 class Raised:
     """A call that raised: only the error type is compared."""
 
@@ -265,7 +279,7 @@ class MemoryMachine(RuleBasedStateMachine):
             cross_session_max_limit=caps.cross_session_max_limit,
             clock=lambda: self.stamp,
         )
-        self.script: list[str] = []
+        self.script: list[Step] = []
         self.counter = 0
         self.cursor = BASE_TS
         #: (driver, namespace, key) -> (created, version, updated_at) last listed (META-05).
@@ -302,12 +316,14 @@ class MemoryMachine(RuleBasedStateMachine):
 
     def call(self, method: str, *args: Any) -> list[tuple[str, Any]]:
         """Call ``method`` on every store; returns (driver, result or Raised) pairs."""
-        self.script.append(f"await store.{method}({', '.join(py(a) for a in args)})")
+        self.script.append(Step(method, args))
         results: list[tuple[str, Any]] = []
         for opened in self.stores:
             fn = getattr(opened.store, method)
             try:
-                value = self.loop.run_until_complete(fn(*copy.deepcopy(args)))
+                value = self.loop.run_until_complete(
+                    fn(*(copy.deepcopy(args) if self.differential else args))
+                )
             except Exception as exc:  # noqa: BLE001 - compared against the model
                 value = Raised(type(exc), str(exc))
             results.append((opened.name, value))
@@ -320,7 +336,7 @@ class MemoryMachine(RuleBasedStateMachine):
             f"  driver: {driver}; rules involved: {', '.join(involved)}",
             "  reproduce (shrunk history, on a fresh store):",
             "    async def reproduce(store):",
-            *(f"        {line}" for line in self.script),
+            *(f"        {step}" for step in self.script),
         ]
         return ConformanceFailure(catalogue_rule(involved[0]), "\n".join(lines))
 
@@ -329,7 +345,7 @@ class MemoryMachine(RuleBasedStateMachine):
         same: Callable[[Any, Any], bool] | None = None,
     ) -> None:
         """Every driver must have returned ``expected`` (and not raised)."""
-        call = self.script[-1].removeprefix("await store.")
+        call = self.script[-1].call()
         for driver, actual in results:
             if isinstance(actual, Raised):
                 raise self.fail(rules, driver, f"{call}: expected {describe(expected)}, raised "
@@ -340,7 +356,7 @@ class MemoryMachine(RuleBasedStateMachine):
 
     def expect_error(self, rules: Sequence[str], results: list[tuple[str, Any]],
                      errors: tuple[type[BaseException], ...]) -> None:
-        call = self.script[-1].removeprefix("await store.")
+        call = self.script[-1].call()
         names = " or ".join(e.__name__ for e in errors)
         for driver, actual in results:
             if not isinstance(actual, Raised):
@@ -351,7 +367,7 @@ class MemoryMachine(RuleBasedStateMachine):
                                 f"{actual.error.__name__}: {actual.text}")
 
     def model_call(self, method: str, *args: Any) -> Any:
-        return getattr(self.model, method)(*copy.deepcopy(args))
+        return getattr(self.model, method)(*args)
 
     def history_rules(self, expected: list[Message], actual: Any, read: Sequence[str],
                       order_rule: str, cause: Sequence[str]) -> list[str]:
@@ -676,7 +692,7 @@ class MemoryMachine(RuleBasedStateMachine):
         self.stamp += 1
         self.model.save_metadata(namespace, key, copy.deepcopy(data))
         passed = copy.deepcopy(data)
-        self.script.append(f"await store.save_metadata({namespace!r}, {key!r}, {py(data)})")
+        self.script.append(Step("save_metadata", (namespace, key, copy.deepcopy(data))))
         results = []
         for opened in self.stores:
             mine = copy.deepcopy(passed)

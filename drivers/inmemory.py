@@ -7,6 +7,7 @@ respect to other tasks on the same event loop.
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Sequence
 from typing import Self
 
@@ -28,6 +29,8 @@ from aalis_memory.types import (
 @attrs.define
 class _Stored:
     message: Message
+    #: Store-wide write order, the tie-break between sessions at the same millisecond.
+    seq: int
     archived: bool = False
 
 
@@ -52,6 +55,7 @@ class InMemoryMemory:
         )
         self._sessions: dict[str, list[_Stored]] = {}
         self._metadata: dict[str, dict[str, _Meta]] = {}
+        self._writes = itertools.count()
 
     async def close(self) -> None:
         """Nothing to release; present so every reference driver closes the same way."""
@@ -68,11 +72,10 @@ class InMemoryMemory:
         return [s for s in self._sessions.get(session_id, ()) if not s.archived]
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        if not isinstance(message, Message):
-            raise TypeError(f"message must be a Message, got {type(message).__name__}")
-        if message.timestamp is None:
-            message = attrs.evolve(message, timestamp=sem.now_ms())
-        self._sessions.setdefault(session_id, []).append(_Stored(copy.deepcopy(message)))
+        message, _ = sem.prepare_message(session_id, message)
+        self._sessions.setdefault(session_id, []).append(
+            _Stored(copy.deepcopy(message), next(self._writes))
+        )
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
@@ -122,13 +125,13 @@ class InMemoryMemory:
         wanted = min(limit, self.cross_session_max_limit)
         keep = sem.cross_session_filter(query)
         hits = [
-            RecentMessageRecord(session_id, s.message)
+            (s.message.timestamp or 0, s.seq, RecentMessageRecord(session_id, s.message))
             for session_id, stored in self._sessions.items()
             for s in stored
             if not s.archived and keep(session_id, s.message)
         ]
-        hits.sort(key=lambda r: r.message.timestamp or 0)
-        return copy.deepcopy(sem.newest(hits, wanted))
+        hits.sort(key=lambda hit: hit[:2])
+        return copy.deepcopy([record for *_, record in sem.newest(hits, wanted)])
 
     async def update_message_content(
         self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None

@@ -13,7 +13,6 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Self
 
-import attrs
 from bson.codec_options import CodecOptions, DatetimeConversion
 from bson.datetime_ms import DatetimeMS
 from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, DeleteOne, UpdateOne
@@ -220,10 +219,9 @@ class MongoMemory:
     # -- messages -------------------------------------------------------------------------
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        now = sem.now_ms()
-        if isinstance(message, Message) and message.timestamp is None:
-            message = attrs.evolve(message, timestamp=now)
-        await self.messages_collection.insert_one(message_document(session_id, message, now))
+        message, text = sem.prepare_message(session_id, message)
+        document = message_document(session_id, text, sem.now_ms())
+        await self.messages_collection.insert_one(document)
 
     async def _window_start(self, session_id: str, limit: int) -> Doc | None:
         """The (limit+1)-th newest active conversation message, if there is one."""

@@ -74,27 +74,10 @@ def from_bson(value: Any) -> Any:
     return value
 
 
-def json_normalized(value: Any, where: str) -> Any:
-    """``value`` through strict JSON: tuples become lists, non-JSON values raise typed errors."""
-    try:
-        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
-    except ValueError as exc:
-        raise ValueError(f"{where}: not JSON-serializable: {exc}") from exc
-    except TypeError as exc:
-        raise TypeError(f"{where}: not JSON-serializable: {exc}") from exc
-    except RecursionError as exc:
-        raise ValueError(f"{where}: circular or too deep") from exc
-    return json.loads(text)
-
-
-def message_document(session_id: str, message: Message, created_ms: int) -> JsonObject:
-    """The stored document of one message (its camelCase JSON plus the session and a stamp)."""
-    if not isinstance(session_id, str):
-        raise TypeError(f"session_id must be str, got {type(session_id).__name__}")
-    if not isinstance(message, Message):
-        raise TypeError(f"message must be a Message, got {type(message).__name__}")
-    where = f"message for session {session_id!r}"
-    doc: JsonObject = to_bson(json_normalized(message.to_json(), where), where)
+def message_document(session_id: str, message_text: str, created_ms: int) -> JsonObject:
+    """The stored document of one message (``semantics.prepare_message``'s JSON text, as BSON,
+    plus the session and a creation stamp)."""
+    doc: JsonObject = to_bson(json.loads(message_text), f"message for session {session_id!r}")
     doc[SESSION_FIELD] = session_id
     doc[CREATED_FIELD] = DatetimeMS(created_ms)
     return doc

@@ -127,22 +127,75 @@ def check_old_text(old_text: object) -> str:
     return old_text
 
 
-def encode_json(data: object, what: str) -> str:
-    """Strict JSON text of a metadata payload; raises ``TypeError``/``ValueError`` if impossible.
+def strict_json(value: object, what: str) -> str:
+    """The one strict JSON encoder of the drivers; ``TypeError``/``ValueError`` if impossible.
 
-    NaN and infinities are refused because JSON has no spelling for them, and a top-level value
-    that is not an object is refused because metadata data is always an object.
+    NaN and infinities are refused (JSON cannot spell them), and so are object keys that are
+    not strings (the encoder would silently turn ``1`` into ``"1"`` and merge it with ``"1"``).
+    The text is ASCII-escaped, so every Python string, lone surrogates included, survives.
     """
+    try:
+        text = json.dumps(value, allow_nan=False, separators=(",", ":"))
+    except ValueError as exc:
+        raise ValueError(f"{what}: not JSON-serializable: {exc}") from exc
+    except TypeError as exc:
+        raise TypeError(f"{what}: not JSON-serializable: {exc}") from exc
+    except RecursionError as exc:
+        raise ValueError(f"{what}: circular or too deep to serialize") from exc
+    _check_keys(value, what)
+    return text
+
+
+def _check_keys(value: object, what: str) -> None:
+    """Only called on values ``json.dumps`` accepted, so the walk is finite."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{what}: object key {key!r} is not a string")
+            _check_keys(item, what)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _check_keys(item, what)
+
+
+def encode_json(data: object, what: str) -> str:
+    """Strict JSON text of a metadata payload, which is always an object."""
     if not isinstance(data, dict):
         raise TypeError(f"{what}: metadata data must be a dict, got {type(data).__name__}")
-    try:
-        return json.dumps(data, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-    except ValueError as exc:
-        raise ValueError(f"{what}: metadata data is not JSON-serializable: {exc}") from exc
-    except TypeError as exc:
-        raise TypeError(f"{what}: metadata data is not JSON-serializable: {exc}") from exc
-    except RecursionError as exc:
-        raise ValueError(f"{what}: metadata data is circular or too deep") from exc
+    return strict_json(data, f"{what}: metadata data")
+
+
+def check_session_id(session_id: object) -> str:
+    """Session ids are strings (compared exactly, case included)."""
+    if not isinstance(session_id, str):
+        raise TypeError(f"session_id must be a str, got {type(session_id).__name__}")
+    return session_id
+
+
+def check_timestamp(value: object, what: str) -> int | float:
+    """Timestamps are real numbers of epoch milliseconds; NaN could never be ordered."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{what} must be a number (epoch ms), got {value!r}")
+    if isinstance(value, float) and math.isnan(value):
+        raise ValueError(f"{what} must not be NaN (it could not be ordered)")
+    return value
+
+
+def prepare_message(session_id: object, message: object) -> tuple[Message, str]:
+    """Validate a message before it is saved: the message as stored (stamped with the current
+    epoch ms when it has no timestamp) and its JSON text. Nothing is written when this raises."""
+    check_session_id(session_id)
+    if not isinstance(message, Message):
+        raise TypeError(f"message must be a Message, got {type(message).__name__}")
+    if message.timestamp is None:
+        message = attrs.evolve(message, timestamp=now_ms())
+    check_timestamp(message.timestamp, "message.timestamp")
+    return message, message_text(message)
+
+
+def message_text(message: Message) -> str:
+    """The stored JSON text of a message (its lossless camelCase form)."""
+    return strict_json(message.to_json(), "message")
 
 
 def encode_batch(ops: Sequence[MetadataOp]) -> list[tuple[MetadataOp, str | None]]:

@@ -32,8 +32,6 @@ from os import PathLike
 from pathlib import Path
 from typing import Final, Self, TypeVar
 
-import attrs
-
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.service import Limit
 from aalis_memory.types import (
@@ -208,15 +206,9 @@ class SqliteMemory:
     # -- messages -------------------------------------------------------------------------
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        _check_session(session_id)
-        if not isinstance(message, Message):
-            raise TypeError(f"message must be a Message, got {type(message).__name__}")
-        if message.timestamp is None:
-            message = attrs.evolve(message, timestamp=sem.now_ms())
+        message, text = sem.prepare_message(session_id, message)
         ts = _ts_param(message.timestamp, "message.timestamp")
-        if isinstance(ts, float) and math.isnan(ts):
-            raise ValueError("message.timestamp must not be NaN (it could not be ordered)")
-        row = (session_id, ts, int(message.is_control), _encode_message(message))
+        row = (session_id, ts, int(message.is_control), text)
         await self._call(_insert_message, row)
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
@@ -478,7 +470,7 @@ def _rewrite(
             if rewritten is not None:
                 conn.execute(
                     "UPDATE messages SET body = ? WHERE id = ?",
-                    (_encode_message(rewritten), row_id),
+                    (sem.message_text(rewritten), row_id),
                 )
                 changed += 1
     return changed
@@ -531,15 +523,9 @@ def _list_metadata_keys(conn: sqlite3.Connection, namespace: str) -> list[str]:
 # -- encoding ---------------------------------------------------------------------------------
 
 
-def _check_session(session_id: object) -> None:
-    if not isinstance(session_id, str):
-        raise TypeError(f"session_id must be a str, got {type(session_id).__name__}")
-
-
 def _ts_param(value: object, what: str) -> int | float:
     """A timestamp as an SQL parameter: a real number; ints past 64 bits become floats."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{what} must be a number (epoch ms), got {value!r}")
+    sem.check_timestamp(value, what)
     if isinstance(value, int) and not -_SQL_INT_MAX <= value <= _SQL_INT_MAX:
         return float(value)
     return value
@@ -548,14 +534,6 @@ def _ts_param(value: object, what: str) -> int | float:
 def _sql_limit(limit: int | float) -> int:
     """An SQL ``LIMIT``: -1 (none) for infinity or anything past 64 bits."""
     return -1 if limit == math.inf or limit > _SQL_INT_MAX else int(limit)
-
-
-def _encode_message(message: Message) -> str:
-    """ASCII-escaped JSON: lossless for every Python string, lone surrogates included."""
-    try:
-        return json.dumps(message.to_json(), separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise TypeError(f"message is not JSON-serializable: {exc}") from exc
 
 
 def _decode_message(body: str) -> Message:

@@ -65,7 +65,7 @@ def test_without_a_driver_the_suite_is_not_collected(pytester: pytest.Pytester) 
 def test_unknown_driver_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result = run(pytester, "--memory-driver=nope")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*unknown driver(s) nope; registered: *inmemory*"])
+    result.stderr.fnmatch_lines(["*--memory-driver: unknown memory driver(s) nope; registered: *inmemory*"])
 
 
 def test_comma_lists_repeats_and_all_select_each_driver_once(pytester: pytest.Pytester) -> None:

@@ -14,7 +14,7 @@ import pytest
 from aalis_memory.conformance.compression import registry
 from aalis_memory.conformance.compression.harness import Harness
 from aalis_memory.conformance.compression.registry import ProviderRegistration
-from aalis_memory.conformance.plugin import SUITE_DIR, _split
+from aalis_memory.conformance.plugin import SUITE_DIR, _split, select_or_usage_error
 
 SUITE_FILE: Final = SUITE_DIR / "compression_service.py"
 SELECTED: Final = pytest.StashKey[list[str]]()
@@ -42,17 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def selected_providers(config: pytest.Config) -> list[str]:
-    names = config.stash[SELECTED]
-    known = registry.registered()
-    if "all" in names:
-        names = [n for n in names if n != "all"] + [n for n in sorted(known) if n not in names]
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise pytest.UsageError(
-            f"--compression-provider: unknown provider(s) {', '.join(unknown)}; registered: "
-            f"{', '.join(sorted(known)) or 'none'} (register one with @compression_provider)"
-        )
-    return names
+    return select_or_usage_error(registry.select, config.stash[SELECTED], "--compression-provider")
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

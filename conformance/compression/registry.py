@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any, Final, TypeAlias
 
 import attrs
 
 from aalis_memory.compression_service import CompressionService
+from aalis_memory.conformance.named_registry import NamedRegistry
 from aalis_memory.summary import CompressionSettings, Summarizer
 from aalis_memory.summary_plan import TokenCounter
 
@@ -43,7 +43,13 @@ class ProviderRegistration:
     description: str = ""
 
 
-_REGISTRY: dict[str, ProviderRegistration] = {}
+_REGISTRY: NamedRegistry[ProviderRegistration] = NamedRegistry(
+    "compression provider", ENTRY_POINT_GROUP, ProviderRegistration, "@compression_provider"
+)
+add_registration = _REGISTRY.add
+registered = _REGISTRY.registered
+get = _REGISTRY.get
+select = _REGISTRY.select
 
 
 def compression_provider(name: str) -> Callable[[ProviderFactory], ProviderRegistration]:
@@ -63,36 +69,8 @@ def compression_provider(name: str) -> Callable[[ProviderFactory], ProviderRegis
     return register
 
 
-def add_registration(registration: ProviderRegistration) -> None:
-    existing = _REGISTRY.get(registration.name)
-    if existing is not None and existing.factory is not registration.factory:
-        raise ValueError(f"compression provider {registration.name!r} is registered twice")
-    _REGISTRY[registration.name] = registration
-
-
 def load_entry_points() -> None:
     """Register the kit's reference provider and every ``aalis_memory.compression_providers``."""
     from aalis_memory.conformance.compression import reference  # noqa: F401 - registers
 
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name in _REGISTRY:
-            continue
-        target = point.load()
-        if not isinstance(target, ProviderRegistration):
-            raise TypeError(
-                f"entry point {point.name!r} ({point.value}) must point at the object returned "
-                f"by @compression_provider, got {type(target).__name__}"
-            )
-        add_registration(attrs.evolve(target, name=point.name))
-
-
-def registered() -> dict[str, ProviderRegistration]:
-    return dict(_REGISTRY)
-
-
-def get(name: str) -> ProviderRegistration:
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise LookupError(f"no compression provider named {name!r} (registered: {known})") from None
+    _REGISTRY.load_entry_points()

@@ -97,6 +97,8 @@ UNSERIALIZABLE: Final[dict[str, Callable[[], JsonObject]]] = {
     "inf": lambda: {"ok": 1, "bad": math.inf},
     "-inf": lambda: {"ok": 1, "bad": -math.inf},
     "set nested in a list": lambda: {"deep": {"list": [1, {"bad": frozenset({2})}]}},
+    "non-string key": lambda: {"ok": 1, "bad": {1: "one", "1": "uno"}},
+    "tuple key": lambda: {"ok": 1, "bad": {(1, 2): "pair"}},
     "circular object": _circular_object,
     "circular list": _circular_list,
 }

@@ -86,6 +86,17 @@ async def test_cross_session_orders_by_timestamp_not_writes(memory: Any) -> None
                  [(C, "c2"), (B, "b3"), (A, "a4")])
 
 
+@pytest.mark.spec("CROSS-02")
+async def test_cross_session_same_millisecond_newest_write_wins(memory: Any) -> None:
+    await save_all(memory, A, [msg("a1", 500)])
+    await save_all(memory, B, [msg("b2", 500)])
+    await save_all(memory, A, [msg("a3", 500)])
+    expect_equal("CROSS-02", "cross-session read with limit=1 over a1, b2, a3 all at ms 500",
+                 await _read(memory, limit=1), [(A, "a3")])
+    expect_equal("CROSS-02", "cross-session read with limit=2 over a1, b2, a3 all at ms 500",
+                 await _read(memory, limit=2), [(B, "b2"), (A, "a3")])
+
+
 @pytest.mark.spec("CROSS-03")
 async def test_cross_session_roles(memory: Any) -> None:
     await save_all(memory, A, [

@@ -187,7 +187,8 @@ class NoTimestampStamp(InMemoryMemory):
     """A message saved without a timestamp is stored without one."""
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        self._sessions.setdefault(session_id, []).append(_Stored(copy.deepcopy(message)))
+        stored = _Stored(copy.deepcopy(message), next(self._writes))
+        self._sessions.setdefault(session_id, []).append(stored)
 
 
 @broken("count-unknown-raises", "MSG-04")
