@@ -2,8 +2,8 @@
 
 Pure and synchronous on purpose: no I/O, no indexes, no shared helpers with the reference drivers
 (it must not import ``aalis_memory.drivers``), so a bug in the drivers' shared logic cannot hide in
-the model too. Every branch names the catalogue rule it implements. Messages are copied once, when saved; reads hand
-out the stored (frozen) messages, which callers must not mutate. Time is injected (``clock``):
+the model too. Every branch names the catalogue rule it implements. Messages are copied once, when saved;
+reads hand out the stored (frozen) messages, which callers must not mutate. Time is injected (``clock``):
 the machine feeds the model the stamp it observed, so comparisons stay exact.
 """
 
@@ -201,6 +201,19 @@ class ModelMemory:
         roles: Sequence[str] | None = None,
         exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
+        hits = self.session_range_hits(session_id, from_ts, to_ts, roles, exclude_kinds)
+        # RANGE-01/RANGE-03: silently cut to the cap, keeping the earliest.
+        return hits[: self.range_query_limit]
+
+    def session_range_hits(
+        self,
+        session_id: str,
+        from_ts: float,
+        to_ts: float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        """Every message a range read matches, before the cap."""
         hits: list[_Row] = []
         for row in self._sessions.get(session_id, []):  # RANGE-02: archived rows included
             message = row.message
@@ -214,8 +227,7 @@ class ModelMemory:
             hits.append(row)
         # RANGE-03: ascending by timestamp, same millisecond in write order, in every tier.
         hits.sort(key=lambda r: (r.message.timestamp, r.seq))
-        # RANGE-01/RANGE-03: silently cut to the cap, keeping the earliest.
-        return [r.message for r in hits[: self.range_query_limit]]
+        return [r.message for r in hits]
 
     def cross_session_candidates(
         self, query: RecentMessagesAcrossSessionsQuery
@@ -240,15 +252,14 @@ class ModelMemory:
                     continue  # CROSS-03: roles whitelist
                 if query.kinds is not None and message.kind not in query.kinds:
                     continue  # CROSS-04: kinds whitelist drops kind-less messages
-                if query.exclude_kinds and message.kind is not None:
-                    if message.kind in query.exclude_kinds:
-                        continue  # CROSS-04: exclude_kinds wins, kind-less kept
+                if query.exclude_kinds and message.kind in query.exclude_kinds:
+                    continue  # CROSS-04: exclude_kinds wins, kind-less (None) kept
                 ts = message.timestamp if message.timestamp is not None else 0
                 if query.since_ts is not None and ts < query.since_ts:
                     continue  # CROSS-05: since_ts is inclusive
-                if query.platform is not None:
-                    if (message.metadata or {}).get("platform") != query.platform:
-                        continue  # CROSS-05: platform equals metadata["platform"]
+                platform = (message.metadata or {}).get("platform")
+                if query.platform is not None and platform != query.platform:
+                    continue  # CROSS-05: platform equals metadata["platform"]
                 hits.append((ts, row.seq, RecentMessageRecord(session_id, message)))
         hits.sort(key=lambda h: (h[0], h[1]))
         return [h[2] for h in hits], wanted
@@ -326,7 +337,7 @@ class ModelMemory:
 
     def delete_metadata(self, namespace: str, key: str) -> None:
         _check_key(namespace, key)
-        self._metadata.get(namespace, {}).pop(key, None)  # META-03: missing key is fine
+        self._metadata.get(namespace, {}).pop(key, None)  # META-03; META-11: missing key is a no-op
 
     def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
         # COMMIT-04: validate the whole batch before applying anything, in every tier.

@@ -53,6 +53,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="write the per-driver, per-rule verdicts as JSON to PATH",
     )
+    group.addoption(
+        "--memory-hypothesis-profile",
+        choices=("ci", "deep", "thorough"),
+        default="ci",
+        help="Hypothesis profile of the state machine: ci (quick, derandomized; default), deep "
+        "(more derandomized examples) or thorough (random and long, for nightly runs)",
+    )
+    group.addoption(
+        "--memory-differential",
+        action="store_true",
+        default=False,
+        help="also run one generated history against all selected drivers at once and report "
+        "any disagreement outside their declared tiers",
+    )
     parser.addini("memory_drivers", "drivers to run when --memory-driver is not given", "linelist")
     parser.addini("memory_strict", "treat SHOULD rules as MUST", "bool", default=False)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Self
 
 import attrs
@@ -123,12 +123,22 @@ class InMemoryMemory:
     ) -> list[RecentMessageRecord]:
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         wanted = min(limit, self.cross_session_max_limit)
-        keep = sem.cross_session_filter(query)
+        return self._newest_across_sessions(wanted, sem.cross_session_filter(query))
+
+    def _newest_across_sessions(
+        self,
+        wanted: int | float,
+        keep: Callable[[str, Message], bool],
+        *,
+        include_archived: bool = False,
+    ) -> list[RecentMessageRecord]:
+        """The newest ``wanted`` messages passing ``keep``: by timestamp, then store-wide write
+        order, returned ascending."""
         hits = [
             (s.message.timestamp or 0, s.seq, RecentMessageRecord(session_id, s.message))
             for session_id, stored in self._sessions.items()
             for s in stored
-            if not s.archived and keep(session_id, s.message)
+            if (include_archived or not s.archived) and keep(session_id, s.message)
         ]
         hits.sort(key=lambda hit: hit[:2])
         return copy.deepcopy([record for *_, record in sem.newest(hits, wanted)])

@@ -525,10 +525,10 @@ def _list_metadata_keys(conn: sqlite3.Connection, namespace: str) -> list[str]:
 
 def _ts_param(value: object, what: str) -> int | float:
     """A timestamp as an SQL parameter: a real number; ints past 64 bits become floats."""
-    sem.check_timestamp(value, what)
-    if isinstance(value, int) and not -_SQL_INT_MAX <= value <= _SQL_INT_MAX:
-        return float(value)
-    return value
+    number = sem.check_timestamp(value, what)
+    if isinstance(number, int) and not -_SQL_INT_MAX <= number <= _SQL_INT_MAX:
+        return float(number)
+    return number
 
 
 def _sql_limit(limit: int | float) -> int:

@@ -30,17 +30,10 @@ def _cross(
     archived_too: bool = False,
     cap: float | None = None,
 ) -> list[RecentMessageRecord]:
-    """A cross-session read with a replaceable filter, the way the reference driver does it."""
+    """A cross-session read with a replaceable filter, through the reference driver's own."""
     limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
     wanted = min(limit, store.cross_session_max_limit if cap is None else cap)
-    hits = [
-        RecentMessageRecord(session_id, s.message)
-        for session_id, stored in store._sessions.items()
-        for s in stored
-        if (archived_too or not s.archived) and keep(session_id, s.message)
-    ]
-    hits.sort(key=lambda r: r.message.timestamp or 0)
-    return copy.deepcopy(sem.newest(hits, wanted))
+    return store._newest_across_sessions(wanted, keep, include_archived=archived_too)
 
 
 # -- the limit rule ----------------------------------------------------------------------------

@@ -1,0 +1,67 @@
+"""Whole histories of calls checked against the executable model (issue 4).
+
+The example tests check one rule at a time; here a Hypothesis state machine drives each selected
+driver and :mod:`aalis_memory.conformance.model` side by side, with a fresh store per example made
+by the driver's own factory on the machine's event loop. ``--memory-hypothesis-profile`` picks the
+budget; ``--memory-differential`` also runs one history against all selected drivers at once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aalis_memory.conformance.plugin import SESSION_OPTIONS, selected_drivers
+from aalis_memory.conformance.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.registry import get as get_driver
+from aalis_memory.conformance.statemachine import (
+    COVERED_RULES,
+    Target,
+    machine_for,
+    run_machine,
+)
+
+
+def _profile(request: pytest.FixtureRequest) -> str:
+    return str(request.config.getoption("--memory-hypothesis-profile"))
+
+
+@pytest.mark.spec(*COVERED_RULES)
+def test_state_machine(
+    request: pytest.FixtureRequest,
+    memory_registration: DriverRegistration,
+    memory_ctx: DriverContext,
+) -> None:
+    run_machine(machine_for([Target(memory_registration, memory_ctx)]), _profile(request))
+
+
+@pytest.mark.spec(*COVERED_RULES)
+def test_state_machine_differential(
+    request: pytest.FixtureRequest,
+    memory_driver_name: str,
+    tmp_path: Path,
+) -> None:
+    """One history, every selected driver: any disagreement outside the declared tiers fails.
+
+    It runs once, under the first selected driver's name; the failure names the driver that
+    disagreed with the model (and so with the others).
+    """
+    if not request.config.getoption("--memory-differential"):
+        pytest.skip("differential mode is off (pass --memory-differential)")
+    names = selected_drivers(request.config)
+    if len(names) < 2:
+        pytest.skip("differential mode needs at least two --memory-driver names")
+    if memory_driver_name != names[0]:
+        pytest.skip(f"the differential history runs once, under driver {names[0]!r}")
+    options = request.config.stash[SESSION_OPTIONS]
+    targets = []
+    for name in names:
+        registration = get_driver(name)
+        folder = tmp_path / name
+        folder.mkdir()
+        ctx = DriverContext(
+            name=name, tmp_path=folder, options=dict(options.for_driver(registration))
+        )
+        targets.append(Target(registration, ctx))
+    run_machine(machine_for(targets), _profile(request))
