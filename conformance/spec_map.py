@@ -44,6 +44,7 @@ GROUP_TITLES = {
     "MDB": "MongoDB reference backend",
     "CMP": "Compression triggers",
     "CLR": "Clearing helpers",
+    "CSV": "Compression service and providers",
 }
 
 
