@@ -4,9 +4,13 @@ Every step calls one contract method on every target store and on :class:`ModelM
 each result, and checks invariants afterwards. A mismatch raises :class:`ConformanceFailure` naming
 the rules involved, the first differing result, and the failing history as a runnable snippet,
 cut down by :func:`minimize` (replaying logged rule calls; much faster than Hypothesis's own
-shrinker on long stateful runs). Several targets at once is the differential mode: one model, one
-history, and every driver must agree with it (histories then stay valid for every declared tier:
-non-decreasing timestamps when any driver is write-ordered, no store-stamped timestamps).
+shrinker on long stateful runs). The primary rule is the one of the operation that made store
+and model diverge: state reads (history, count, full history) are checked before derived reads
+(range, cross-session), a derived read that fails on a verified state is blamed on its own rule
+(and on the query filter that fails alone), and minimize() may narrow the rules involved.
+Several targets at once is the differential mode: one model, one history, and every driver must
+agree with it (histories then stay valid for every declared tier: non-decreasing timestamps when
+any driver is write-ordered, no store-stamped timestamps).
 """
 
 from __future__ import annotations
@@ -372,6 +376,7 @@ class MemoryMachine(RuleBasedStateMachine):
         ]
         failure = ConformanceFailure(catalogue_rule(involved[0]), "\n".join(lines))
         failure.rule_log = list(self.rule_log)  # type: ignore[attr-defined]
+        failure.involved = involved  # type: ignore[attr-defined]
         return failure
 
     def expect_value(
@@ -425,11 +430,26 @@ class MemoryMachine(RuleBasedStateMachine):
 
     def check_session(self, session: str, cause: Sequence[str],
                       full_cause: Sequence[str] | None = None) -> None:
-        """History, count and full history of ``session`` must match the model.
+        self.check_sessions([(session, cause, full_cause)])
 
-        Each checking read is dropped from the recorded script once it passed: only a failing
-        read belongs in the reproduction.
+    def check_sessions(
+        self, checks: Sequence[tuple[str, Sequence[str], Sequence[str] | None]]
+    ) -> None:
+        """History, count and full history of each session must match the model.
+
+        The state reads of every session come before any derived read (range, cross-session):
+        a step that damaged another session is then blamed on that step's rule for it, and a
+        derived read that still fails is wrong on its own. Each checking read is dropped from
+        the recorded script once it passed: only a failing read belongs in the reproduction.
         """
+        for session, cause, full_cause in checks:
+            self.check_state(session, cause, full_cause)
+        for session, cause, full_cause in checks:
+            self.sweep_reads(session, [*(full_cause or ()), *cause, *self.unknown(session)])
+
+    def check_state(self, session: str, cause: Sequence[str],
+                    full_cause: Sequence[str] | None = None) -> None:
+        """The session's stored state, through the reads that show all of it."""
         cause = [*cause, *self.unknown(session)]
         full_cause = cause if full_cause is None else [*full_cause, *cause]
         expected = self.model.get_history(session, math.inf)
@@ -439,7 +459,6 @@ class MemoryMachine(RuleBasedStateMachine):
                                            "HIST-02", cause)
                 self.expect_value(rules, [(driver, actual)], expected)
         del self.script[-1]
-        self.sweep_reads(session, full_cause)
         if "count_history" in self.optional:
             want = self.model.count_history(session)
             results_count = self.call("count_history", session)
@@ -450,8 +469,9 @@ class MemoryMachine(RuleBasedStateMachine):
             full = self.model.get_full_history(session, math.inf)
             for driver, actual in self.call("get_full_history", session, math.inf):
                 if actual != full:
+                    order = "ARCH-09" if self.interleaving_only(session, full, actual) else "FULL-02"
                     rules = self.history_rules(session, full, actual, ("FULL-01", "ARCH-09"),
-                                               "FULL-02", full_cause)
+                                               order, full_cause)
                     self.expect_value(rules, [(driver, actual)], full)
             del self.script[-1]
             if len(full) > 3:
@@ -462,6 +482,37 @@ class MemoryMachine(RuleBasedStateMachine):
                                                    "FULL-02", ())
                         self.expect_value(rules, [(driver, actual)], newest)
                 del self.script[-1]
+
+    def interleaving_only(self, session: str, expected: list[Message], actual: Any) -> bool:
+        """Whether ``actual`` keeps the archived and the active messages each in order and only
+        interleaves them wrongly (ARCH-09 rather than a plain order bug)."""
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return False
+        archived = {m.content for m in expected if self.model.is_archived_content(session,
+                                                                                  m.content)}
+        if not archived or sorted(map(repr, actual)) != sorted(map(repr, expected)):
+            return False
+        for keep in (True, False):
+            want = [m for m in expected if (m.content in archived) == keep]
+            got = [m for m in actual if (getattr(m, "content", None) in archived) == keep]
+            if want != got:
+                return False
+        return True
+
+    def verify_all_state(self, cause: Sequence[str]) -> bool:
+        """After a derived read failed: re-check every session's state (raising, with ``cause``,
+        if it diverged); whether the state is fully known to match the model."""
+        for session in SESSIONS:
+            self.check_state(session, cause)
+        return "get_full_history" in self.optional
+
+    def probe(self, driver: str, method: str, *args: Any) -> Any:
+        """One read on one driver's store, not recorded: diagnosis after a failure."""
+        opened = next(o for o in self.stores if o.name == driver)
+        try:
+            return self.loop.run_until_complete(getattr(opened.store, method)(*args))
+        except Exception as exc:
+            return Raised(type(exc), str(exc))
 
     def check_metadata(self, cause: Sequence[str]) -> None:
         """Every namespace lists what the model holds; updated_at is checked by invariants."""
@@ -485,12 +536,16 @@ class MemoryMachine(RuleBasedStateMachine):
             raise self.fail(["META-02", *cause], driver, f"{call}: got {describe(actual)}")
         got = [(e.key, e.data) for e in actual if isinstance(e, MetadataEntry)]
         if got != want:
-            if sorted(map(repr, got)) == sorted(map(repr, want)):
+            if any(leaked(data) for _, data in got):
+                rules = ["META-06", *cause]  # a caller's mutation reached storage
+            elif sorted(map(repr, got)) == sorted(map(repr, want)):
                 rules = ["META-04", *cause]
             elif [k for k, _ in got] == [k for k, _ in want]:
                 rules = ["META-07", "META-06", *cause]
+            elif not self.entries_match(driver, namespace, {k for k, _ in got + want}):
+                rules = [*cause, "META-02"]  # the stored entries diverged: the write's fault
             else:
-                rules = [*cause, "META-02"]
+                rules = ["META-02", *cause]  # get_metadata agrees: the listing is wrong
             raise self.fail(rules, driver, f"{call}: expected {want!r}, got {got!r}")
         for model_entry, entry in zip(expected, actual, strict=False):
             ident = (driver, namespace, entry.key)
@@ -511,6 +566,11 @@ class MemoryMachine(RuleBasedStateMachine):
                                     f"{call}: {entry.key!r} was not written but updated_at "
                                     f"moved from {stamp} to {entry.updated_at}")
             self.seen_updated[ident] = (model_entry.created, model_entry.version, entry.updated_at)
+
+    def entries_match(self, driver: str, namespace: str, keys: set[str]) -> bool:
+        """Whether get_metadata of each key agrees with the model (probed after a failure)."""
+        return all(self.probe(driver, "get_metadata", namespace, key)
+                   == self.model.get_metadata(namespace, key) for key in keys)
 
     # -- message steps --------------------------------------------------------------------
 
@@ -623,15 +683,19 @@ class MemoryMachine(RuleBasedStateMachine):
     @logged
     def archive_span(self, session: str, count: int, keep: list[int]) -> None:
         active = self.model.get_history(session, math.inf)
-        rules = archive_rules(active, count, keep)
+        archived_before = len(self.model.get_full_history(session, math.inf)) > len(active)
+        rules = archive_rules(active, count, keep, archived_before)
         expected = self.model_call("archive_span", session, count, keep)
         results = self.call("archive_span", session, count, keep)
         for _driver, actual in results:
             if isinstance(actual, Raised):
                 self.expect_value(rules, results, expected)
         # The archived set decides the rule; a wrong count with the right set is ARCH-07.
-        self.check_session(session, [*rules, "ARCH-09"])
-        self.expect_value(["ARCH-07", *rules], results, expected)
+        # get_history is checked first: with it right, a wrong full history lost archived rows.
+        self.check_session(session, rules, ["ARCH-09"])
+        # The right set, a wrong count: ARCH-07, unless earlier archives may have been counted.
+        returned = ["ARCH-08", "ARCH-07"] if archived_before else ["ARCH-07"]
+        self.expect_value([*returned, *rules], results, expected)
 
     # Clearing matters once there is history. The precondition counts steps, not stored
     # messages: how many messages a deletion removes can depend on the store's clock (stamped
@@ -643,16 +707,14 @@ class MemoryMachine(RuleBasedStateMachine):
         if everything and "clear_all" in self.optional:
             self.model.clear_all()
             self.expect_value(["CLEAR-03"], self.call("clear_all"), None)
-            for other in SESSIONS:
-                self.check_session(other, ["CLEAR-03"])
+            self.check_sessions([(other, ["CLEAR-03"], None) for other in SESSIONS])
             self.check_metadata(["CLEAR-04"])
             return
         self.model.clear_session(session)
         self.expect_value(["CLEAR-01"], self.call("clear_session", session), None)
-        for other in SESSIONS:
-            # CLEAR-01: its history empties; CLEAR-02: its archive too, and other sessions stay.
-            self.check_session(other, ["CLEAR-01" if other == session else "CLEAR-02"],
-                               ["CLEAR-02"])
+        # CLEAR-01: its history empties; CLEAR-02: its archive too, and other sessions stay.
+        self.check_sessions([(other, ["CLEAR-01" if other == session else "CLEAR-02"],
+                              ["CLEAR-02"]) for other in SESSIONS])
         self.check_metadata(["CLEAR-02"])
 
     @precondition(lambda self: "get_messages_by_session_range" in self.optional)
@@ -696,6 +758,8 @@ class MemoryMachine(RuleBasedStateMachine):
                 missing = [m for m in expected if isinstance(actual, list) and m not in actual]
                 if missing and all(m.timestamp in (low, high) for m in missing):
                     read = ("RANGE-02", *read)  # only messages on a bound went missing
+                read = (*self.range_filters_failing(driver, session, low, high, roles,
+                                                    exclude_kinds), *read)
                 rules = self.history_rules(session, expected, actual, read, "RANGE-03", ())
                 self.expect_value(rules, [(driver, actual)], expected)
 
@@ -729,6 +793,7 @@ class MemoryMachine(RuleBasedStateMachine):
             why = cross_session_accepts(candidates, wanted, actual)
             if why is not None:
                 expected = self.model.get_recent_messages_across_sessions(query)
+                rules = [*self.cross_filters_failing(driver, query), *rules]
                 raise self.fail(rules, driver, f"get_recent_messages_across_sessions({py(query)})"
                                 f": {why}; expected e.g. {describe(expected)}, got "
                                 f"{describe(actual)}")
@@ -770,9 +835,13 @@ class MemoryMachine(RuleBasedStateMachine):
         rules = ["DEL-02"] if not stamps else ["DEL-01", "DEL-02"]
         expected = self.model_call("delete_messages_by_timestamps", session, stamps)
         results = self.call("delete_messages_by_timestamps", session, stamps)
+        for _driver, actual in results:
+            if isinstance(actual, Raised):
+                self.expect_value(rules, results, expected)
+        # What was deleted decides the rule (another session touched is DEL-02); then the count.
+        self.check_sessions([(other, rules if other == session else ["DEL-02"], None)
+                             for other in SESSIONS])
         self.expect_value(rules, results, expected)
-        for other in SESSIONS:
-            self.check_session(other, rules if other == session else ["DEL-02"])
 
     # -- metadata steps -------------------------------------------------------------------
 
@@ -800,7 +869,7 @@ class MemoryMachine(RuleBasedStateMachine):
                 )
             except Exception as exc:
                 value = Raised(type(exc), str(exc))
-            mine["__mutated_after_save__"] = True  # META-06: must not reach storage
+            mine[MUTATION_MARKERS[0]] = True  # META-06: must not reach storage
             results.append((opened.name, value))
         self.expect_value(["META-01"], results, None)
         self.check_metadata(["META-01", "META-06", "META-07"])
@@ -810,10 +879,11 @@ class MemoryMachine(RuleBasedStateMachine):
     def get_metadata(self, namespace: str, key: str) -> None:
         expected = self.model.get_metadata(namespace, key)
         results = self.call("get_metadata", namespace, key)
-        self.expect_value(["META-01", "META-07"], results, expected)
+        lead = ["META-06"] if any(leaked(actual) for _, actual in results) else []
+        self.expect_value([*lead, "META-01", "META-07"], results, expected)
         for _driver, actual in results:
             if isinstance(actual, dict):
-                actual["__mutated_after_get__"] = True  # META-06: must not reach storage
+                actual[MUTATION_MARKERS[1]] = True  # META-06: must not reach storage
         again = self.call("get_metadata", namespace, key)
         del self.script[-1]
         self.expect_value(["META-06"], again, expected)
@@ -852,14 +922,13 @@ class MemoryMachine(RuleBasedStateMachine):
         results = self.call("commit_metadata", batch)
         if rejected:
             rules = ["COMMIT-04", *(["COMMIT-03"] if missing_del else [])]
+            if any(isinstance(a, Raised) and not issubclass(a.error, (TypeError, ValueError))
+                   for _, a in results):
+                rules.reverse()  # another error than the payload's: the rest of the batch raised
             self.expect_error(rules, results, (TypeError, ValueError))
         else:
             self.expect_value(["COMMIT-03" if missing_del else "COMMIT-01"], results, None)
-            namespaces = {op.namespace for op in batch}
-            rules = ["COMMIT-03"] if not batch else ["COMMIT-01"]
-            rules += ["COMMIT-02"] if len(namespaces) > 1 else []
-            if any(isinstance(op, MetadataDel) for op in batch):
-                rules += ["COMMIT-03"]
+            rules = commit_rules(batch)
         self.check_metadata(rules)
 
     # -- invariants -----------------------------------------------------------------------
@@ -887,7 +956,11 @@ class MemoryMachine(RuleBasedStateMachine):
                 del self.script[-1]
 
     def sweep_reads(self, session: str, cause: Sequence[str]) -> None:
-        """Unfiltered range and cross-session reads: caps, archived rows, timestamp order."""
+        """Unfiltered range and cross-session reads: caps, archived rows, timestamp order.
+
+        A failing sweep first re-checks the stored state: if it diverged, the step's ``cause``
+        is to blame; if it is known to match, the read itself is, and ``cause`` is dropped.
+        """
         if "get_messages_by_session_range" in self.optional:
             hits = self.model.session_range_hits(session, -math.inf, math.inf)
             expected = hits[: self.model.range_query_limit]
@@ -896,11 +969,12 @@ class MemoryMachine(RuleBasedStateMachine):
                 "get_messages_by_session_range", session, -math.inf, math.inf
             ):
                 if actual != expected:
+                    blame = [] if self.verify_all_state(cause) else cause
                     read = ["RANGE-01", "RANGE-03"] if capped else ["RANGE-02", "RANGE-03"]
                     if capped and isinstance(actual, list) and len(actual) == len(expected):
                         read.reverse()
                     rules = self.history_rules(session, expected, actual, read, "RANGE-03",
-                                               cause)
+                                               blame)
                     if capped and isinstance(actual, list):
                         rules = [*read, *rules]  # over a full cap, the cap explains first
                     self.expect_value(rules, [(driver, actual)], expected)
@@ -911,13 +985,17 @@ class MemoryMachine(RuleBasedStateMachine):
                 limit=math.inf, roles=ROLES, since_ts=self.stored_stamp(0)
             )
             candidates, wanted = self.model.cross_session_candidates(query)
-            rules = [*cross_rules(query, len(candidates), self.model.cross_session_max_limit),
-                     *cause]
             for driver, actual in self.call("get_recent_messages_across_sessions", query):
                 why = (f"raised {actual.error.__name__}" if isinstance(actual, Raised)
                        else cross_session_accepts(candidates, wanted, actual))
                 if why is not None:
-                    rules = [*self.cross_sweep_rules(candidates, actual, cause), *rules]
+                    blame = [] if self.verify_all_state(cause) else cause
+                    rules = [
+                        *self.cross_filters_failing(driver, query),
+                        *self.cross_sweep_rules(candidates, actual, blame),
+                        *cross_rules(query, len(candidates), self.model.cross_session_max_limit),
+                        *blame,
+                    ]
                     raise self.fail(rules, driver, f"get_recent_messages_across_sessions("
                                     f"{py(query)}): {why}; got {describe(actual)}")
             del self.script[-1]
@@ -926,6 +1004,53 @@ class MemoryMachine(RuleBasedStateMachine):
                 results = self.call("get_recent_messages_across_sessions", nothing)
                 self.expect_value(["LIM-01", *cause], results, [])
                 del self.script[-1]
+
+    def cross_filters_failing(self, driver: str,
+                              query: RecentMessagesAcrossSessionsQuery) -> list[str]:
+        """Rules of the query's filters that fail on their own (probed only after a failure).
+
+        Each filter is asked alone, over every role; the unfiltered read must pass first, or no
+        single filter is to blame.
+        """
+        def wrong(**fields: Any) -> bool:
+            probe = RecentMessagesAcrossSessionsQuery(limit=math.inf, **{"roles": ROLES, **fields})
+            candidates, wanted = self.model.cross_session_candidates(probe)
+            actual = self.probe(driver, "get_recent_messages_across_sessions", probe)
+            return (isinstance(actual, Raised)
+                    or cross_session_accepts(candidates, wanted, actual) is not None)
+
+        if wrong():
+            return []
+        filters: list[tuple[str, dict[str, Any]]] = [
+            ("CROSS-04", {"kinds": query.kinds, "exclude_kinds": query.exclude_kinds}),
+            ("CROSS-05", {"since_ts": query.since_ts}),
+            ("CROSS-05", {"platform": query.platform}),
+            ("CROSS-05", {"exclude_session_ids": query.exclude_session_ids}),
+        ]
+        active = [(r, f) for r, f in filters if any(v is not None for v in f.values())]
+        if query.roles != ROLES:  # None too: the default roles are a filter (CROSS-03)
+            active.insert(0, ("CROSS-03", {"roles": query.roles}))
+        return [rule_id for rule_id, fields in active if wrong(**fields)]
+
+    def range_filters_failing(self, driver: str, session: str, low: float, high: float,
+                              roles: list[str] | None, exclude_kinds: list[str] | None
+                              ) -> list[str]:
+        """As :meth:`cross_filters_failing`, for a range read: bounds, roles, kinds alone."""
+        def wrong(*args: Any) -> bool:
+            expected = self.model.get_messages_by_session_range(session, *args)
+            return bool(self.probe(driver, "get_messages_by_session_range", session, *args)
+                        != expected)
+
+        unbounded = (-math.inf, math.inf)
+        if wrong(*unbounded, None, None):
+            return []
+        filters: list[tuple[str, tuple[Any, ...]]] = [
+            ("RANGE-02", (low, high, None, None)),
+            ("RANGE-04", (*unbounded, roles, None)),
+            ("RANGE-04", (*unbounded, None, exclude_kinds)),
+        ]
+        return [rule_id for rule_id, args in filters
+                if args != (*unbounded, None, None) and wrong(*args)]
 
     def cross_sweep_rules(self, candidates: list[RecentMessageRecord], actual: Any,
                           cause: Sequence[str]) -> list[str]:
@@ -954,6 +1079,15 @@ class MemoryMachine(RuleBasedStateMachine):
         return [] if self.model.get_full_history(session, math.inf) else ["MSG-04"]
 
 
+#: Keys the machine adds to objects it passed in or got back (META-06: must not reach storage).
+MUTATION_MARKERS: Final = ("__mutated_after_save__", "__mutated_after_get__")
+
+
+def leaked(data: object) -> bool:
+    """Whether stored ``data`` carries a mutation the caller made after handing it over."""
+    return isinstance(data, dict) and any(m in data for m in MUTATION_MARKERS)
+
+
 def build_message(number: int, spec: MessageSpec, timestamp: int | None) -> Message:
     """A message whose content starts with a unique tag that no rewrite can touch."""
     content: str | None = " ".join((f"#{number}", *spec.words))
@@ -973,27 +1107,38 @@ def build_message(number: int, spec: MessageSpec, timestamp: int | None) -> Mess
     return Message(role=spec.role, content=content, kind=spec.kind, timestamp=timestamp, **fields)
 
 
-def archive_rules(active: list[Message], count: int, keep: Sequence[int]) -> list[str]:
-    """The most specific archive rules this call exercises, most telling first."""
+def archive_rules(active: list[Message], count: int, keep: Sequence[int],
+                  archived_before: bool = False) -> list[str]:
+    """The archive rules this call exercises, the narrowest first.
+
+    The count above the active history (ARCH-05) goes last: most long spans exercise it, so it
+    explains little on its own; :func:`minimize` narrows a failure down to fewer rules.
+    """
     span = min(count, len(active))
     rules: list[str] = []
     if count == 0:
         rules.append("ARCH-04")
-    if count > len(active):
-        rules.append("ARCH-05")
+    if archived_before:
+        rules.append("ARCH-08")
     if any(k >= span for k in keep) or len(set(keep)) != len(keep):
         rules.append("ARCH-06")
-    if any(k < span for k in keep):
-        rules.append("ARCH-02")
     if any(m.kind in CONTROL_KINDS for m in active[:span]):
         rules.append("ARCH-03")
-    return [*rules, "ARCH-01", "ARCH-08"]
+    if any(k < span for k in keep):
+        rules.append("ARCH-02")
+    if count > len(active):
+        rules.append("ARCH-05")
+    return list(dict.fromkeys([*rules, "ARCH-01", "ARCH-08"]))
 
 
 def update_rules(model: ModelMemory, session: str, old: str, limit: object) -> list[str]:
-    """UPD-01 when the window decides which messages change, LIM-03 at the limit edges."""
+    """UPD-01 when the window decides which messages change, LIM-03 at the limit edges.
+
+    Archived messages count as hits outside the window: only the window keeps them unchanged.
+    """
     active = model.get_history(session, math.inf)
-    hits = sum(1 for m in active if isinstance(m.content, str) and old in m.content)
+    stored = model.get_full_history(session, math.inf)
+    hits = sum(1 for m in stored if isinstance(m.content, str) and old in m.content)
     if limit == 0:
         return ["LIM-03", "UPD-01", "UPD-02"] if hits else ["UPD-02", "LIM-03"]
     size = len(active) if limit is None or limit == math.inf else int(str(limit))
@@ -1002,6 +1147,18 @@ def update_rules(model: ModelMemory, session: str, old: str, limit: object) -> l
     if in_window != hits:
         return ["UPD-01", "UPD-02", "LIM-03"]
     return ["UPD-02", "UPD-01", "LIM-03"]
+
+
+def commit_rules(batch: Sequence[MetadataOp]) -> list[str]:
+    """The commit rules a batch's outcome depends on, most telling first: op order only matters
+    when ops share a key (COMMIT-01), namespaces only when there are several (COMMIT-02)."""
+    if not batch:
+        return ["COMMIT-03"]
+    targets = [(op.namespace, op.key) for op in batch]
+    rules = ["COMMIT-01"] if len(set(targets)) < len(targets) else []
+    rules += ["COMMIT-02"] if len({ns for ns, _ in targets}) > 1 else []
+    rules += ["COMMIT-03"] if any(isinstance(op, MetadataDel) for op in batch) else []
+    return [*rules, "COMMIT-01"]
 
 
 def cross_rules(query: RecentMessagesAcrossSessionsQuery, matches: int, cap: int) -> list[str]:
@@ -1120,10 +1277,21 @@ def replay(machine: type[MemoryMachine], log: Sequence[tuple[str, dict[str, Any]
     return None
 
 
+def narrower(found: ConformanceFailure, best: ConformanceFailure) -> bool:
+    """Whether ``found`` reports the same failure as ``best``, or narrows its explanation: its
+    rules are among those ``best`` involved (a simpler history that no longer exercises, say, a
+    long span shows which of the involved rules really broke)."""
+    if found.rule.id == best.rule.id:
+        return True
+    involved: list[str] = getattr(best, "involved", [best.rule.id])
+    return set(getattr(found, "involved", [found.rule.id])) < set(involved)
+
+
 def minimize(machine: type[MemoryMachine], log: Sequence[tuple[str, dict[str, Any]]],
              failure: ConformanceFailure) -> ConformanceFailure:
-    """Cut a failing history down while the same rule still fails: drop whole rule calls, then
-    items of list arguments, then make generated messages plainer (each pass to a fixpoint)."""
+    """Cut a failing history down while the same rule still fails (or the failure narrows, see
+    :func:`narrower`): drop whole rule calls, then items of list arguments, then make generated
+    messages plainer (each pass to a fixpoint)."""
     steps = list(log)
     best = failure
     budget = MAX_REPLAYS
@@ -1134,7 +1302,7 @@ def minimize(machine: type[MemoryMachine], log: Sequence[tuple[str, dict[str, An
             return False
         budget -= 1
         found = replay(machine, trial)
-        if found is None or found.rule.id != failure.rule.id:
+        if found is None or not narrower(found, best):
             return False
         steps, best = trial, found
         return True
