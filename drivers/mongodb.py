@@ -15,7 +15,7 @@ from typing import Any, Final, Self
 
 from bson.codec_options import CodecOptions, DatetimeConversion
 from bson.datetime_ms import DatetimeMS
-from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, DeleteOne, UpdateOne
+from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, DeleteOne, ReplaceOne
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.cursor import AsyncCursor
 from pymongo.asynchronous.database import AsyncDatabase
@@ -397,7 +397,7 @@ class MongoMemory:
             for i, (op, text) in enumerate(encoded)
         ]
         previous = await self._stamps({(op.namespace, op.key) for op, _data in payloads})
-        requests: list[UpdateOne | DeleteOne] = []
+        requests: list[ReplaceOne | DeleteOne] = []
         for op, data in payloads:
             selector = {"namespace": op.namespace, "key": op.key}
             if data is None:
@@ -406,8 +406,10 @@ class MongoMemory:
                 continue
             stamp = sem.next_updated_at(previous.get((op.namespace, op.key)))
             previous[(op.namespace, op.key)] = stamp
-            update = {"$set": {"data": data, "updatedAt": DatetimeMS(stamp)}}
-            requests.append(UpdateOne(selector, update, upsert=True))
+            # A whole-document replacement, not ``$set`` of ``data``: FerretDB 1.24 skips a
+            # ``$set`` whose new subdocument has the old one's values under other keys.
+            document = {**selector, "data": data, "updatedAt": DatetimeMS(stamp)}
+            requests.append(ReplaceOne(selector, document, upsert=True))
         await self.metadata_collection.bulk_write(requests, ordered=True)
 
     async def _stamps(self, keys: set[tuple[str, str]]) -> dict[tuple[str, str], int | None]:

@@ -23,7 +23,7 @@ from aalis_memory.conformance.suite._meta import (
     now_ms,
     now_ms_ceil,
 )
-from aalis_memory.types import MetadataEntry, MetadataPut
+from aalis_memory.types import JsonObject, MetadataEntry, MetadataPut
 
 NS = "plugin-meta"
 UNREADABLE: list[RawMetadataKind] = ["not-json", "not-object"]
@@ -49,6 +49,30 @@ async def test_get_returns_saved_object_and_none_when_missing(memory: Any) -> No
         "META-01", "get_metadata after overwriting with {'name': 'Bob'}",
         await memory.get_metadata(NS, "profile"), {"name": "Bob"},
     )
+
+
+@pytest.mark.spec("META-01")
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [({"a": {}}, {"b": {}}), ({"x": 1}, {"y": 1}), ({"k": [1]}, {"k": [1], "l": None})],
+    ids=["same-values-other-keys", "same-scalar-other-key", "superset"],
+)
+async def test_overwrite_replaces_the_whole_object(
+    memory: Any, first: JsonObject, second: JsonObject
+) -> None:
+    # Found by the state machine on FerretDB: a $set whose new subdocument had the old one's
+    # values under other keys was skipped, leaving the old object in place.
+    for how in ("save_metadata", "commit_metadata"):
+        key = f"overwrite-{how}"
+        await memory.save_metadata(NS, key, first)
+        if how == "save_metadata":
+            await memory.save_metadata(NS, key, second)
+        else:
+            await memory.commit_metadata([MetadataPut(NS, key, second)])
+        expect_equal(
+            "META-01", f"get_metadata after {how} of {second!r} over {first!r}",
+            await memory.get_metadata(NS, key), second,
+        )
 
 
 @pytest.mark.spec("META-01", "META-02")
