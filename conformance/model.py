@@ -77,6 +77,17 @@ def history_window(active: Sequence[Message], limit: int | float) -> list[Messag
     return result  # HIST-05 when the loop never broke: the whole active history
 
 
+def check_position(value: object, what: str) -> int:
+    """ARCH-11: a count or keep position is a non-negative integer (not inf, NaN, 1.5, "2")."""
+    try:
+        effective = effective_limit(value, -1)  # None maps to -1: no default for a position
+    except ValueError:
+        effective = -1
+    if effective == math.inf or effective < 0:
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")  # ARCH-11
+    return int(effective)
+
+
 def archived_positions(active_count: int, count: int, keep: Sequence[int]) -> list[int]:
     """ARCH-01..07: positions of the span that get archived, given positions to keep."""
     span = min(count, active_count)  # ARCH-04 (count 0) and ARCH-05 (count above active)
@@ -143,6 +154,8 @@ class ModelMemory:
         self.clock = clock
         self._sessions: dict[str, list[_Row]] = {}
         self._metadata: dict[str, dict[str, _Meta]] = {}
+        #: Keys of entries planted unreadable in raw storage (not JSON, not an object).
+        self._unreadable: dict[str, set[str]] = {}
         self._seq = 0
         self._puts = 0
 
@@ -181,6 +194,8 @@ class ModelMemory:
         return take_newest(every, effective)  # FULL-02: control records count
 
     def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        count = check_position(count, "count")  # ARCH-11: checked before anything changes
+        keep = [check_position(k, "keep position") for k in keep]
         active = self._active(session_id)  # ARCH-03/ARCH-08: positions in the active history now
         positions = archived_positions(len(active), count, keep)
         for position in positions:
@@ -333,11 +348,21 @@ class ModelMemory:
         return [e.entry for e in self.list_metadata_versions(namespace)]
 
     def list_metadata_keys(self, namespace: str) -> list[str]:
-        return sorted(self._metadata.get(namespace, {}))  # META-10
+        # META-10: unreadable entries are keys too.
+        return sorted({*self._metadata.get(namespace, {}), *self.unreadable_keys(namespace)})
+
+    def unreadable_keys(self, namespace: str) -> set[str]:
+        return set(self._unreadable.get(namespace, ()))
+
+    def plant_unreadable(self, namespace: str, key: str) -> None:
+        """An entry written around the API that no read can decode (replacing any entry)."""
+        self._metadata.get(namespace, {}).pop(key, None)
+        self._unreadable.setdefault(namespace, set()).add(key)
 
     def delete_metadata(self, namespace: str, key: str) -> None:
         _check_key(namespace, key)
         self._metadata.get(namespace, {}).pop(key, None)  # META-03; META-11: missing key is a no-op
+        self._unreadable.get(namespace, set()).discard(key)
 
     def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
         # COMMIT-04: validate the whole batch before applying anything, in every tier.
@@ -348,6 +373,7 @@ class ModelMemory:
             encoded.append((op, text))
         for op, text in encoded:  # COMMIT-01: in order, later ops win; COMMIT-02: any namespace
             space = self._metadata.setdefault(op.namespace, {})
+            self._unreadable.get(op.namespace, set()).discard(op.key)  # COMMIT-06: even unreadable
             if text is None:
                 space.pop(op.key, None)  # COMMIT-03: deleting a missing key is ignored
                 continue

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import inspect
 import math
 import tempfile
 import time
@@ -68,6 +69,14 @@ KEYS: Final = ("k1", "k$2", "k.3")
 JSON_KEYS: Final = ("a", "b.c", "$d", "ü")
 #: Payloads that cannot be stored as JSON: each must reject its whole batch.
 BAD_PAYLOADS: Final = ("set", "nan", "bytes")
+#: archive_span inputs outside the contract (count, keep): each must raise ValueError (ARCH-11).
+#: Valid keep positions sit before a bad one, so a store that applies part of it shows.
+BAD_SPANS: Final[tuple[tuple[object, list[object]], ...]] = (
+    (-1, []), (math.nan, []), (1.5, []), ("2", []), (True, []),
+    (3, [0, -1]), (3, [1, 0.5]), (3, ["0"]), (3, [math.nan]),
+)
+#: Long runs (see save_long_run) one example may save: each costs ~60 saves.
+MAX_LONG_RUNS: Final = 1
 #: First generated timestamp; a save without timestamp is stamped far later (real epoch ms).
 BASE_TS: Final = 1_000
 LIMITS: Final = st.one_of(st.none(), st.integers(0, 4), st.just(math.inf))
@@ -76,26 +85,22 @@ BAD_LIMITS: Final = (-1, 1.5, math.nan, "3")
 
 #: Every rule the machine can report (the suite test's spec marker).
 COVERED_RULES: Final = (
-    "LIM-01", "LIM-02", "LIM-03", "LIM-04", "LIM-06",
+    "LIM-01", "LIM-02", "LIM-03", "LIM-04", "LIM-05", "LIM-06",
     "MSG-01", "MSG-02", "MSG-03", "MSG-04",
     "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05", "COUNT-01", "FULL-01", "FULL-02",
     "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08",
-    "ARCH-09", "CLEAR-01", "CLEAR-02", "CLEAR-03", "CLEAR-04",
+    "ARCH-09", "ARCH-11", "CLEAR-01", "CLEAR-02", "CLEAR-03", "CLEAR-04",
     "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04",
     "CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05",
     "UPD-01", "UPD-02", "UPD-03", "DEL-01", "DEL-02",
     "META-01", "META-02", "META-03", "META-04", "META-05", "META-06", "META-07", "META-08",
-    "META-10", "META-11", "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04",
+    "META-09", "META-10", "META-11",
+    "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04", "COMMIT-06",
 )
-#: Rules a sequential machine cannot reach, with the reason (the example suite checks them).
-OUT_OF_REACH: Final = {
+#: Rules the machine does not reach yet, with the reason (the example suite checks them).
+OUT_OF_REACH: Final[dict[str, str]] = {
     "ARCH-10": "concurrent readers during archive_span: a sequential history has none",
     "COMMIT-05": "concurrent readers during commit_metadata: a sequential history has none",
-    "META-09": "needs unreadable entries planted in raw storage, outside the API",
-    "COMMIT-06": "needs unreadable entries planted in raw storage, outside the API",
-    "ARCH-11": "invalid count/keep values are a caller error the example suite checks; the "
-    "machine generates only valid positions, as callers promise",
-    "LIM-05": "default limits need more messages than a short history holds",
 }
 
 
@@ -317,6 +322,7 @@ class MemoryMachine(RuleBasedStateMachine):
         #: content -> session it was saved in (contents are unique), to spot foreign messages.
         self.owner: dict[str, str] = {}
         self.counter = 0
+        self.long_runs = 0
         self.cursor = BASE_TS
         #: (driver, namespace, key) -> (created, version, updated_at) last listed (META-05).
         self.seen_updated: dict[tuple[str, str, str], tuple[int, int, int]] = {}
@@ -330,6 +336,10 @@ class MemoryMachine(RuleBasedStateMachine):
         except BaseException:
             self.teardown()
             raise
+        #: Raw planting needs every store's hook (one store: differential stores could disagree).
+        self.raw = not self.differential and all(
+            t.registration.raw_metadata is not None for t in targets
+        )
         self.optional = {
             name
             for name in (
@@ -526,17 +536,24 @@ class MemoryMachine(RuleBasedStateMachine):
                 keys = self.model.list_metadata_keys(namespace)
                 results_keys = self.call("list_metadata_keys", namespace)
                 del self.script[-1]
-                self.expect_value(["META-10", *cause], results_keys, keys)
+                # A clear never touches metadata: any change after it is the clear's fault.
+                clearing = any(r.startswith("CLEAR-") for r in cause)
+                rules = [*cause, "META-10"] if clearing else ["META-10", *cause]
+                self.expect_value(rules, results_keys, keys)
 
     def check_listing(self, driver: str, namespace: str, expected: list[Any], actual: Any,
                       cause: Sequence[str]) -> None:
         call = f"list_metadata({namespace!r})"
         want = [(e.entry.key, e.entry.data) for e in expected]
+        unreadable = self.model.unreadable_keys(namespace)
         if isinstance(actual, Raised) or not isinstance(actual, list):
-            raise self.fail(["META-02", *cause], driver, f"{call}: got {describe(actual)}")
+            lead = ["META-09"] if unreadable else []  # one bad entry broke the whole listing
+            raise self.fail([*lead, "META-02", *cause], driver, f"{call}: got {describe(actual)}")
         got = [(e.key, e.data) for e in actual if isinstance(e, MetadataEntry)]
         if got != want:
-            if any(leaked(data) for _, data in got):
+            if any(key in unreadable for key, _ in got):
+                rules = ["META-09", *cause]  # an unreadable entry was listed, not skipped
+            elif any(leaked(data) for _, data in got):
                 rules = ["META-06", *cause]  # a caller's mutation reached storage
             elif sorted(map(repr, got)) == sorted(map(repr, want)):
                 rules = ["META-04", *cause]
@@ -607,6 +624,44 @@ class MemoryMachine(RuleBasedStateMachine):
             role = "user" if index % 2 == 0 else "assistant"
             self.save_one(session, attrs.evolve(spec, role=role, kind=None))
         self.check_session(session, ["MSG-02", "MSG-01"])
+
+    @precondition(lambda self: self.long_runs < MAX_LONG_RUNS and len(self.rule_log) >= 20)
+    @rule(session=st.sampled_from(SESSIONS), size=st.integers(55, 70),
+          marker_every=st.sampled_from((0, 7, 11)))
+    @logged
+    def save_long_run(self, session: str, size: int, marker_every: int) -> None:
+        """A run past the default window (50) in one step: omitted limits are the documented
+        defaults (LIM-05) and math.inf is not one of them (LIM-02)."""
+        self.long_runs += 1
+        for index in range(size):
+            control = marker_every and index % marker_every == marker_every - 1
+            role = "user" if index % 2 == 0 else "assistant"
+            spec = attrs.evolve(PLAIN_SPEC, role=role,
+                                kind="event-marker" if control else None)
+            self.save_one(session, spec)
+        self.check_limits(session)
+        self.check_session(session, ["MSG-02", "MSG-01"])
+
+    def check_limits(self, session: str) -> None:
+        """Omitted and infinite limits of the window reads, each against the model.
+
+        math.inf read as the default window is LIM-02's fault, a wrong default window LIM-05's
+        (once math.inf passed); anything else is left to the state checks that follow.
+        """
+        reads = [("get_history", self.model.get_history)]
+        if "get_full_history" in self.optional:
+            reads.append(("get_full_history", self.model.get_full_history))
+        for method, model_read in reads:
+            for limit, rule_id in ((math.inf, "LIM-02"), (None, "LIM-05")):
+                expected = model_read(session, limit)
+                for driver, actual in self.call(method, session, limit):
+                    if actual == expected:
+                        continue
+                    if limit is None or actual == model_read(session, None):
+                        self.expect_value([rule_id], [(driver, actual)], expected)
+                    del self.script[-1]
+                    return  # not a limit's fault: the state checks that follow tell
+                del self.script[-1]
 
     def stored_stamp(self, index: int | None) -> int | float | None:
         """A timestamp some message has (by index), so inclusive bounds are exercised."""
@@ -679,11 +734,19 @@ class MemoryMachine(RuleBasedStateMachine):
         session=st.sampled_from(SESSIONS),
         count=st.sampled_from((0, 1, 2, 3, 5, 8, 13)),
         keep=st.lists(st.integers(0, 10), max_size=4),
+        bad=st.one_of(st.none(), st.none(), st.none(), st.sampled_from(BAD_SPANS)),
     )
     @logged
-    def archive_span(self, session: str, count: int, keep: list[int]) -> None:
+    def archive_span(self, session: str, count: int, keep: list[int],
+                     bad: tuple[object, list[object]] | None = None) -> None:
+        if bad is not None:
+            self.archive_bad_span(session, *bad)
+            return
         active = self.model.get_history(session, math.inf)
-        archived_before = len(self.model.get_full_history(session, math.inf)) > len(active)
+        stored = len(self.model.get_full_history(session, math.inf))
+        # Counting archived rows as positions (ARCH-08) only matters if the span ends before them.
+        earlier = stored > len(active)
+        archived_before = earlier and count < stored
         rules = archive_rules(active, count, keep, archived_before)
         expected = self.model_call("archive_span", session, count, keep)
         results = self.call("archive_span", session, count, keep)
@@ -694,8 +757,20 @@ class MemoryMachine(RuleBasedStateMachine):
         # get_history is checked first: with it right, a wrong full history lost archived rows.
         self.check_session(session, rules, ["ARCH-09"])
         # The right set, a wrong count: ARCH-07, unless earlier archives may have been counted.
-        returned = ["ARCH-08", "ARCH-07"] if archived_before else ["ARCH-07"]
+        returned = ["ARCH-08", "ARCH-07"] if earlier else ["ARCH-07"]
         self.expect_value([*returned, *rules], results, expected)
+
+    def archive_bad_span(self, session: str, count: object, keep: list[object]) -> None:
+        """ARCH-11: a count or keep position no caller may pass raises and archives nothing."""
+        try:
+            self.model_call("archive_span", session, count, keep)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"the model accepted archive_span({count!r}, {keep!r})")
+        self.expect_error(["ARCH-11"], self.call("archive_span", session, count, keep),
+                          (ValueError,))
+        self.check_session(session, ["ARCH-11"], ["ARCH-11"])
 
     # Clearing matters once there is history. The precondition counts steps, not stored
     # messages: how many messages a deletion removes can depend on the store's clock (stamped
@@ -877,6 +952,8 @@ class MemoryMachine(RuleBasedStateMachine):
     @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
     @logged
     def get_metadata(self, namespace: str, key: str) -> None:
+        if key in self.model.unreadable_keys(namespace):
+            return  # what reading an unreadable entry gives is not specified
         expected = self.model.get_metadata(namespace, key)
         results = self.call("get_metadata", namespace, key)
         lead = ["META-06"] if any(leaked(actual) for _, actual in results) else []
@@ -891,11 +968,37 @@ class MemoryMachine(RuleBasedStateMachine):
     @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
     @logged
     def delete_metadata(self, namespace: str, key: str) -> None:
-        stored = self.model.get_metadata(namespace, key) is not None
+        stored = (self.model.get_metadata(namespace, key) is not None
+                  or key in self.model.unreadable_keys(namespace))
         rules = ["META-03"] if stored else ["META-11"]  # META-11: a missing key is a no-op
         self.model.delete_metadata(namespace, key)
         self.expect_value(rules, self.call("delete_metadata", namespace, key), None)
         self.check_metadata(rules)
+
+    @precondition(lambda self: self.raw)
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS),
+          kind=st.sampled_from(("not-json", "not-object")), then_del=st.booleans())
+    @logged
+    def plant_unreadable(self, namespace: str, key: str, kind: str, then_del: bool) -> None:
+        """An entry no read can decode, planted around the API: listings skip it (META-09), its
+        key is still listed (META-10), and a batch del removes it (COMMIT-06)."""
+        for target, opened in zip(self.TARGETS, self.stores, strict=True):
+            hook = target.registration.raw_metadata
+            assert hook is not None
+            store = getattr(opened.store, "wrapped", opened.store)
+            result = hook(store, namespace, key, cast(Any, kind))
+            planted = self.loop.run_until_complete(result) if inspect.isawaitable(result) \
+                else result
+            if not planted:
+                return  # the backend cannot hold this kind: nothing changed
+        self.script.append(Step(f"<plant {kind} entry, raw>", (namespace, key)))
+        self.model.plant_unreadable(namespace, key)
+        self.check_metadata(["META-09"])
+        if then_del:
+            batch: list[MetadataOp] = [MetadataDel(namespace, key)]
+            self.model.commit_metadata(batch)
+            self.expect_value(["COMMIT-06"], self.call("commit_metadata", batch), None)
+            self.check_metadata(["COMMIT-06"])
 
     @rule(ops=OPS, bad_at=st.one_of(st.none(), st.integers(0, 4)),
           bad=st.sampled_from(BAD_PAYLOADS))
@@ -919,6 +1022,8 @@ class MemoryMachine(RuleBasedStateMachine):
             rejected = False
         except (TypeError, ValueError):
             rejected = True
+        unreadable = any(isinstance(op, MetadataDel)
+                         and op.key in self.model.unreadable_keys(op.namespace) for op in batch)
         results = self.call("commit_metadata", batch)
         if rejected:
             rules = ["COMMIT-04", *(["COMMIT-03"] if missing_del else [])]
@@ -927,9 +1032,28 @@ class MemoryMachine(RuleBasedStateMachine):
                 rules.reverse()  # another error than the payload's: the rest of the batch raised
             self.expect_error(rules, results, (TypeError, ValueError))
         else:
-            self.expect_value(["COMMIT-03" if missing_del else "COMMIT-01"], results, None)
-            rules = commit_rules(batch)
+            first = "COMMIT-06" if unreadable else "COMMIT-03" if missing_del else "COMMIT-01"
+            self.expect_value([first], results, None)
+            rules = [*(["COMMIT-06"] if unreadable else []), *commit_rules(batch)]
+            if self.foreign_entries(batch):
+                rules.insert(0, "COMMIT-02")
         self.check_metadata(rules)
+
+    def foreign_entries(self, batch: Sequence[MetadataOp]) -> bool:
+        """Whether a batch over several namespaces left entries the model lacks in a namespace
+        it put nothing into (COMMIT-02: each op writes its own namespace)."""
+        spaces = {op.namespace for op in batch}
+        if len(spaces) < 2:
+            return False
+        untouched = set(NAMESPACES) - {op.namespace for op in batch if isinstance(op, MetadataPut)}
+        for opened in self.stores:
+            for namespace in untouched:
+                keys = self.probe(opened.name, "list_metadata", namespace)
+                known = set(self.model.list_metadata_keys(namespace))
+                if isinstance(keys, list) and any(getattr(e, "key", None) not in known
+                                                  for e in keys):
+                    return True
+        return False
 
     # -- invariants -----------------------------------------------------------------------
 
@@ -977,6 +1101,10 @@ class MemoryMachine(RuleBasedStateMachine):
                                                blame)
                     if capped and isinstance(actual, list):
                         rules = [*read, *rules]  # over a full cap, the cap explains first
+                        active = [m for m in hits
+                                  if not self.model.is_archived_content(session, m.content)]
+                        if actual == active[: len(expected)]:
+                            rules.insert(0, "RANGE-02")  # archived rows went missing
                     self.expect_value(rules, [(driver, actual)], expected)
             del self.script[-1]
         if "get_recent_messages_across_sessions" in self.optional:
@@ -1214,7 +1342,7 @@ def _derandomized(examples: int, steps: int) -> settings:
 #: ci: the default, a few seconds per in-process driver. deep: the same histories, more of
 #: them (the kit's own broken-driver check uses it). thorough: random and long, for nightly runs.
 settings.register_profile(PROFILES["ci"], _derandomized(40, 30))
-settings.register_profile(PROFILES["deep"], _derandomized(250, 40))
+settings.register_profile(PROFILES["deep"], _derandomized(300, 40))
 settings.register_profile(
     PROFILES["thorough"],
     derandomize=False,

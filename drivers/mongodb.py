@@ -397,7 +397,7 @@ class MongoMemory:
             for i, (op, text) in enumerate(encoded)
         ]
         previous = await self._stamps({(op.namespace, op.key) for op, _data in payloads})
-        requests: list[ReplaceOne | DeleteOne] = []
+        requests: list[ReplaceOne[Doc] | DeleteOne] = []
         for op, data in payloads:
             selector = {"namespace": op.namespace, "key": op.key}
             if data is None:

@@ -20,12 +20,8 @@ load_all()
 
 #: Broken drivers the machine cannot catch although a declared rule is in COVERED_RULES, with
 #: the reason (empty when it catches them all).
-NOT_CAUGHT: Final[dict[str, str]] = {
-    "inf-means-default": "LIM-02 only shows past the default limit of 50 messages in one session; "
-    "the machine keeps histories short so each step stays cheap (the example suite checks it)",
-    "meta-keys-skip-unreadable": "META-10 only differs once unreadable entries sit in raw storage, "
-    "which a machine driving the API never creates (as META-09)",
-}
+NOT_CAUGHT: Final[dict[str, str]] = {}
+
 
 def unreachable(entry: Broken) -> str | None:
     """Why the machine cannot catch ``entry``, or ``None`` when it should."""
