@@ -16,13 +16,14 @@ any driver is write-ordered, no store-stamped timestamps).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import functools
 import inspect
 import math
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Final, TypeVar, cast
 
@@ -38,11 +39,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from aalis_memory.conformance.adapters import as_async
+from aalis_memory.conformance.adapters import opened_store
 from aalis_memory.conformance.checks import ConformanceFailure, describe
 from aalis_memory.conformance.model import ModelMemory, Ordering, cross_session_accepts
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.rules import rule as catalogue_rule
+from aalis_memory.service import OPTIONAL_METHODS
 from aalis_memory.types import (
     ABSENT,
     CONTROL_KINDS,
@@ -161,43 +163,12 @@ class Target:
         return self.registration.name
 
 
-@attrs.define
+@attrs.frozen
 class _Open:
-    """A store opened for one example, with the generator that closes it."""
+    """A store opened for one example (closed by the machine's exit stack)."""
 
     name: str
     store: Any
-    finish: Callable[[], None]
-
-
-def _open(target: Target, runner: asyncio.Runner, tmp: Path) -> _Open:
-    ctx = attrs.evolve(target.ctx, tmp_path=tmp)
-    factory = target.registration.factory(ctx)
-    if isinstance(factory, AsyncIterator):
-        agen: AsyncIterator[Any] = factory
-        store: Any = runner.run(_first(agen))
-
-        def finish_async() -> None:
-            runner.run(_drain_async(agen))
-
-        return _Open(target.name, as_async(store), finish_async)
-    gen: Iterator[Any] = factory
-    store = next(gen)
-    return _Open(target.name, as_async(store), lambda: _drain_sync(gen))
-
-
-async def _first(agen: AsyncIterator[Any]) -> Any:
-    return await anext(agen)
-
-
-async def _drain_async(agen: AsyncIterator[Any]) -> None:
-    async for _ in agen:
-        raise RuntimeError("a driver factory must yield exactly one store")
-
-
-def _drain_sync(gen: Iterator[Any]) -> None:
-    for _ in gen:
-        raise RuntimeError("a driver factory must yield exactly one store")
 
 
 @attrs.frozen
@@ -328,11 +299,16 @@ class MemoryMachine(RuleBasedStateMachine):
         self.seen_updated: dict[tuple[str, str, str], tuple[int, int, int]] = {}
         self.runner = asyncio.Runner()
         self.loop = self.runner.get_loop()
+        self.closing = contextlib.ExitStack()
         self.stores: list[_Open] = []
         try:
             for target in targets:
                 tmp = Path(tempfile.mkdtemp(prefix="sm-", dir=target.ctx.tmp_path))
-                self.stores.append(_open(target, self.runner, tmp))
+                ctx = attrs.evolve(target.ctx, tmp_path=tmp)
+                store = self.closing.enter_context(
+                    opened_store(target.registration, ctx, self.runner)
+                )
+                self.stores.append(_Open(target.name, store))
         except BaseException:
             self.teardown()
             raise
@@ -342,18 +318,13 @@ class MemoryMachine(RuleBasedStateMachine):
         )
         self.optional = {
             name
-            for name in (
-                "clear_all", "get_full_history", "count_history",
-                "get_messages_by_session_range", "get_recent_messages_across_sessions",
-                "list_metadata_keys", "update_message_content", "delete_messages_by_timestamps",
-            )
+            for name in OPTIONAL_METHODS
             if all(callable(getattr(s.store, name, None)) for s in self.stores)
         }
 
     def teardown(self) -> None:
         try:
-            for opened in reversed(self.stores):
-                opened.finish()
+            self.closing.close()
         finally:
             self.stores = []
             self.runner.close()
