@@ -153,11 +153,18 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
+def _is_suite_module(path: Path, parent: pytest.Collector) -> bool:
+    """A file of the suite package, in a run that selected drivers."""
+    return (
+        path.resolve().parent == SUITE_DIR
+        and path.suffix == ".py"
+        and bool(parent.config.stash[SELECTED])
+    )
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Module | None:
-    if file_path.resolve().parent != SUITE_DIR or file_path.suffix != ".py":
-        return None
-    if file_path.name.startswith("_") or not parent.config.stash[SELECTED]:
-        return None
+    if not _is_suite_module(file_path, parent) or file_path.name.startswith("_"):
+        return None  # helpers such as _build.py hold no tests
     if parent.session.isinitpath(file_path):
         return None  # named on the command line: pytest_pycollect_makemodule below takes it
     return SuiteModule.from_parent(parent, path=file_path)
@@ -166,7 +173,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Mod
 @pytest.hookimpl(tryfirst=True)
 def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
     """A suite file named on the command line is still imported under its installed name."""
-    if module_path.resolve().parent != SUITE_DIR or not parent.config.stash[SELECTED]:
+    if not _is_suite_module(module_path, parent):
         return None
     return SuiteModule.from_parent(parent, path=module_path)
 

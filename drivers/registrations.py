@@ -21,7 +21,8 @@ from aalis_memory.drivers.sqlite import SqliteMemory
 RAW_PAYLOADS: dict[RawMetadataKind, str] = {"not-json": "{not json", "not-object": "[1, 2, 3]"}
 
 
-def _plant_inmemory(store: InMemoryMemory, namespace: str, key: str, kind: RawMetadataKind) -> bool:
+def plant_inmemory(store: InMemoryMemory, namespace: str, key: str, kind: RawMetadataKind) -> bool:
+    """The raw-access hook of the in-memory store (and of the broken drivers built on it)."""
     store.plant_raw_metadata(namespace, key, RAW_PAYLOADS[kind])
     return True
 
@@ -29,7 +30,7 @@ def _plant_inmemory(store: InMemoryMemory, namespace: str, key: str, kind: RawMe
 @memory_driver(
     "inmemory",
     capabilities=Capabilities(ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"),
-    raw_metadata=_plant_inmemory,
+    raw_metadata=plant_inmemory,
 )
 async def inmemory(ctx: DriverContext) -> AsyncIterator[InMemoryMemory]:
     """The in-memory reference driver."""

@@ -5,15 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from aalis_memory.conformance.registry import DriverContext, RawMetadataKind, memory_driver
+from aalis_memory.conformance.registry import DriverContext, memory_driver
+from aalis_memory.drivers.registrations import plant_inmemory
 from broken_drivers import Broken, load_all
-
-RAW_PAYLOADS: dict[RawMetadataKind, str] = {"not-json": "{not json", "not-object": "[1, 2, 3]"}
-
-
-def _plant(store: Any, namespace: str, key: str, kind: RawMetadataKind) -> bool:
-    store.plant_raw_metadata(namespace, key, RAW_PAYLOADS[kind])
-    return True
 
 
 def _register(entry: Broken) -> None:
@@ -28,7 +22,7 @@ def _register(entry: Broken) -> None:
     memory_driver(
         f"broken-{entry.name}",
         capabilities=entry.capabilities,
-        raw_metadata=_plant if hasattr(entry.store_class, "plant_raw_metadata") else None,
+        raw_metadata=plant_inmemory if hasattr(entry.store_class, "plant_raw_metadata") else None,
         description=entry.why,
     )(factory)
 
