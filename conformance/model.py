@@ -296,7 +296,8 @@ class ModelMemory:
         changed = 0
         for row in window:
             content = row.message.content
-            if isinstance(content, str) and old_text in content:  # UPD-02: strings only
+            # UPD-02: strings only, and a rewrite to the same text changes (and counts) nothing.
+            if isinstance(content, str) and old_text in content and new_text != old_text:
                 # UPD-02: every occurrence, case-sensitive; the timestamp is kept.
                 row.message = attrs.evolve(row.message, content=content.replace(old_text, new_text))
                 changed += 1

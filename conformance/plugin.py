@@ -61,6 +61,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(more derandomized examples) or thorough (random and long, for nightly runs)",
     )
     group.addoption(
+        "--memory-hypothesis-minutes",
+        type=float,
+        default=None,
+        metavar="M",
+        help="with the thorough profile: keep generating histories for M minutes per state "
+        "machine test, then pass (instead of its fixed 3000 examples)",
+    )
+    group.addoption(
         "--memory-differential",
         action="store_true",
         default=False,
@@ -80,6 +88,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SELECTED] = names
     strict = config.getoption("--memory-strict")
     config.stash[STRICT] = bool(config.getini("memory_strict") if strict is None else strict)
+    minutes = config.getoption("--memory-hypothesis-minutes")
+    if minutes is not None and (
+        minutes <= 0 or config.getoption("--memory-hypothesis-profile") != "thorough"
+    ):
+        raise pytest.UsageError(
+            "--memory-hypothesis-minutes: takes a positive number of minutes, with "
+            "--memory-hypothesis-profile=thorough (the other profiles are derandomized: "
+            "more time would repeat the same histories)"
+        )
     config.stash[SESSION_OPTIONS] = SessionOptions(config)
     # Drivers named on the command line always bring the suite in; drivers from the ini file only
     # when no explicit paths were given, so `pytest tests/test_x.py` stays a one-file run.

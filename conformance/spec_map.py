@@ -7,6 +7,7 @@ checked without a driver, a server or pytest's collection.
 from __future__ import annotations
 
 import ast
+import importlib.util
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -57,8 +58,9 @@ class TestRef:
         return f"`{self.path}::{self.name}`"
 
 
-def _mark_ids(decorator: ast.expr) -> list[str] | None:
-    """Rule IDs of a ``pytest.mark.spec(...)`` expression, else ``None``."""
+def _mark_ids(decorator: ast.expr, names: Mapping[str, list[str]]) -> list[str] | None:
+    """Rule IDs of a ``pytest.mark.spec(...)`` expression, else ``None``; ``*NAME`` arguments
+    are read from ``names`` (see :func:`_imported_ids`)."""
     if not isinstance(decorator, ast.Call):
         return None
     func = decorator.func
@@ -66,41 +68,83 @@ def _mark_ids(decorator: ast.expr) -> list[str] | None:
         return None
     if not (isinstance(func.value, ast.Attribute) and func.value.attr == "mark"):
         return None
-    return [a.value for a in decorator.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-
-
-def _marks(nodes: Iterable[ast.expr]) -> list[str]:
     ids: list[str] = []
-    for node in nodes:
-        for expr in node.elts if isinstance(node, ast.List | ast.Tuple) else [node]:
-            ids.extend(_mark_ids(expr) or [])
+    for arg in decorator.args:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            ids.append(arg.value)
+        elif isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name):
+            ids.extend(names.get(arg.value.id, []))
     return ids
 
 
-def _module_marks(tree: ast.Module) -> list[str]:
+def _marks(nodes: Iterable[ast.expr], names: Mapping[str, list[str]]) -> list[str]:
+    ids: list[str] = []
+    for node in nodes:
+        for expr in node.elts if isinstance(node, ast.List | ast.Tuple) else [node]:
+            ids.extend(_mark_ids(expr, names) or [])
+    return ids
+
+
+def _module_marks(tree: ast.Module, names: Mapping[str, list[str]]) -> list[str]:
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "pytestmark" for t in stmt.targets
         ):
-            return _marks([stmt.value])
+            return _marks([stmt.value], names)
     return []
+
+
+def _string_tuples(tree: ast.Module) -> dict[str, list[str]]:
+    """Module-level constants that are tuples of string literals, by name."""
+    found: dict[str, list[str]] = {}
+    for stmt in tree.body:
+        target, value = (
+            (stmt.target, stmt.value) if isinstance(stmt, ast.AnnAssign)
+            else (stmt.targets[0], stmt.value) if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            else (None, None)
+        )
+        if isinstance(target, ast.Name) and isinstance(value, ast.Tuple | ast.List):
+            items = [e.value for e in value.elts
+                     if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            if items and len(items) == len(value.elts):
+                found[target.id] = items
+    return found
+
+
+def _imported_ids(tree: ast.Module) -> dict[str, list[str]]:
+    """Rule-ID tuples a test module imports from the kit, for ``spec(*COVERED_RULES)``: the
+    state machine names every rule it checks in one constant kept next to its code."""
+    names: dict[str, list[str]] = {}
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.ImportFrom) and stmt.module
+                and stmt.module.startswith("aalis_memory.")):
+            continue
+        spec = importlib.util.find_spec(stmt.module)
+        if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+            continue
+        constants = _string_tuples(ast.parse(Path(spec.origin).read_text(encoding="utf-8")))
+        for alias in stmt.names:
+            if alias.name in constants:
+                names[alias.asname or alias.name] = constants[alias.name]
+    return names
 
 
 def scan_file(path: Path, shown_as: str) -> Iterator[tuple[str, TestRef]]:
     """(rule ID, test) pairs of one test file."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    module_ids = _module_marks(tree)
+    names = _imported_ids(tree)
+    module_ids = _module_marks(tree, names)
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name.startswith("test"):
-            for rule_id in module_ids + _marks(stmt.decorator_list):
+            for rule_id in module_ids + _marks(stmt.decorator_list, names):
                 yield rule_id, TestRef(shown_as, stmt.name)
         elif isinstance(stmt, ast.ClassDef) and stmt.name.startswith("Test"):
-            class_ids = module_ids + _marks(stmt.decorator_list)
+            class_ids = module_ids + _marks(stmt.decorator_list, names)
             for sub in stmt.body:
                 if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub.name.startswith(
                     "test"
                 ):
-                    for rule_id in class_ids + _marks(sub.decorator_list):
+                    for rule_id in class_ids + _marks(sub.decorator_list, names):
                         yield rule_id, TestRef(shown_as, f"{stmt.name}::{sub.name}")
 
 

@@ -8,6 +8,8 @@ shrinker on long stateful runs). The primary rule is the one of the operation th
 and model diverge: state reads (history, count, full history) are checked before derived reads
 (range, cross-session), a derived read that fails on a verified state is blamed on its own rule
 (and on the query filter that fails alone), and minimize() may narrow the rules involved.
+Writes a driver declares atomic run with a reader polling them (:func:`watch_write`), so torn
+archives and batches (ARCH-10, COMMIT-05) are found in whole histories too.
 Several targets at once is the differential mode: one model, one history, and every driver must
 agree with it (histories then stay valid for every declared tier: non-decreasing timestamps when
 any driver is write-ordered, no store-stamped timestamps).
@@ -64,7 +66,7 @@ ROLES: Final = ("user", "assistant", "system", "tool")
 KINDS: Final = (None, None, None, "event-marker", "turn-record", "note")
 WORDS: Final = ("alpha", "beta", "Alpha", "gamma")
 OLD_TEXTS: Final = ("a", "alpha", "Alpha", "ta", "zz", "")
-NEW_TEXTS: Final = ("", "A", "zz", "ALPHA")
+NEW_TEXTS: Final = ("", "A", "zz", "ALPHA", "alpha")  # "alpha": a rewrite to the same text
 #: Namespaces, one a prefix of the others (a namespace is matched whole, META-02).
 NAMESPACES: Final = ("ns", "ns2", "ns:x")
 KEYS: Final = ("k1", "k$2", "k.3")
@@ -91,19 +93,22 @@ COVERED_RULES: Final = (
     "MSG-01", "MSG-02", "MSG-03", "MSG-04",
     "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05", "COUNT-01", "FULL-01", "FULL-02",
     "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08",
-    "ARCH-09", "ARCH-11", "CLEAR-01", "CLEAR-02", "CLEAR-03", "CLEAR-04",
+    "ARCH-09", "ARCH-10", "ARCH-11", "CLEAR-01", "CLEAR-02", "CLEAR-03", "CLEAR-04",
     "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04",
     "CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05",
     "UPD-01", "UPD-02", "UPD-03", "DEL-01", "DEL-02",
     "META-01", "META-02", "META-03", "META-04", "META-05", "META-06", "META-07", "META-08",
     "META-09", "META-10", "META-11",
-    "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04", "COMMIT-06",
+    "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04", "COMMIT-05", "COMMIT-06",
 )
-#: Rules the machine does not reach yet, with the reason (the example suite checks them).
-OUT_OF_REACH: Final[dict[str, str]] = {
-    "ARCH-10": "concurrent readers during archive_span: a sequential history has none",
-    "COMMIT-05": "concurrent readers during commit_metadata: a sequential history has none",
-}
+
+
+#: What a reproduction snippet needs in scope (it is printed above every snippet).
+SNIPPET_IMPORTS: Final = (
+    "import asyncio, contextlib, math",
+    "from aalis_memory.types import (Message, MetadataDel, MetadataPut,",
+    "                                RecentMessagesAcrossSessionsQuery)",
+)
 
 
 def now_ms() -> int:
@@ -177,12 +182,91 @@ class Step:
 
     method: str
     args: tuple[Any, ...]
+    #: Errors the call must raise: the snippet suppresses them and goes on, like the machine.
+    errors: tuple[type[BaseException], ...] = attrs.field(default=(), kw_only=True)
 
     def call(self) -> str:
         return f"{self.method}({', '.join(py(a) for a in self.args)})"
 
+    def awaited(self, call: str) -> str:
+        if not self.errors:
+            return f"await {call}"
+        names = ", ".join(e.__name__ for e in self.errors)
+        return f"with contextlib.suppress({names}): await {call}  # must raise {names}"
+
     def __str__(self) -> str:
-        return f"await store.{self.call()}"
+        return self.awaited(f"store.{self.call()}")
+
+    def render(self, polled: bool) -> str:
+        return str(self)
+
+
+@attrs.frozen
+class CallerMutates(Step):
+    """A call after which the caller changes an object it handed over or got back (META-06)."""
+
+    marker: str = ""
+
+    def __str__(self) -> str:
+        if self.method == "save_metadata":
+            *head, data = self.args
+            return "\n        ".join((
+                f"data = {py(data)}",
+                f"await store.{self.method}({', '.join(py(a) for a in head)}, data)",
+                f"data[{self.marker!r}] = True  # the caller reuses its object",
+            ))
+        return "\n        ".join((
+            f"got = await store.{self.call()}",
+            f"if isinstance(got, dict): got[{self.marker!r}] = True  # the caller edits it",
+        ))
+
+
+@attrs.frozen
+class Planted(Step):
+    """An unreadable entry written around the API, through the registration's raw hook."""
+
+    def __str__(self) -> str:
+        return f"await plant(store, {', '.join(py(a) for a in self.args)})"
+
+
+@attrs.frozen
+class Watched(Step):
+    """A write run with a reader polling ``reads`` at every await it makes (atomic tiers)."""
+
+    reads: tuple[Step, ...] = ()
+
+    def render(self, polled: bool) -> str:
+        """The polling reader is shown only for the write a torn read was reported on."""
+        if not polled:
+            return str(self)
+        polls = "; ".join(f"seen.append(await store.{read.call()})" for read in self.reads)
+        return "\n        ".join((
+            "seen = []  # each read must show the state before the write or the one after it",
+            f"writer = asyncio.ensure_future(store.{self.call()})",
+            "while not writer.done():",
+            f"    {polls}; await asyncio.sleep(0)",
+            self.awaited("writer"),
+        ))
+
+
+@attrs.frozen
+class SeenStamp:
+    """An entry's updated_at as a listing showed it, and that listing's place in the script."""
+
+    created: int
+    version: int
+    updated_at: int
+    index: int
+    read: Step
+
+    def restore(self, script: list[Step]) -> None:
+        """Put the listing back where it ran: a later stamp is only wrong compared with it.
+
+        Checking reads leave the script from its end, so every step before ``index`` is still
+        in place and every later one was recorded after this read.
+        """
+        if not (self.index < len(script) and script[self.index] is self.read):
+            script.insert(self.index, self.read)
 
 
 @attrs.frozen
@@ -281,6 +365,10 @@ class MemoryMachine(RuleBasedStateMachine):
             else "write"
         )
         caps = targets[0].ctx
+        declared = [t.registration.capabilities for t in targets]
+        #: Writes a reader may never see half of (ARCH-10, COMMIT-05): watched by call_watched.
+        self.atomic_archive = all(c.archive_atomicity == "atomic" for c in declared)
+        self.atomic_metadata = all(c.metadata_atomicity == "atomic" for c in declared)
         self.stamp = 0
         self.model = ModelMemory(
             ordering=self.ordering,
@@ -295,8 +383,8 @@ class MemoryMachine(RuleBasedStateMachine):
         self.counter = 0
         self.long_runs = 0
         self.cursor = BASE_TS
-        #: (driver, namespace, key) -> (created, version, updated_at) last listed (META-05).
-        self.seen_updated: dict[tuple[str, str, str], tuple[int, int, int]] = {}
+        #: (driver, namespace, key) -> the updated_at last listed (META-05).
+        self.seen_updated: dict[tuple[str, str, str], SeenStamp] = {}
         self.runner = asyncio.Runner()
         self.loop = self.runner.get_loop()
         self.closing = contextlib.ExitStack()
@@ -346,14 +434,56 @@ class MemoryMachine(RuleBasedStateMachine):
             results.append((opened.name, value))
         return results
 
-    def fail(self, rule_ids: Sequence[str], driver: str, what: str) -> ConformanceFailure:
+    @contextlib.contextmanager
+    def checking(self, method: str, *args: Any) -> Iterator[list[tuple[str, Any]]]:
+        """A read made only to check the state: it stays in the reproduction only when a check
+        inside the block fails, so a snippet ends with the read that shows the bug."""
+        results = self.call(method, *args)
+        index = len(self.script) - 1
+        yield results
+        del self.script[index]
+
+    def call_watched(self, method: str, args: tuple[Any, ...], reads: Sequence[Step],
+                     watch: bool) -> tuple[list[tuple[str, Any]], dict[str, list[str]]]:
+        """Like :meth:`call`, and when ``watch``: a reader runs ``reads`` at every point where
+        the write gives the event loop away. Returns the results, and per driver the reads that
+        showed neither the state before the write nor the one after it (its own states, so a
+        write that is wrong but whole is left to the rules of its result)."""
+        if not watch:
+            return self.call(method, *args), {}
+        self.script.append(Watched(method, args, reads=tuple(reads)))
+        results: list[tuple[str, Any]] = []
+        torn: dict[str, list[str]] = {}
+        for opened in self.stores:
+            mine = copy.deepcopy(args) if self.differential else args
+            value, seen = self.loop.run_until_complete(watch_write(opened.store, method, mine,
+                                                                   reads))
+            results.append((opened.name, value))
+            if seen:
+                torn[opened.name] = seen
+        return results, torn
+
+    def expect_whole(self, rules: Sequence[str], torn: dict[str, list[str]]) -> None:
+        """No reader saw part of a write the drivers declare atomic."""
+        call = self.script[-1].call()
+        for driver, seen in torn.items():
+            raise self.fail(rules, driver, f"{call} is declared atomic, but a reader polling "
+                            f"during it saw {seen[0]} ({len(seen)} torn reads)", polled=True)
+
+    def fail(self, rule_ids: Sequence[str], driver: str, what: str,
+             polled: bool = False) -> ConformanceFailure:
+        """The failure for ``rule_ids``; ``polled`` shows the reader of the last (watched) step."""
         involved = list(dict.fromkeys(r for r in rule_ids if r))
+        last = len(self.script) - 1
+        planting = any(isinstance(step, Planted) for step in self.script)
         lines = [
             f"{what}",
             f"  driver: {driver}; rules involved: {', '.join(involved)}",
             "  reproduce (shrunk history, on a fresh store):",
-            "    async def reproduce(store):",
-            *(f"        {step}" for step in self.script),
+            *(f"    {line}" for line in SNIPPET_IMPORTS),
+            "    async def reproduce(store, plant):  # plant: your raw_metadata hook, awaitable"
+            if planting else "    async def reproduce(store):",
+            *(f"        {step.render(polled and i == last)}" for i, step in enumerate(self.script)),
         ]
         failure = ConformanceFailure(catalogue_rule(involved[0]), "\n".join(lines))
         failure.rule_log = list(self.rule_log)  # type: ignore[attr-defined]
@@ -377,6 +507,7 @@ class MemoryMachine(RuleBasedStateMachine):
 
     def expect_error(self, rules: Sequence[str], results: list[tuple[str, Any]],
                      errors: tuple[type[BaseException], ...]) -> None:
+        self.script[-1] = attrs.evolve(self.script[-1], errors=errors)
         call = self.script[-1].call()
         names = " or ".join(e.__name__ for e in errors)
         for driver, actual in results:
@@ -434,35 +565,35 @@ class MemoryMachine(RuleBasedStateMachine):
         cause = [*cause, *self.unknown(session)]
         full_cause = cause if full_cause is None else [*full_cause, *cause]
         expected = self.model.get_history(session, math.inf)
-        for driver, actual in self.call("get_history", session, math.inf):
-            if actual != expected:
-                rules = self.history_rules(session, expected, actual, ("HIST-01", "LIM-02"),
-                                           "HIST-02", cause)
-                self.expect_value(rules, [(driver, actual)], expected)
-        del self.script[-1]
+        with self.checking("get_history", session, math.inf) as results:
+            for driver, actual in results:
+                if actual != expected:
+                    rules = self.history_rules(session, expected, actual, ("HIST-01", "LIM-02"),
+                                               "HIST-02", cause)
+                    self.expect_value(rules, [(driver, actual)], expected)
         if "count_history" in self.optional:
             want = self.model.count_history(session)
-            results_count = self.call("count_history", session)
-            lead = self.unknown(session) if isinstance(results_count[0][1], Raised) else []
-            self.expect_value([*lead, "COUNT-01", *cause], results_count, want)
-            del self.script[-1]
+            with self.checking("count_history", session) as results:
+                lead = self.unknown(session) if isinstance(results[0][1], Raised) else []
+                self.expect_value([*lead, "COUNT-01", *cause], results, want)
         if "get_full_history" in self.optional:
             full = self.model.get_full_history(session, math.inf)
-            for driver, actual in self.call("get_full_history", session, math.inf):
-                if actual != full:
-                    order = "ARCH-09" if self.interleaving_only(session, full, actual) else "FULL-02"
-                    rules = self.history_rules(session, full, actual, ("FULL-01", "ARCH-09"),
-                                               order, full_cause)
-                    self.expect_value(rules, [(driver, actual)], full)
-            del self.script[-1]
+            with self.checking("get_full_history", session, math.inf) as results:
+                for driver, actual in results:
+                    if actual != full:
+                        order = ("ARCH-09" if self.interleaving_only(session, full, actual)
+                                 else "FULL-02")
+                        rules = self.history_rules(session, full, actual, ("FULL-01", "ARCH-09"),
+                                                   order, full_cause)
+                        self.expect_value(rules, [(driver, actual)], full)
             if len(full) > 3:
                 newest = self.model.get_full_history(session, 3)
-                for driver, actual in self.call("get_full_history", session, 3):
-                    if actual != newest:
-                        rules = self.history_rules(session, newest, actual, ("FULL-02",),
-                                                   "FULL-02", ())
-                        self.expect_value(rules, [(driver, actual)], newest)
-                del self.script[-1]
+                with self.checking("get_full_history", session, 3) as results:
+                    for driver, actual in results:
+                        if actual != newest:
+                            rules = self.history_rules(session, newest, actual, ("FULL-02",),
+                                                       "FULL-02", ())
+                            self.expect_value(rules, [(driver, actual)], newest)
 
     def interleaving_only(self, session: str, expected: list[Message], actual: Any) -> bool:
         """Whether ``actual`` keeps the archived and the active messages each in order and only
@@ -499,18 +630,16 @@ class MemoryMachine(RuleBasedStateMachine):
         """Every namespace lists what the model holds; updated_at is checked by invariants."""
         for namespace in NAMESPACES:
             expected = self.model.list_metadata_versions(namespace)
-            results = self.call("list_metadata", namespace)
-            del self.script[-1]
-            for driver, actual in results:
-                self.check_listing(driver, namespace, expected, actual, cause)
+            with self.checking("list_metadata", namespace) as results:
+                for driver, actual in results:
+                    self.check_listing(driver, namespace, expected, actual, cause)
             if "list_metadata_keys" in self.optional:
                 keys = self.model.list_metadata_keys(namespace)
-                results_keys = self.call("list_metadata_keys", namespace)
-                del self.script[-1]
                 # A clear never touches metadata: any change after it is the clear's fault.
                 clearing = any(r.startswith("CLEAR-") for r in cause)
                 rules = [*cause, "META-10"] if clearing else ["META-10", *cause]
-                self.expect_value(rules, results_keys, keys)
+                with self.checking("list_metadata_keys", namespace) as results:
+                    self.expect_value(rules, results, keys)
 
     def check_listing(self, driver: str, namespace: str, expected: list[Any], actual: Any,
                       cause: Sequence[str]) -> None:
@@ -542,18 +671,22 @@ class MemoryMachine(RuleBasedStateMachine):
                                 f"{call}: updated_at of {entry.key!r} is {entry.updated_at!r}, "
                                 "not integer epoch ms")
             previous = self.seen_updated.get(ident)
-            if previous is not None and previous[0] == model_entry.created:
-                _, version, stamp = previous
-                if model_entry.version > version and entry.updated_at <= stamp:
+            if previous is not None and previous.created == model_entry.created:
+                stamp = previous.updated_at
+                if model_entry.version > previous.version and entry.updated_at <= stamp:
+                    previous.restore(self.script)
                     raise self.fail(["META-05"], driver,
                                     f"{call}: {entry.key!r} was overwritten but updated_at "
                                     f"stayed {entry.updated_at} (was {stamp})")
-                if model_entry.version == version and entry.updated_at != stamp:
+                if model_entry.version == previous.version and entry.updated_at != stamp:
                     rejected = [r for r in cause if r in ("COMMIT-04", "META-08")]
+                    previous.restore(self.script)
                     raise self.fail([*rejected, "META-05"], driver,
                                     f"{call}: {entry.key!r} was not written but updated_at "
                                     f"moved from {stamp} to {entry.updated_at}")
-            self.seen_updated[ident] = (model_entry.created, model_entry.version, entry.updated_at)
+            self.seen_updated[ident] = SeenStamp(model_entry.created, model_entry.version,
+                                                 entry.updated_at, len(self.script) - 1,
+                                                 self.script[-1])
 
     def entries_match(self, driver: str, namespace: str, keys: set[str]) -> bool:
         """Whether get_metadata of each key agrees with the model (probed after a failure)."""
@@ -625,14 +758,12 @@ class MemoryMachine(RuleBasedStateMachine):
         for method, model_read in reads:
             for limit, rule_id in ((math.inf, "LIM-02"), (None, "LIM-05")):
                 expected = model_read(session, limit)
-                for driver, actual in self.call(method, session, limit):
-                    if actual == expected:
-                        continue
-                    if limit is None or actual == model_read(session, None):
-                        self.expect_value([rule_id], [(driver, actual)], expected)
-                    del self.script[-1]
+                with self.checking(method, session, limit) as results:
+                    wrong = [(driver, actual) for driver, actual in results if actual != expected]
+                    if wrong and (limit is None or wrong[0][1] == model_read(session, None)):
+                        self.expect_value([rule_id], wrong[:1], expected)
+                if wrong:
                     return  # not a limit's fault: the state checks that follow tell
-                del self.script[-1]
 
     def stored_stamp(self, index: int | None) -> int | float | None:
         """A timestamp some message has (by index), so inclusive bounds are exercised."""
@@ -664,15 +795,14 @@ class MemoryMachine(RuleBasedStateMachine):
 
     def observe_stamp(self, session: str, before: int, after: int) -> int:
         """MSG-03: the stamp is the save time; it is the newest, so last in the history."""
-        results = self.call("get_history", session, math.inf)
-        del self.script[-1]
-        driver, history = results[0]
-        last = history[-1] if isinstance(history, list) and history else None
-        stamp = getattr(last, "timestamp", None)
-        if not isinstance(stamp, int) or not before <= stamp <= after:
-            raise self.fail(["MSG-03"], driver,
-                            f"save_message without timestamp between {before} and {after} ms: "
-                            f"stored timestamp {stamp!r}")
+        with self.checking("get_history", session, math.inf) as results:
+            driver, history = results[0]
+            last = history[-1] if isinstance(history, list) and history else None
+            stamp = getattr(last, "timestamp", None)
+            if not isinstance(stamp, int) or not before <= stamp <= after:
+                raise self.fail(["MSG-03"], driver,
+                                f"save_message without timestamp between {before} and {after} "
+                                f"ms: stored timestamp {stamp!r}")
         return stamp
 
     @rule(session=st.sampled_from(SESSIONS), limit=LIMITS | st.sampled_from(BAD_LIMITS))
@@ -720,7 +850,9 @@ class MemoryMachine(RuleBasedStateMachine):
         archived_before = earlier and count < stored
         rules = archive_rules(active, count, keep, archived_before)
         expected = self.model_call("archive_span", session, count, keep)
-        results = self.call("archive_span", session, count, keep)
+        results, torn = self.call_watched("archive_span", (session, count, keep),
+                                          [Step("get_history", (session, math.inf))],
+                                          self.atomic_archive)
         for _driver, actual in results:
             if isinstance(actual, Raised):
                 self.expect_value(rules, results, expected)
@@ -730,6 +862,7 @@ class MemoryMachine(RuleBasedStateMachine):
         # The right set, a wrong count: ARCH-07, unless earlier archives may have been counted.
         returned = ["ARCH-08", "ARCH-07"] if earlier else ["ARCH-07"]
         self.expect_value([*returned, *rules], results, expected)
+        self.expect_whole(["ARCH-10"], torn)
 
     def archive_bad_span(self, session: str, count: object, keep: list[object]) -> None:
         """ARCH-11: a count or keep position no caller may pass raises and archives nothing."""
@@ -905,7 +1038,8 @@ class MemoryMachine(RuleBasedStateMachine):
         self.stamp += 1
         self.model.save_metadata(namespace, key, copy.deepcopy(data))
         passed = copy.deepcopy(data)
-        self.script.append(Step("save_metadata", (namespace, key, copy.deepcopy(data))))
+        self.script.append(CallerMutates("save_metadata", (namespace, key, copy.deepcopy(data)),
+                                         marker=MUTATION_MARKERS[0]))
         results = []
         for opened in self.stores:
             mine = copy.deepcopy(passed)
@@ -927,14 +1061,14 @@ class MemoryMachine(RuleBasedStateMachine):
             return  # what reading an unreadable entry gives is not specified
         expected = self.model.get_metadata(namespace, key)
         results = self.call("get_metadata", namespace, key)
+        self.script[-1] = CallerMutates("get_metadata", (namespace, key), marker=MUTATION_MARKERS[1])
         lead = ["META-06"] if any(leaked(actual) for _, actual in results) else []
         self.expect_value([*lead, "META-01", "META-07"], results, expected)
         for _driver, actual in results:
             if isinstance(actual, dict):
                 actual[MUTATION_MARKERS[1]] = True  # META-06: must not reach storage
-        again = self.call("get_metadata", namespace, key)
-        del self.script[-1]
-        self.expect_value(["META-06"], again, expected)
+        with self.checking("get_metadata", namespace, key) as again:
+            self.expect_value(["META-06"], again, expected)
 
     @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
     @logged
@@ -962,7 +1096,7 @@ class MemoryMachine(RuleBasedStateMachine):
                 else result
             if not planted:
                 return  # the backend cannot hold this kind: nothing changed
-        self.script.append(Step(f"<plant {kind} entry, raw>", (namespace, key)))
+        self.script.append(Planted("plant", (namespace, key, kind)))
         self.model.plant_unreadable(namespace, key)
         self.check_metadata(["META-09"])
         if then_del:
@@ -995,7 +1129,10 @@ class MemoryMachine(RuleBasedStateMachine):
             rejected = True
         unreadable = any(isinstance(op, MetadataDel)
                          and op.key in self.model.unreadable_keys(op.namespace) for op in batch)
-        results = self.call("commit_metadata", batch)
+        spaces = sorted({op.namespace for op in batch})
+        results, torn = self.call_watched("commit_metadata", (batch,),
+                                          [Step("list_metadata", (ns,)) for ns in spaces],
+                                          self.atomic_metadata)
         if rejected:
             rules = ["COMMIT-04", *(["COMMIT-03"] if missing_del else [])]
             if any(isinstance(a, Raised) and not issubclass(a.error, (TypeError, ValueError))
@@ -1009,6 +1146,7 @@ class MemoryMachine(RuleBasedStateMachine):
             if self.foreign_entries(batch):
                 rules.insert(0, "COMMIT-02")
         self.check_metadata(rules)
+        self.expect_whole(["COMMIT-05"], torn)
 
     def foreign_entries(self, batch: Sequence[MetadataOp]) -> bool:
         """Whether a batch over several namespaces left entries the model lacks in a namespace
@@ -1033,22 +1171,22 @@ class MemoryMachine(RuleBasedStateMachine):
         """After every step each session's active history is the model's (a cheap sweep)."""
         for session in SESSIONS:
             expected = self.model.get_history(session, math.inf)
-            results = self.call("get_history", session, math.inf)
-            for driver, actual in results:
-                if actual != expected:
-                    rules = self.history_rules(session, expected, actual, ("HIST-01", "MSG-01"),
-                                               "HIST-02", self.unknown(session))
-                    self.expect_value(rules, [(driver, actual)], expected)
-            del self.script[-1]
+            with self.checking("get_history", session, math.inf) as results:
+                for driver, actual in results:
+                    if actual != expected:
+                        rules = self.history_rules(session, expected, actual,
+                                                   ("HIST-01", "MSG-01"), "HIST-02",
+                                                   self.unknown(session))
+                        self.expect_value(rules, [(driver, actual)], expected)
             if self.model.count_history(session) > 2:
                 # HIST-03/04: a trimmed window, control records in between and before it.
                 window = self.model.get_history(session, 2)
-                for driver, actual in self.call("get_history", session, 2):
-                    if actual != window:
-                        rules = self.history_rules(session, window, actual, ("HIST-04", "HIST-03"),
-                                                   "HIST-02", ())
-                        self.expect_value(rules, [(driver, actual)], window)
-                del self.script[-1]
+                with self.checking("get_history", session, 2) as results:
+                    for driver, actual in results:
+                        if actual != window:
+                            rules = self.history_rules(session, window, actual,
+                                                       ("HIST-04", "HIST-03"), "HIST-02", ())
+                            self.expect_value(rules, [(driver, actual)], window)
 
     def sweep_reads(self, session: str, cause: Sequence[str]) -> None:
         """Unfiltered range and cross-session reads: caps, archived rows, timestamp order.
@@ -1059,50 +1197,52 @@ class MemoryMachine(RuleBasedStateMachine):
         if "get_messages_by_session_range" in self.optional:
             hits = self.model.session_range_hits(session, -math.inf, math.inf)
             expected = hits[: self.model.range_query_limit]
-            capped = len(hits) > len(expected)
-            for driver, actual in self.call(
-                "get_messages_by_session_range", session, -math.inf, math.inf
-            ):
-                if actual != expected:
-                    blame = [] if self.verify_all_state(cause) else cause
-                    read = ["RANGE-01", "RANGE-03"] if capped else ["RANGE-02", "RANGE-03"]
-                    if capped and isinstance(actual, list) and len(actual) == len(expected):
-                        read.reverse()
-                    rules = self.history_rules(session, expected, actual, read, "RANGE-03",
-                                               blame)
-                    if capped and isinstance(actual, list):
-                        rules = [*read, *rules]  # over a full cap, the cap explains first
-                        active = [m for m in hits
-                                  if not self.model.is_archived_content(session, m.content)]
-                        if actual == active[: len(expected)]:
-                            rules.insert(0, "RANGE-02")  # archived rows went missing
-                    self.expect_value(rules, [(driver, actual)], expected)
-            del self.script[-1]
+            with self.checking("get_messages_by_session_range", session, -math.inf,
+                               math.inf) as results:
+                for driver, actual in results:
+                    if actual != expected:
+                        self.range_sweep_failed(session, driver, actual, expected, hits, cause)
         if "get_recent_messages_across_sessions" in self.optional:
             # since_ts at the oldest stored timestamp keeps everything (CROSS-05: inclusive).
             query = RecentMessagesAcrossSessionsQuery(
                 limit=math.inf, roles=ROLES, since_ts=self.stored_stamp(0)
             )
             candidates, wanted = self.model.cross_session_candidates(query)
-            for driver, actual in self.call("get_recent_messages_across_sessions", query):
-                why = (f"raised {actual.error.__name__}" if isinstance(actual, Raised)
-                       else cross_session_accepts(candidates, wanted, actual))
-                if why is not None:
-                    blame = [] if self.verify_all_state(cause) else cause
-                    rules = [
-                        *self.cross_filters_failing(driver, query),
-                        *self.cross_sweep_rules(candidates, actual, blame),
-                        *cross_rules(query, len(candidates), self.model.cross_session_max_limit),
-                        *blame,
-                    ]
-                    raise self.fail(rules, driver, f"get_recent_messages_across_sessions("
-                                    f"{py(query)}): {why}; got {describe(actual)}")
-            del self.script[-1]
+            with self.checking("get_recent_messages_across_sessions", query) as results:
+                for driver, actual in results:
+                    why = (f"raised {actual.error.__name__}" if isinstance(actual, Raised)
+                           else cross_session_accepts(candidates, wanted, actual))
+                    if why is not None:
+                        blame = [] if self.verify_all_state(cause) else cause
+                        rules = [
+                            *self.cross_filters_failing(driver, query),
+                            *self.cross_sweep_rules(candidates, actual, blame),
+                            *cross_rules(query, len(candidates),
+                                         self.model.cross_session_max_limit),
+                            *blame,
+                        ]
+                        raise self.fail(rules, driver, f"get_recent_messages_across_sessions("
+                                        f"{py(query)}): {why}; got {describe(actual)}")
             if candidates:
                 nothing = RecentMessagesAcrossSessionsQuery(limit=0, roles=ROLES)
-                results = self.call("get_recent_messages_across_sessions", nothing)
-                self.expect_value(["LIM-01", *cause], results, [])
-                del self.script[-1]
+                with self.checking("get_recent_messages_across_sessions", nothing) as results:
+                    self.expect_value(["LIM-01", *cause], results, [])
+
+    def range_sweep_failed(self, session: str, driver: str, actual: Any, expected: list[Message],
+                           hits: list[Message], cause: Sequence[str]) -> None:
+        """Raise for an unfiltered range read that differs from the model, naming the rule."""
+        blame = [] if self.verify_all_state(cause) else cause
+        capped = len(hits) > len(expected)
+        read = ["RANGE-01", "RANGE-03"] if capped else ["RANGE-02", "RANGE-03"]
+        if capped and isinstance(actual, list) and len(actual) == len(expected):
+            read.reverse()
+        rules = self.history_rules(session, expected, actual, read, "RANGE-03", blame)
+        if capped and isinstance(actual, list):
+            rules = [*read, *rules]  # over a full cap, the cap explains first
+            active = [m for m in hits if not self.model.is_archived_content(session, m.content)]
+            if actual == active[: len(expected)]:
+                rules.insert(0, "RANGE-02")  # archived rows went missing
+        self.expect_value(rules, [(driver, actual)], expected)
 
     def cross_filters_failing(self, driver: str,
                               query: RecentMessagesAcrossSessionsQuery) -> list[str]:
@@ -1180,6 +1320,41 @@ class MemoryMachine(RuleBasedStateMachine):
 
 #: Keys the machine adds to objects it passed in or got back (META-06: must not reach storage).
 MUTATION_MARKERS: Final = ("__mutated_after_save__", "__mutated_after_get__")
+
+
+async def watch_write(store: Any, method: str, args: tuple[Any, ...],
+                      reads: Sequence[Step]) -> tuple[Any, list[str]]:
+    """Run one write while polling ``reads`` between its awaits; returns its result (or
+    :class:`Raised`) and a description of every read that was neither before nor after it.
+
+    Each read is judged alone: two reads of one poll may straddle the write on a store whose
+    reads also wait (a worker thread, a server), and that is not a torn write.
+    """
+
+    async def read(step: Step) -> Any:
+        try:
+            return await getattr(store, step.method)(*step.args)
+        except Exception as exc:
+            return Raised(type(exc), str(exc))
+
+    before = [await read(step) for step in reads]
+    writer = asyncio.ensure_future(getattr(store, method)(*args))
+    polls: list[list[Any]] = []
+    while not writer.done():
+        polls.append([await read(step) for step in reads])
+        await asyncio.sleep(0)  # hand the loop back to the writer, not a wait for ordering
+    try:
+        value: Any = await writer
+    except Exception as exc:
+        value = Raised(type(exc), str(exc))
+    after = [await read(step) for step in reads]
+    torn = [
+        f"{step.call()} = {describe(seen)} (before: {describe(old)}, after: {describe(new)})"
+        for poll in polls
+        for step, seen, old, new in zip(reads, poll, before, after, strict=True)
+        if seen not in (old, new)
+    ]
+    return value, torn
 
 
 def leaked(data: object) -> bool:
@@ -1323,16 +1498,44 @@ settings.register_profile(
     print_blob=True,
     report_multiple_bugs=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    # No Hypothesis shrinking here either: on a FerretDB-backed store it ran past five minutes
+    # and gave up, while minimize() cut the same failure down in seconds.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
 )
 
 #: Replays minimize() may spend on one failure.
 MAX_REPLAYS: Final = 400
 
 
-def run_machine(machine: type[MemoryMachine], profile: str = "ci") -> None:
-    """Run ``machine`` under a kit profile; a failure is re-raised with its history minimized."""
+#: Examples per round of a time-budgeted run: the budget is overshot by at most one round.
+BUDGET_ROUND: Final = 10
+
+
+def run_machine(machine: type[MemoryMachine], profile: str = "ci", budget: float | None = None,
+                clock: Callable[[], float] = time.monotonic) -> int:
+    """Run ``machine`` under a kit profile; a failure is re-raised with its history minimized.
+
+    With ``budget`` (seconds; random profiles only, where another round means new histories)
+    rounds of :data:`BUDGET_ROUND` examples run until the budget is spent, so a nightly run ends
+    green at a known time instead of being killed. Returns how many rounds ran.
+    """
+    chosen = settings.get_profile(PROFILES[profile])
+    if budget is None:
+        _run_minimized(machine, chosen)
+        return 1
+    if chosen.derandomize:
+        raise ValueError(f"profile {profile!r} is derandomized: a time budget would repeat it")
+    stop = clock() + budget
+    rounds = 0
+    while rounds == 0 or clock() < stop:
+        _run_minimized(machine, settings(chosen, max_examples=BUDGET_ROUND))
+        rounds += 1
+    return rounds
+
+
+def _run_minimized(machine: type[MemoryMachine], chosen: settings) -> None:
     try:
-        run_state_machine_as_test(machine, settings=settings.get_profile(PROFILES[profile]))
+        run_state_machine_as_test(machine, settings=chosen)
     except ConformanceFailure as failure:
         log = getattr(failure, "rule_log", None)
         if log is None:
@@ -1438,13 +1641,16 @@ def minimize(machine: type[MemoryMachine], log: Sequence[tuple[str, dict[str, An
 
 __all__ = [
     "COVERED_RULES",
-    "OUT_OF_REACH",
+    "SNIPPET_IMPORTS",
     "MemoryMachine",
+    "Planted",
     "Target",
+    "Watched",
     "archive_rules",
     "build_message",
     "machine_for",
     "minimize",
     "py",
     "run_machine",
+    "watch_write",
 ]

@@ -113,9 +113,11 @@ def check_keep(keep: Iterable[object]) -> tuple[int, ...]:
 
 
 def rewrite_content(message: Message, old_text: str, new_text: str) -> Message | None:
-    """The rewritten message, or ``None`` when its string content does not contain ``old_text``."""
+    """The rewritten message, or ``None`` when its content would not change: not a string, no
+    ``old_text`` in it, or ``new_text == old_text`` (the count is of messages changed, and a
+    caller re-indexes what it was told changed)."""
     content = message.content
-    if not isinstance(content, str) or old_text not in content:
+    if not isinstance(content, str) or old_text not in content or new_text == old_text:
         return None
     return attrs.evolve(message, content=content.replace(old_text, new_text))
 

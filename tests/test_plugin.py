@@ -68,6 +68,26 @@ def test_unknown_driver_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*--memory-driver: unknown memory driver(s) nope; registered: *inmemory*"])
 
 
+@pytest.mark.parametrize("args", [
+    ["--memory-hypothesis-minutes=1"],  # the default profile is derandomized
+    ["--memory-hypothesis-minutes=1", "--memory-hypothesis-profile=deep"],
+    ["--memory-hypothesis-minutes=0", "--memory-hypothesis-profile=thorough"],
+])
+def test_time_budget_needs_the_thorough_profile(pytester: pytest.Pytester, args: list[str]) -> None:
+    result = run(pytester, "--memory-driver=inmemory", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--memory-hypothesis-minutes: takes a positive number of minutes,*"])
+
+
+def test_time_budgeted_thorough_run_ends_green(pytester: pytest.Pytester) -> None:
+    # A budget this small ends after one round; the seed keeps the random profile reproducible.
+    result = run(pytester, "--memory-driver=inmemory", "--memory-hypothesis-profile=thorough",
+                 "--memory-hypothesis-minutes=0.0001", "--hypothesis-seed=0",
+                 "-k", "test_state_machine and not differential")
+    assert result.ret == 0, result.stdout.str()
+    result.assert_outcomes(passed=1, deselected=result.parseoutcomes()["deselected"])
+
+
 def test_comma_lists_repeats_and_all_select_each_driver_once(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(SYNC_DRIVER)
     result = run(

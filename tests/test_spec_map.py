@@ -10,6 +10,7 @@ from aalis_memory.conformance import spec_map
 from aalis_memory.conformance.__main__ import main
 from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.rules.model import MUST, Rule
+from aalis_memory.conformance.statemachine import COVERED_RULES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -61,6 +62,23 @@ def test_checker_reports_untested_and_unknown_rules(tmp_path: Path) -> None:
     issues = spec_map.problems(found, catalogue)
     assert issues.untested == ["A-03"]
     assert list(issues.unknown) == ["ZZ-99"]
+
+
+def test_starred_marks_read_the_imported_rule_tuple(tmp_path: Path) -> None:
+    """``spec(*COVERED_RULES)`` lists the state machine under every rule it checks; a name the
+    kit does not define as a tuple of IDs adds nothing."""
+    tests = _write_tests(
+        tmp_path / "t",
+        "import pytest\n"
+        "from aalis_memory.conformance.statemachine import COVERED_RULES as RULES, run_machine\n"
+        "@pytest.mark.spec('A-01', *RULES)\n"
+        "def test_a(): ...\n"
+        "@pytest.mark.spec(*run_machine)\n"
+        "def test_b(): ...\n",
+    )
+    found = spec_map.scan([tests], relative_to=tmp_path)
+    assert set(found) == {"A-01", *COVERED_RULES}
+    assert all(refs == {spec_map.TestRef("t/test_x.py", "test_a")} for refs in found.values())
 
 
 def test_cli_check_fails_on_a_stale_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -126,7 +126,8 @@ RULES = (
          "records taking places in that window."),
     Rule("UPD-02", SHOULD, f"{NOTES} #6",
          "Only string content is rewritten, every occurrence, case-sensitively; the result is the "
-         "number of messages changed and timestamps never change."),
+         "number of messages whose content changed (a rewrite to the same text changes none) and "
+         "timestamps never change."),
     Rule("UPD-03", SHOULD, f"{NOTES} #6",
          "An empty old_text raises ValueError and changes nothing."),
     Rule("DEL-01", SHOULD, f"{NOTES} #7",

@@ -123,6 +123,18 @@ async def test_update_without_a_match_changes_nothing(memory: Any) -> None:
 
 
 @requires.update_message_content
+@pytest.mark.spec("UPD-02")
+async def test_update_to_the_same_text_counts_nothing(memory: Any) -> None:
+    """Counting matches instead of changes (MongoDB's matched vs modified count) would tell the
+    caller, who re-indexes what changed, that unchanged messages were rewritten."""
+    await save_all(memory, S, _cats(3))
+    changed = await memory.update_message_content(S, "cat", "cat", 10)
+    expect_equal("UPD-02", "update_message_content(s, cat, cat, 10) over three cats", changed, 0)
+    expect_equal("UPD-02", "get_history after update_message_content(s, cat, cat, 10)",
+                 await active(memory, S), ["cat 0", "cat 1", "cat 2"])
+
+
+@requires.update_message_content
 @pytest.mark.spec("UPD-03")
 async def test_update_with_empty_old_text_raises(memory: Any) -> None:
     await save_all(memory, S, _cats(2))

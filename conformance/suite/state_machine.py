@@ -3,7 +3,8 @@
 The example tests check one rule at a time; here a Hypothesis state machine drives each selected
 driver and :mod:`aalis_memory.conformance.model` side by side, with a fresh store per example made
 by the driver's own factory on the machine's event loop. ``--memory-hypothesis-profile`` picks the
-budget; ``--memory-differential`` also runs one history against all selected drivers at once.
+budget (``--memory-hypothesis-minutes`` bounds a thorough run by time instead);
+``--memory-differential`` also runs one history against all selected drivers at once.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from aalis_memory.conformance.statemachine import (
 )
 
 
-def _profile(request: pytest.FixtureRequest) -> str:
-    return str(request.config.getoption("--memory-hypothesis-profile"))
+def _run(request: pytest.FixtureRequest, targets: list[Target]) -> None:
+    """Run the machine over ``targets`` with the profile and time budget the user chose."""
+    minutes = request.config.getoption("--memory-hypothesis-minutes")
+    run_machine(machine_for(targets), str(request.config.getoption("--memory-hypothesis-profile")),
+                None if minutes is None else minutes * 60)
 
 
 @pytest.mark.spec(*COVERED_RULES)
@@ -33,7 +37,7 @@ def test_state_machine(
     memory_registration: DriverRegistration,
     memory_ctx: DriverContext,
 ) -> None:
-    run_machine(machine_for([Target(memory_registration, memory_ctx)]), _profile(request))
+    _run(request, [Target(memory_registration, memory_ctx)])
 
 
 @pytest.mark.spec(*COVERED_RULES)
@@ -64,4 +68,4 @@ def test_state_machine_differential(
             name=name, tmp_path=folder, options=dict(options.for_driver(registration))
         )
         targets.append(Target(registration, ctx))
-    run_machine(machine_for(targets), _profile(request))
+    _run(request, targets)

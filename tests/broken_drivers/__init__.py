@@ -8,12 +8,13 @@ as ``broken-<name>`` and ``tests/test_broken_drivers.py`` runs the whole suite a
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Final, TypeVar
 
 import attrs
 
-from aalis_memory.conformance.registry import Capabilities
+from aalis_memory.conformance.registry import Capabilities, DriverContext, DriverRegistration
+from aalis_memory.drivers.registrations import plant_inmemory
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
 MODULES: Final = ("messages", "metadata", "clearing")
@@ -61,5 +62,21 @@ def load_all() -> dict[str, Broken]:
     return BROKEN
 
 
-def make_store(entry: Broken, **kwargs: Any) -> Any:
-    return entry.store_class(**kwargs)
+def registration(entry: Broken) -> DriverRegistration:
+    """``entry`` as the driver ``broken-NAME`` (``plugin.py`` adds every one to the registry)."""
+
+    async def factory(ctx: DriverContext) -> AsyncIterator[Any]:
+        store = entry.store_class(
+            range_query_limit=ctx.range_query_limit,
+            cross_session_max_limit=ctx.cross_session_max_limit,
+        )
+        yield store
+        await store.close()
+
+    return DriverRegistration(
+        name=f"broken-{entry.name}",
+        factory=factory,
+        capabilities=entry.capabilities,
+        raw_metadata=plant_inmemory if hasattr(entry.store_class, "plant_raw_metadata") else None,
+        description=entry.why,
+    )

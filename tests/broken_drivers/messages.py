@@ -719,6 +719,25 @@ class UpdateNewestMatching(InMemoryMemory):
         return changed
 
 
+@broken("update-counts-matches", "UPD-02")
+class UpdateCountsMatches(InMemoryMemory):
+    """Counts every message containing old_text, also when new_text is the same text."""
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        sem.check_old_text(old_text)
+        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
+        matched = 0
+        for stored in sem.newest(self._active(session_id), effective):
+            content = stored.message.content
+            if isinstance(content, str) and old_text in content:
+                stored.message = attrs.evolve(stored.message,
+                                              content=content.replace(old_text, new_text))
+                matched += 1
+        return matched
+
+
 @broken("update-first-occurrence", "UPD-02")
 class UpdateFirstOccurrence(InMemoryMemory):
     """Only the first occurrence in each message is replaced (`str.replace(old, new, 1)`)."""
@@ -769,11 +788,9 @@ class UpdateAcceptsEmptyOldText(InMemoryMemory):
         effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
         changed = 0
         for stored in sem.newest(self._active(session_id), effective):
-            content = stored.message.content
-            if isinstance(content, str) and old_text in content:
-                stored.message = attrs.evolve(
-                    stored.message, content=content.replace(old_text, new_text)
-                )
+            rewritten = sem.rewrite_content(stored.message, old_text, new_text)
+            if rewritten is not None:
+                stored.message = rewritten
                 changed += 1
         return changed
 

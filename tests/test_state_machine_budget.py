@@ -1,0 +1,54 @@
+"""A time-budgeted thorough run: rounds until the budget is spent, and only for random profiles.
+
+The clock is injected, so how many rounds run is decided by the test, not by machine speed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule
+
+from aalis_memory.conformance.statemachine import BUDGET_ROUND, run_machine
+
+
+class Counting(RuleBasedStateMachine):
+    """A machine that cannot fail and counts the examples (one instance per example)."""
+
+    examples: ClassVar[int] = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        type(self).examples += 1
+
+    @rule(n=st.integers())  # an unbounded argument: Hypothesis never runs out of examples
+    def step(self, n: int) -> None:
+        del n
+
+
+def ticking(*readings: float) -> Iterator[float]:
+    yield from readings
+    raise AssertionError("the clock was read more often than the budget loop needs")
+
+
+@pytest.mark.parametrize(("readings", "rounds"), [
+    ((0.0, 5.0, 11.0), 2),  # start, after round 1 (in budget), after round 2 (spent)
+    ((0.0, 10.0), 1),       # spent exactly at the end of round 1
+    ((0.0, 1.0, 2.0, 3.0, 30.0), 4),
+])
+def test_rounds_run_until_the_budget_is_spent(readings: tuple[float, ...], rounds: int) -> None:
+    Counting.examples = 0
+    clock = ticking(*readings)
+    machine: Any = Counting
+    assert run_machine(machine, "thorough", budget=10.0, clock=lambda: next(clock)) == rounds
+    assert Counting.examples == rounds * BUDGET_ROUND
+
+
+@pytest.mark.parametrize("profile", ["ci", "deep"])
+def test_a_budget_on_a_derandomized_profile_is_refused(profile: str) -> None:
+    machine: Any = Counting
+    with pytest.raises(ValueError, match="derandomized"):
+        run_machine(machine, profile, budget=1.0)
