@@ -697,102 +697,77 @@ class CrossPlatformMissingPasses(InMemoryMemory):
 # -- content rewrite / deletion ----------------------------------------------------------------
 
 
-@broken("update-newest-matching", "UPD-01")
-class UpdateNewestMatching(InMemoryMemory):
-    """The window is the newest N *matching* messages, archived ones included (old SQL query)."""
+class RewriteVariant(InMemoryMemory):
+    """update_message_content written once, with the steps a broken driver varies as hooks."""
+
+    def check(self, old_text: str) -> None:
+        sem.check_old_text(old_text)
+
+    def window(self, session_id: str, old_text: str, effective: int | float) -> list[Any]:
+        return sem.newest(self._active(session_id), effective)
+
+    def rewrite(self, content: str, old_text: str, new_text: str) -> str | None:
+        """The new content, or ``None`` when the message does not change."""
+        rewritten = content.replace(old_text, new_text)
+        return rewritten if old_text in content and rewritten != content else None
 
     async def update_message_content(
         self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
     ) -> int:
-        sem.check_old_text(old_text)
+        self.check(old_text)
         effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
-        matching = [
-            s for s in self._sessions.get(session_id, ())
-            if isinstance(s.message.content, str) and old_text in s.message.content
-        ]
         changed = 0
-        for stored in sem.newest(matching, effective):
-            rewritten = sem.rewrite_content(stored.message, old_text, new_text)
+        for stored in self.window(session_id, old_text, effective):
+            content = stored.message.content
+            rewritten = self.rewrite(content, old_text, new_text) if isinstance(content, str) \
+                else None
             if rewritten is not None:
-                stored.message = rewritten
-                changed += 1
-        return changed
-
-
-@broken("update-counts-matches", "UPD-02")
-class UpdateCountsMatches(InMemoryMemory):
-    """Counts every message containing old_text, also when new_text is the same text."""
-
-    async def update_message_content(
-        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
-    ) -> int:
-        sem.check_old_text(old_text)
-        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
-        matched = 0
-        for stored in sem.newest(self._active(session_id), effective):
-            content = stored.message.content
-            if isinstance(content, str) and old_text in content:
-                stored.message = attrs.evolve(stored.message,
-                                              content=content.replace(old_text, new_text))
-                matched += 1
-        return matched
-
-
-@broken("update-first-occurrence", "UPD-02")
-class UpdateFirstOccurrence(InMemoryMemory):
-    """Only the first occurrence in each message is replaced (`str.replace(old, new, 1)`)."""
-
-    async def update_message_content(
-        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
-    ) -> int:
-        sem.check_old_text(old_text)
-        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
-        changed = 0
-        for stored in sem.newest(self._active(session_id), effective):
-            content = stored.message.content
-            if isinstance(content, str) and old_text in content:
-                stored.message = attrs.evolve(
-                    stored.message, content=content.replace(old_text, new_text, 1)
-                )
-                changed += 1
-        return changed
-
-
-@broken("update-case-insensitive", "UPD-02")
-class UpdateCaseInsensitive(InMemoryMemory):
-    """old_text matches regardless of case (SQL LIKE), and the match is replaced as found."""
-
-    async def update_message_content(
-        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
-    ) -> int:
-        sem.check_old_text(old_text)
-        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
-        pattern = re.compile(re.escape(old_text), re.IGNORECASE)
-        changed = 0
-        for stored in sem.newest(self._active(session_id), effective):
-            content = stored.message.content
-            if isinstance(content, str) and pattern.search(content):
-                rewritten = pattern.sub(new_text, content)
                 stored.message = attrs.evolve(stored.message, content=rewritten)
                 changed += 1
         return changed
 
 
+@broken("update-newest-matching", "UPD-01")
+class UpdateNewestMatching(RewriteVariant):
+    """The window is the newest N *matching* messages, archived ones included (old SQL query)."""
+
+    def window(self, session_id: str, old_text: str, effective: int | float) -> list[Any]:
+        return sem.newest([s for s in self._sessions.get(session_id, ())
+                           if isinstance(s.message.content, str)
+                           and old_text in s.message.content], effective)
+
+
+@broken("update-counts-matches", "UPD-02")
+class UpdateCountsMatches(RewriteVariant):
+    """Counts every message containing old_text, also when new_text is the same text."""
+
+    def rewrite(self, content: str, old_text: str, new_text: str) -> str | None:
+        return content.replace(old_text, new_text) if old_text in content else None
+
+
+@broken("update-first-occurrence", "UPD-02")
+class UpdateFirstOccurrence(RewriteVariant):
+    """Only the first occurrence in each message is replaced (`str.replace(old, new, 1)`)."""
+
+    def rewrite(self, content: str, old_text: str, new_text: str) -> str | None:
+        return content.replace(old_text, new_text, 1) if old_text in content else None
+
+
+@broken("update-case-insensitive", "UPD-02")
+class UpdateCaseInsensitive(RewriteVariant):
+    """old_text matches regardless of case (SQL LIKE), and the match is replaced as found."""
+
+    def rewrite(self, content: str, old_text: str, new_text: str) -> str | None:
+        pattern = re.compile(re.escape(old_text), re.IGNORECASE)
+        return pattern.sub(new_text, content) if pattern.search(content) else None
+
+
 @broken("update-accepts-empty-old-text", "UPD-03")
-class UpdateAcceptsEmptyOldText(InMemoryMemory):
+class UpdateAcceptsEmptyOldText(RewriteVariant):
     """An empty old_text is accepted and rewrites every message."""
 
-    async def update_message_content(
-        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
-    ) -> int:
-        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
-        changed = 0
-        for stored in sem.newest(self._active(session_id), effective):
-            rewritten = sem.rewrite_content(stored.message, old_text, new_text)
-            if rewritten is not None:
-                stored.message = rewritten
-                changed += 1
-        return changed
+    def check(self, old_text: str) -> None:
+        pass
 
 
 @broken("delete-active-only", "DEL-01")
