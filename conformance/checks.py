@@ -16,9 +16,11 @@ _MAX_TEXT = 400
 class ConformanceFailure(AssertionError):
     """A driver broke ``rule``; the message is the one line a user reads first."""
 
-    def __init__(self, rule: Rule, message: str) -> None:
+    def __init__(self, rule: Rule, message: str, driver: str | None = None) -> None:
         super().__init__(f"[{rule.id} {rule.level.value}] {message}")
         self.rule = rule
+        #: The driver that broke it, when one test drives several (differential mode).
+        self.driver = driver
 
 
 def describe(value: Any) -> str:

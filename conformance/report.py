@@ -15,6 +15,7 @@ from aalis_memory.conformance.rules import CATALOGUE, Level
 
 PROP_RULES: Final = "aalis_rules"
 PROP_DRIVER: Final = "aalis_driver"
+PROP_BLAMED: Final = "aalis_blamed_driver"
 PROP_BROKEN: Final = "aalis_broken_rule"
 PROP_MESSAGE: Final = "aalis_message"
 ADVISORY: Final = "advisory"
@@ -68,6 +69,8 @@ class Reporter:
         if report.failed and call.excinfo is not None:
             exc = call.excinfo.value
             if isinstance(exc, ConformanceFailure):
+                if exc.driver is not None:  # a differential run: the verdict is that driver's
+                    report.user_properties.append((PROP_BLAMED, exc.driver))
                 report.user_properties.append((PROP_BROKEN, exc.rule.id))
                 report.user_properties.append((PROP_MESSAGE, str(exc)))
                 report.longrepr = f"{exc}\n  (checked in {_where(call)})"
@@ -90,7 +93,7 @@ class Reporter:
             return
         broken = _prop(report, PROP_BROKEN)
         message = _prop(report, PROP_MESSAGE)
-        per_rule = self.results[driver]
+        per_rule = self.results[_prop(report, PROP_BLAMED) or driver]
         if report.skipped:
             for rule in rules:
                 reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else None

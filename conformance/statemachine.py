@@ -485,7 +485,7 @@ class MemoryMachine(RuleBasedStateMachine):
             if planting else "    async def reproduce(store):",
             *(f"        {step.render(polled and i == last)}" for i, step in enumerate(self.script)),
         ]
-        failure = ConformanceFailure(catalogue_rule(involved[0]), "\n".join(lines))
+        failure = ConformanceFailure(catalogue_rule(involved[0]), "\n".join(lines), driver)
         failure.rule_log = list(self.rule_log)  # type: ignore[attr-defined]
         failure.involved = involved  # type: ignore[attr-defined]
         return failure
