@@ -18,6 +18,8 @@ PROP_DRIVER: Final = "aalis_driver"
 PROP_BLAMED: Final = "aalis_blamed_driver"
 PROP_BROKEN: Final = "aalis_broken_rule"
 PROP_MESSAGE: Final = "aalis_message"
+#: Set by a time-budgeted state-machine run: how many histories it checked (shown in the summary).
+PROP_EXAMPLES: Final = "aalis_state_machine_examples"
 ADVISORY: Final = "advisory"
 
 #: Verdicts from worst to best; a rule's verdict is the worst one any of its tests gave it.
@@ -51,6 +53,8 @@ class Reporter:
         self.results: dict[str, dict[str, RuleResult]] = defaultdict(
             lambda: defaultdict(RuleResult)
         )
+        #: (test id, histories checked) of time-budgeted state-machine runs.
+        self.budgeted: list[tuple[str, int]] = []
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(
@@ -63,7 +67,7 @@ class Reporter:
             return
         callspec = getattr(item, "callspec", None)
         driver = callspec.params.get("memory_driver_name") if callspec else None
-        if report.when == "setup" or not report.user_properties:
+        if _prop(report, PROP_RULES) is None:  # the test's own properties may be there already
             report.user_properties.append((PROP_RULES, rules))
             report.user_properties.append((PROP_DRIVER, driver))
         if report.failed and call.excinfo is not None:
@@ -93,6 +97,9 @@ class Reporter:
             return
         broken = _prop(report, PROP_BROKEN)
         message = _prop(report, PROP_MESSAGE)
+        examples = _prop(report, PROP_EXAMPLES)
+        if report.when == "call" and examples is not None:
+            self.budgeted.append((report.nodeid, examples))
         per_rule = self.results[_prop(report, PROP_BLAMED) or driver]
         if report.skipped:
             for rule in rules:
@@ -123,6 +130,8 @@ class Reporter:
                     label = "FAIL" if result.verdict == "fail" else "ADVISORY"
                     first = result.messages[0] if result.messages else ""
                     tr.write_line(f"  {label} {rule_id}: {first}")
+        for nodeid, examples in self.budgeted:
+            tr.write_line(f"time budget: {nodeid} checked {examples} generated histories")
         path = self.config.getoption("--memory-report")
         if path:
             Path(path).write_text(json.dumps(self.as_json(), indent=2, sort_keys=True))

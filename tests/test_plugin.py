@@ -86,6 +86,10 @@ def test_time_budgeted_thorough_run_ends_green(pytester: pytest.Pytester) -> Non
                  "-k", "test_state_machine and not differential")
     assert result.ret == 0, result.stdout.str()
     result.assert_outcomes(passed=1, deselected=result.parseoutcomes()["deselected"])
+    result.stdout.fnmatch_lines([
+        "inmemory: [1-9]* rules pass, 0 fail*",  # the run's own property keeps the verdicts
+        "time budget: *test_state_machine[[]inmemory[]] checked 10 generated histories",
+    ])
 
 
 def test_comma_lists_repeats_and_all_select_each_driver_once(pytester: pytest.Pytester) -> None:

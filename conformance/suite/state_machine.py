@@ -16,7 +16,9 @@ import pytest
 from aalis_memory.conformance.plugin import SESSION_OPTIONS, selected_drivers
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.registry import get as get_driver
+from aalis_memory.conformance.report import PROP_EXAMPLES
 from aalis_memory.conformance.statemachine import (
+    BUDGET_ROUND,
     COVERED_RULES,
     Target,
     machine_for,
@@ -27,8 +29,12 @@ from aalis_memory.conformance.statemachine import (
 def _run(request: pytest.FixtureRequest, targets: list[Target]) -> None:
     """Run the machine over ``targets`` with the profile and time budget the user chose."""
     minutes = request.config.getoption("--memory-hypothesis-minutes")
-    run_machine(machine_for(targets), str(request.config.getoption("--memory-hypothesis-profile")),
-                None if minutes is None else minutes * 60)
+    profile = str(request.config.getoption("--memory-hypothesis-profile"))
+    if minutes is None:
+        run_machine(machine_for(targets), profile)
+        return
+    rounds = run_machine(machine_for(targets), profile, minutes * 60)
+    request.node.user_properties.append((PROP_EXAMPLES, rounds * BUDGET_ROUND))
 
 
 @pytest.mark.spec(*COVERED_RULES)
