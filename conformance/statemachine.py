@@ -540,6 +540,19 @@ class MemoryMachine(RuleBasedStateMachine):
             return [order_rule, *read, *cause]
         return [*cause, *read]
 
+    def expect_messages(self, session: str, results: list[tuple[str, Any]],
+                        expected: list[Message], read: Sequence[str], order_rule: str,
+                        cause: Sequence[str], interleaving: bool = False) -> None:
+        """Every driver's message list must be ``expected``; a mismatch is raised under the
+        rules :meth:`history_rules` picks (``interleaving``: a full history that only mixes its
+        archived and active parts wrongly is ARCH-09, not ``order_rule``)."""
+        for driver, actual in results:
+            if actual != expected:
+                order = ("ARCH-09" if interleaving
+                         and self.interleaving_only(session, expected, actual) else order_rule)
+                rules = self.history_rules(session, expected, actual, read, order, cause)
+                self.expect_value(rules, [(driver, actual)], expected)
+
     def check_session(self, session: str, cause: Sequence[str],
                       full_cause: Sequence[str] | None = None) -> None:
         self.check_sessions([(session, cause, full_cause)])
@@ -566,11 +579,8 @@ class MemoryMachine(RuleBasedStateMachine):
         full_cause = cause if full_cause is None else [*full_cause, *cause]
         expected = self.model.get_history(session, math.inf)
         with self.checking("get_history", session, math.inf) as results:
-            for driver, actual in results:
-                if actual != expected:
-                    rules = self.history_rules(session, expected, actual, ("HIST-01", "LIM-02"),
-                                               "HIST-02", cause)
-                    self.expect_value(rules, [(driver, actual)], expected)
+            self.expect_messages(session, results, expected, ("HIST-01", "LIM-02"), "HIST-02",
+                                 cause)
         if "count_history" in self.optional:
             want = self.model.count_history(session)
             with self.checking("count_history", session) as results:
@@ -579,21 +589,12 @@ class MemoryMachine(RuleBasedStateMachine):
         if "get_full_history" in self.optional:
             full = self.model.get_full_history(session, math.inf)
             with self.checking("get_full_history", session, math.inf) as results:
-                for driver, actual in results:
-                    if actual != full:
-                        order = ("ARCH-09" if self.interleaving_only(session, full, actual)
-                                 else "FULL-02")
-                        rules = self.history_rules(session, full, actual, ("FULL-01", "ARCH-09"),
-                                                   order, full_cause)
-                        self.expect_value(rules, [(driver, actual)], full)
+                self.expect_messages(session, results, full, ("FULL-01", "ARCH-09"), "FULL-02",
+                                     full_cause, interleaving=True)
             if len(full) > 3:
                 newest = self.model.get_full_history(session, 3)
                 with self.checking("get_full_history", session, 3) as results:
-                    for driver, actual in results:
-                        if actual != newest:
-                            rules = self.history_rules(session, newest, actual, ("FULL-02",),
-                                                       "FULL-02", ())
-                            self.expect_value(rules, [(driver, actual)], newest)
+                    self.expect_messages(session, results, newest, ("FULL-02",), "FULL-02", ())
 
     def interleaving_only(self, session: str, expected: list[Message], actual: Any) -> bool:
         """Whether ``actual`` keeps the archived and the active messages each in order and only
@@ -814,10 +815,7 @@ class MemoryMachine(RuleBasedStateMachine):
         expected = self.model_call("get_history", session, limit)
         results = self.call("get_history", session, limit)
         read = ("LIM-01",) if limit == 0 else ("HIST-04", "HIST-03", "HIST-05")
-        for driver, actual in results:
-            if actual != expected:
-                rules = self.history_rules(session, expected, actual, read, "HIST-02", ())
-                self.expect_value(rules, [(driver, actual)], expected)
+        self.expect_messages(session, results, expected, read, "HIST-02", ())
 
     @precondition(lambda self: "get_full_history" in self.optional)
     @rule(session=st.sampled_from(SESSIONS), limit=LIMITS)
@@ -826,10 +824,7 @@ class MemoryMachine(RuleBasedStateMachine):
         expected = self.model_call("get_full_history", session, limit)
         results = self.call("get_full_history", session, limit)
         read = ("LIM-01",) if limit == 0 else ("FULL-02", "FULL-01")
-        for driver, actual in results:
-            if actual != expected:
-                rules = self.history_rules(session, expected, actual, read, "FULL-02", ())
-                self.expect_value(rules, [(driver, actual)], expected)
+        self.expect_messages(session, results, expected, read, "FULL-02", ())
 
     @rule(
         session=st.sampled_from(SESSIONS),
@@ -1172,21 +1167,14 @@ class MemoryMachine(RuleBasedStateMachine):
         for session in SESSIONS:
             expected = self.model.get_history(session, math.inf)
             with self.checking("get_history", session, math.inf) as results:
-                for driver, actual in results:
-                    if actual != expected:
-                        rules = self.history_rules(session, expected, actual,
-                                                   ("HIST-01", "MSG-01"), "HIST-02",
-                                                   self.unknown(session))
-                        self.expect_value(rules, [(driver, actual)], expected)
+                self.expect_messages(session, results, expected, ("HIST-01", "MSG-01"),
+                                     "HIST-02", self.unknown(session))
             if self.model.count_history(session) > 2:
                 # HIST-03/04: a trimmed window, control records in between and before it.
                 window = self.model.get_history(session, 2)
                 with self.checking("get_history", session, 2) as results:
-                    for driver, actual in results:
-                        if actual != window:
-                            rules = self.history_rules(session, window, actual,
-                                                       ("HIST-04", "HIST-03"), "HIST-02", ())
-                            self.expect_value(rules, [(driver, actual)], window)
+                    self.expect_messages(session, results, window, ("HIST-04", "HIST-03"),
+                                         "HIST-02", ())
 
     def sweep_reads(self, session: str, cause: Sequence[str]) -> None:
         """Unfiltered range and cross-session reads: caps, archived rows, timestamp order.
