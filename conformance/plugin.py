@@ -24,7 +24,7 @@ from aalis_memory.conformance.requirements import unmet_reason
 SUITE_DIR: Final = Path(__file__).resolve().parent / "suite"
 SUITE_PACKAGE: Final = "aalis_memory.conformance.suite"
 
-#: The provider half of the kit (``--compression-provider``) lives in its own plugin module.
+#: The provider half of the kit (``--memory-compression-provider``) lives in its own plugin module.
 pytest_plugins = ["aalis_memory.conformance.compression.plugin"]
 
 SELECTED: Final = pytest.StashKey[list[str]]()
@@ -75,19 +75,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="also run one generated history against all selected drivers at once and report "
         "any disagreement outside their declared tiers",
     )
-    parser.addini("memory_drivers", "drivers to run when --memory-driver is not given", "linelist")
-    parser.addini("memory_strict", "treat SHOULD rules as MUST", "bool", default=False)
+    parser.addini("aalis_memory_drivers", "drivers to run when --memory-driver is not given", "linelist")
+    parser.addini("aalis_memory_strict", "treat SHOULD rules as MUST", "bool", default=False)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "spec(*ids): the catalogue rules a conformance test checks")
-    config.addinivalue_line("markers", "requires(name): a named requirement of a conformance test")
-    config.addinivalue_line("markers", "conformance: a test of the conformance suite")
+    config.addinivalue_line("markers", "aalis_spec(*ids): the catalogue rules a conformance test checks")
+    config.addinivalue_line("markers", "aalis_requires(name): a named requirement of a conformance test")
+    config.addinivalue_line("markers", "aalis_conformance: a test of the conformance suite")
     registry.load_entry_points()
-    names = _split(config.getoption("--memory-driver")) or _split(config.getini("memory_drivers"))
+    names = _split(config.getoption("--memory-driver")) or _split(config.getini("aalis_memory_drivers"))
     config.stash[SELECTED] = names
     strict = config.getoption("--memory-strict")
-    config.stash[STRICT] = bool(config.getini("memory_strict") if strict is None else strict)
+    config.stash[STRICT] = bool(config.getini("aalis_memory_strict") if strict is None else strict)
     minutes = config.getoption("--memory-hypothesis-minutes")
     if minutes is not None and (
         minutes <= 0 or config.getoption("--memory-hypothesis-profile") != "thorough"
@@ -203,14 +203,14 @@ class SuiteModule(pytest.Module):
 
     def collect(self) -> Any:
         for item in super().collect():
-            item.add_marker(pytest.mark.conformance)
+            item.add_marker(pytest.mark.aalis_conformance)
             yield item
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "memory_driver_name" in metafunc.fixturenames:
+    if "aalis_memory_driver" in metafunc.fixturenames:
         names = selected_drivers(metafunc.config)
-        metafunc.parametrize("memory_driver_name", names, ids=names)
+        metafunc.parametrize("aalis_memory_driver", names, ids=names)
 
 
 # -- running -----------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     """Run coroutine tests on the test's own event loop (the one its store was opened on)."""
     if not inspect.iscoroutinefunction(pyfuncitem.obj):
         return None
-    runner = pyfuncitem.funcargs.get("memory_loop")
+    runner = pyfuncitem.funcargs.get("aalis_memory_loop")
     if not isinstance(runner, asyncio.Runner):
         return None
     names = pyfuncitem._fixtureinfo.argnames
@@ -260,39 +260,39 @@ class SessionOptions:
 
 
 @pytest.fixture
-def memory_loop() -> Iterator[asyncio.Runner]:
+def aalis_memory_loop() -> Iterator[asyncio.Runner]:
     """One event loop per test: the store is opened, used and closed on it."""
     with asyncio.Runner() as runner:
         yield runner
 
 
 @pytest.fixture
-def memory_registration(memory_driver_name: str) -> DriverRegistration:
+def aalis_memory_registration(aalis_memory_driver: str) -> DriverRegistration:
     """The registration of the driver this test runs against."""
-    return registry.get(memory_driver_name)
+    return registry.get(aalis_memory_driver)
 
 
 @pytest.fixture
-def memory_ctx(
+def aalis_memory_ctx(
     request: pytest.FixtureRequest,
-    memory_registration: DriverRegistration,
+    aalis_memory_registration: DriverRegistration,
     tmp_path: Path,
 ) -> DriverContext:
     """The context handed to the driver factory."""
-    options = request.config.stash[SESSION_OPTIONS].for_driver(memory_registration)
-    return DriverContext(name=memory_registration.name, tmp_path=tmp_path, options=dict(options))
+    options = request.config.stash[SESSION_OPTIONS].for_driver(aalis_memory_registration)
+    return DriverContext(name=aalis_memory_registration.name, tmp_path=tmp_path, options=dict(options))
 
 
 @pytest.fixture
-def memory(
+def aalis_memory(
     request: pytest.FixtureRequest,
-    memory_registration: DriverRegistration,
-    memory_ctx: DriverContext,
-    memory_loop: asyncio.Runner,
+    aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext,
+    aalis_memory_loop: asyncio.Runner,
 ) -> Iterator[Any]:
     """A fresh, empty store of the selected driver, async whatever the driver's style."""
-    with opened_store(memory_registration, memory_ctx, memory_loop) as store:
-        yield from _checked(request, memory_registration, store)
+    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop) as store:
+        yield from _checked(request, aalis_memory_registration, store)
 
 
 def _checked(
@@ -304,7 +304,7 @@ def _checked(
             f"driver {registration.name!r} lacks required method(s): {', '.join(missing)}",
             pytrace=False,
         )
-    wanted = [str(arg) for mark in request.node.iter_markers("requires") for arg in mark.args]
+    wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires") for arg in mark.args]
     reason = unmet_reason(wanted, registration, store)
     if reason is not None:
         pytest.skip(reason)
@@ -333,13 +333,13 @@ class RawAccess:
 
 
 @pytest.fixture
-def memory_raw(memory_registration: DriverRegistration, memory: Any) -> RawAccess:
+def aalis_memory_raw(aalis_memory_registration: DriverRegistration, aalis_memory: Any) -> RawAccess:
     """Raw access to the store under test (tests using it say so when it is missing)."""
-    return RawAccess(memory_registration, memory)
+    return RawAccess(aalis_memory_registration, aalis_memory)
 
 
 @pytest.fixture
-def memory_strict(request: pytest.FixtureRequest) -> bool:
+def aalis_memory_strict(request: pytest.FixtureRequest) -> bool:
     return request.config.stash[STRICT]
 
 

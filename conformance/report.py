@@ -20,6 +20,12 @@ PROP_BROKEN: Final = "aalis_broken_rule"
 PROP_MESSAGE: Final = "aalis_message"
 #: Set by a time-budgeted state-machine run: how many histories it checked (shown in the summary).
 PROP_EXAMPLES: Final = "aalis_state_machine_examples"
+#: Set by a test that checks many rules but not all of them every run (the state machine):
+#: ``{rule_id: number of checks performed}``. Only rules with a positive count can pass.
+PROP_CHECKED: Final = "aalis_checked"
+#: Set by a test that records SHOULD divergences and goes on (non-strict state machine):
+#: ``[{"rule": rule_id, "message": text}, ...]``; each becomes an advisory of its rule.
+PROP_ADVISORIES: Final = "aalis_advisories"
 ADVISORY: Final = "advisory"
 
 #: Verdicts from worst to best; a rule's verdict is the worst one any of its tests gave it.
@@ -41,7 +47,7 @@ class RuleResult:
 
 
 def spec_ids(item: pytest.Item) -> list[str]:
-    return [str(arg) for mark in item.iter_markers("spec") for arg in mark.args]
+    return [str(arg) for mark in item.iter_markers("aalis_spec") for arg in mark.args]
 
 
 class Reporter:
@@ -66,7 +72,7 @@ class Reporter:
         if not rules:
             return
         callspec = getattr(item, "callspec", None)
-        driver = callspec.params.get("memory_driver_name") if callspec else None
+        driver = callspec.params.get("aalis_memory_driver") if callspec else None
         if _prop(report, PROP_RULES) is None:  # the test's own properties may be there already
             report.user_properties.append((PROP_RULES, rules))
             report.user_properties.append((PROP_DRIVER, driver))

@@ -63,7 +63,7 @@ class _Requires:
     def __getattr__(self, name: str) -> pytest.MarkDecorator:
         if name not in REQUIREMENTS:
             raise AttributeError(f"unknown requirement {name!r}; known: {sorted(REQUIREMENTS)}")
-        return pytest.mark.requires(name)
+        return pytest.mark.aalis_requires(name)
 
 
 requires: Final = _Requires()

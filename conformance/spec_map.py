@@ -59,12 +59,12 @@ class TestRef:
 
 
 def _mark_ids(decorator: ast.expr, names: Mapping[str, list[str]]) -> list[str] | None:
-    """Rule IDs of a ``pytest.mark.spec(...)`` expression, else ``None``; ``*NAME`` arguments
+    """Rule IDs of a ``pytest.mark.aalis_spec(...)`` expression, else ``None``; ``*NAME`` arguments
     are read from ``names`` (see :func:`_imported_ids`)."""
     if not isinstance(decorator, ast.Call):
         return None
     func = decorator.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "spec"):
+    if not (isinstance(func, ast.Attribute) and func.attr == "aalis_spec"):
         return None
     if not (isinstance(func.value, ast.Attribute) and func.value.attr == "mark"):
         return None

@@ -63,6 +63,7 @@ from aalis_memory.types import (
 #: Few sessions, two differing only by case (ids are case-sensitive strings, MSG-01).
 SESSIONS: Final = ("s0", "s1", "S0")
 ROLES: Final = ("user", "assistant", "system", "tool")
+#: "turn-record" is a lookalike, not a control kind: a driver must count it as conversation.
 KINDS: Final = (None, None, None, "event-marker", "turn-record", "note")
 WORDS: Final = ("alpha", "beta", "Alpha", "gamma")
 OLD_TEXTS: Final = ("a", "alpha", "Alpha", "ta", "zz", "")

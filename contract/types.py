@@ -13,9 +13,10 @@ from typing import Any, Final, TypeAlias
 
 import attrs
 
-#: Message kinds that are control records (compression dividers, turn records): they are never
-#: sent to the model and never count toward a conversation-message limit.
-CONTROL_KINDS: Final[frozenset[str]] = frozenset({"event-marker", "turn-record"})
+#: Message kinds that are control records: event markers ("CONTROL_KINDS(回合记录、压缩分隔线这类事件标记)":
+#: turn records and compression dividers are examples, and both carry this one kind). They are
+#: never sent to the model and never count toward a conversation-message limit.
+CONTROL_KINDS: Final[frozenset[str]] = frozenset({"event-marker"})
 
 JsonObject: TypeAlias = dict[str, Any]
 

@@ -18,7 +18,7 @@ from test_broken_drivers import run_suite
 def _run(workdir: Path, name: str) -> tuple[int, dict[str, Any], str]:
     workdir.mkdir()
     return run_suite(
-        workdir, ["inmemory"], "-p", "broken_providers", f"--compression-provider=broken-{name}",
+        workdir, ["inmemory"], "-p", "broken_providers", f"--memory-compression-provider=broken-{name}",
         "--memory-strict", "-k", "compression_service",
     )
 

@@ -43,7 +43,7 @@ class Lines:
 # -- history_cleared --------------------------------------------------------------------------
 
 
-@pytest.mark.spec("CLR-01")
+@pytest.mark.aalis_spec("CLR-01")
 @given(st.lists(OTHER_TYPES, max_size=4), st.lists(st.one_of(rows, context_rows), max_size=6))
 def test_types_without_context_never_clear_history(
     types: list[str], results: list[ClearResult]
@@ -51,7 +51,7 @@ def test_types_without_context_never_clear_history(
     assert not history_cleared(ClearContext(scope="session", types=types, results=results))
 
 
-@pytest.mark.spec("CLR-02")
+@pytest.mark.aalis_spec("CLR-02")
 @given(
     st.one_of(st.none(), types_with_context),
     st.lists(rows, max_size=4),
@@ -68,7 +68,7 @@ def test_history_cleared_iff_every_context_row_succeeded(
     assert history_cleared(context) == all(r.success for r in contexts)
 
 
-@pytest.mark.spec("CLR-02")
+@pytest.mark.aalis_spec("CLR-02")
 def test_history_cleared_reads_the_typescript_shape() -> None:
     data: dict[str, Any] = {
         "scope": "session",
@@ -85,7 +85,7 @@ def test_history_cleared_reads_the_typescript_shape() -> None:
     assert ClearContext.from_json(data).session_id == "s1"
 
 
-@pytest.mark.spec("CLR-03")
+@pytest.mark.aalis_spec("CLR-03")
 @given(st.one_of(st.none(), types_with_context), st.lists(rows, max_size=6))
 def test_no_context_row_means_not_cleared(
     types: list[str] | None, results: list[ClearResult]
@@ -93,7 +93,7 @@ def test_no_context_row_means_not_cleared(
     assert not history_cleared(ClearContext(scope="all", types=types, results=results))
 
 
-@pytest.mark.spec("CLR-02")
+@pytest.mark.aalis_spec("CLR-02")
 @pytest.mark.parametrize(
     "data",
     [
@@ -113,7 +113,7 @@ def test_malformed_contexts_raise_typed_errors(data: Any) -> None:
 # -- clear types --------------------------------------------------------------------------------
 
 
-@pytest.mark.spec("CLR-10")
+@pytest.mark.aalis_spec("CLR-10")
 @given(st.lists(OTHER_TYPES, unique=True, max_size=4), st.lists(rows, max_size=6))
 def test_a_type_is_handled_only_when_a_row_names_it(
     requested: list[str], results: list[ClearResult]
@@ -123,7 +123,7 @@ def test_a_type_is_handled_only_when_a_row_names_it(
     assert unhandled_types(context) == [t for t in requested if t not in named]
 
 
-@pytest.mark.spec("CLR-10")
+@pytest.mark.aalis_spec("CLR-10")
 def test_a_failed_row_still_marks_its_type_handled() -> None:
     context = ClearContext(
         scope="session", types=["profile", "vector"],
@@ -132,7 +132,7 @@ def test_a_failed_row_still_marks_its_type_handled() -> None:
     assert unhandled_types(context) == ["vector"]
 
 
-@pytest.mark.spec("CLR-11")
+@pytest.mark.aalis_spec("CLR-11")
 @given(st.lists(st.tuples(OTHER_TYPES, st.text(min_size=1, max_size=5)), max_size=8))
 def test_first_registrant_names_the_type(pairs: list[tuple[str, str]]) -> None:
     registry = ClearTypeRegistry(ClearTypeContribution(id=i, label=lab) for i, lab in pairs)
@@ -145,7 +145,7 @@ def test_first_registrant_names_the_type(pairs: list[tuple[str, str]]) -> None:
     assert registry.unknown(["context", *first]) == ([] if "context" in first else ["context"])
 
 
-@pytest.mark.spec("CLR-11")
+@pytest.mark.aalis_spec("CLR-11")
 def test_registry_refuses_non_contributions() -> None:
     registry = ClearTypeRegistry()
     with pytest.raises(TypeError):
@@ -159,7 +159,7 @@ def test_registry_refuses_non_contributions() -> None:
 # -- clear_metadata_namespaces arguments ----------------------------------------------------
 
 
-@pytest.mark.spec("CLR-09")
+@pytest.mark.aalis_spec("CLR-09")
 @pytest.mark.parametrize("namespaces", ["clr-a", b"clr-a", ["clr-a", 7], [None]])
 def test_bad_namespaces_raise_before_touching_the_store(namespaces: Any) -> None:
     async def scenario() -> list[str]:
@@ -172,7 +172,7 @@ def test_bad_namespaces_raise_before_touching_the_store(namespaces: Any) -> None
     assert asyncio.run(scenario()) == ["k"]
 
 
-@pytest.mark.spec("CLR-07")
+@pytest.mark.aalis_spec("CLR-07")
 def test_unreadable_line_names_ten_then_counts() -> None:
     names = [f"ns/k{i}" for i in range(12)]
     line = unreadable_line(names)

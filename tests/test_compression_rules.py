@@ -46,7 +46,7 @@ def line_of(usage: CompressionUsage, ratio: float) -> float:
 # -- compression_line ---------------------------------------------------------------------
 
 
-@pytest.mark.spec("CMP-01")
+@pytest.mark.aalis_spec("CMP-01")
 @given(usages(), ratios)
 def test_line_is_the_smaller_of_ratio_and_budget(usage: CompressionUsage, ratio: float) -> None:
     line = compression_line(usage, ratio)
@@ -54,7 +54,7 @@ def test_line_is_the_smaller_of_ratio_and_budget(usage: CompressionUsage, ratio:
     assert line <= usage.token_budget
 
 
-@pytest.mark.spec("CMP-01")
+@pytest.mark.aalis_spec("CMP-01")
 @given(positive_tokens, positive_tokens)
 def test_line_above_budget_is_capped_at_budget(window: int, budget: int) -> None:
     usage = CompressionUsage(
@@ -65,7 +65,7 @@ def test_line_above_budget_is_capped_at_budget(window: int, budget: int) -> None
     assert compression_line(usage, ratio) == budget
 
 
-@pytest.mark.spec("CMP-02")
+@pytest.mark.aalis_spec("CMP-02")
 @given(usages(), off)
 def test_line_without_ratio_is_the_budget(usage: CompressionUsage, ratio: float | None) -> None:
     assert compression_line(usage, ratio) == usage.token_budget
@@ -74,7 +74,7 @@ def test_line_without_ratio_is_the_budget(usage: CompressionUsage, ratio: float 
 # -- usage dimension ------------------------------------------------------------------------
 
 
-@pytest.mark.spec("CMP-03")
+@pytest.mark.aalis_spec("CMP-03")
 @given(usages(trimmed=False, history_messages=0), ratios, st.integers(0, 1000))
 def test_reaching_the_line_fires_with_enough_compressible(
     usage: CompressionUsage, ratio: float, extra: int
@@ -84,7 +84,7 @@ def test_reaching_the_line_fires_with_enough_compressible(
     assert compression_due(hit, CompressionLines(compress_at=ratio))
 
 
-@pytest.mark.spec("CMP-03")
+@pytest.mark.aalis_spec("CMP-03")
 @given(usages(trimmed=False, history_messages=0), ratios)
 def test_exactly_at_the_line_and_exactly_half_fires(usage: CompressionUsage, ratio: float) -> None:
     line = line_of(usage, ratio)
@@ -92,7 +92,7 @@ def test_exactly_at_the_line_and_exactly_half_fires(usage: CompressionUsage, rat
     assert compression_due(edge, CompressionLines(compress_at=ratio))
 
 
-@pytest.mark.spec("CMP-03")
+@pytest.mark.aalis_spec("CMP-03")
 @given(usages(trimmed=False, history_messages=0), ratios)
 def test_just_below_the_line_does_not_fire(usage: CompressionUsage, ratio: float) -> None:
     line = line_of(usage, ratio)
@@ -100,7 +100,7 @@ def test_just_below_the_line_does_not_fire(usage: CompressionUsage, ratio: float
     assert not compression_due(below, CompressionLines(compress_at=ratio))
 
 
-@pytest.mark.spec("CMP-04")
+@pytest.mark.aalis_spec("CMP-04")
 @given(usages(trimmed=True, history_messages=0, used=0), ratios)
 def test_trimmed_fires_below_the_line(usage: CompressionUsage, ratio: float) -> None:
     line = line_of(usage, ratio)
@@ -108,7 +108,7 @@ def test_trimmed_fires_below_the_line(usage: CompressionUsage, ratio: float) -> 
     assert compression_due(trimmed, CompressionLines(compress_at=ratio))
 
 
-@pytest.mark.spec("CMP-05")
+@pytest.mark.aalis_spec("CMP-05")
 @given(usages(history_messages=0), ratios, st.integers(0, 1000))
 def test_compressible_below_half_never_fires(
     usage: CompressionUsage, ratio: float, extra: int
@@ -118,7 +118,7 @@ def test_compressible_below_half_never_fires(
     assert not compression_due(starved, CompressionLines(compress_at=ratio))
 
 
-@pytest.mark.spec("CMP-06")
+@pytest.mark.aalis_spec("CMP-06")
 @given(usages(history_messages=0), off, st.integers(0, 10**9))
 def test_no_ratio_means_no_usage_trigger(
     usage: CompressionUsage, ratio: float | None, over: int
@@ -131,7 +131,7 @@ def test_no_ratio_means_no_usage_trigger(
 # -- count dimension ------------------------------------------------------------------------
 
 
-@pytest.mark.spec("CMP-07")
+@pytest.mark.aalis_spec("CMP-07")
 @given(usages(used=0, compressible=0, trimmed=False), st.integers(1, 5000), st.integers(0, 50))
 def test_count_fires_at_and_above_the_limit(
     usage: CompressionUsage, limit: int, extra: int
@@ -141,7 +141,7 @@ def test_count_fires_at_and_above_the_limit(
     assert not compression_due(attrs.evolve(usage, history_messages=limit - 1), lines)
 
 
-@pytest.mark.spec("CMP-07")
+@pytest.mark.aalis_spec("CMP-07")
 @given(usages(used=0, compressible=0, trimmed=False), st.sampled_from([None, 0]))
 def test_count_off_never_fires(usage: CompressionUsage, limit: int | None) -> None:
     assert not compression_due(usage, CompressionLines(history_limit=limit))
@@ -150,7 +150,7 @@ def test_count_off_never_fires(usage: CompressionUsage, limit: int | None) -> No
 # -- either dimension ------------------------------------------------------------------------
 
 
-@pytest.mark.spec("CMP-08")
+@pytest.mark.aalis_spec("CMP-08")
 @given(usages(trimmed=False), ratios, st.integers(1, 5000))
 def test_either_dimension_suffices(usage: CompressionUsage, ratio: float, limit: int) -> None:
     line = line_of(usage, ratio)
@@ -163,7 +163,7 @@ def test_either_dimension_suffices(usage: CompressionUsage, ratio: float, limit:
     assert not compression_due(neither, lines)
 
 
-@pytest.mark.spec("CMP-08")
+@pytest.mark.aalis_spec("CMP-08")
 def test_worked_example() -> None:
     usage = CompressionUsage(
         used=70_000, context_window=100_000, token_budget=90_000, compressible=35_000,
@@ -186,7 +186,7 @@ GOOD: dict[str, Any] = {
 }
 
 
-@pytest.mark.spec("CMP-09")
+@pytest.mark.aalis_spec("CMP-09")
 @pytest.mark.parametrize(
     ("field", "value", "error"),
     [
@@ -206,7 +206,7 @@ def test_bad_usage_is_refused(field: str, value: Any, error: type[Exception]) ->
         CompressionUsage(**{**GOOD, field: value})
 
 
-@pytest.mark.spec("CMP-09")
+@pytest.mark.aalis_spec("CMP-09")
 @pytest.mark.parametrize(
     ("fields", "error"),
     [
@@ -224,7 +224,7 @@ def test_bad_lines_are_refused(fields: dict[str, Any], error: type[Exception]) -
         CompressionLines(**fields)
 
 
-@pytest.mark.spec("CMP-09")
+@pytest.mark.aalis_spec("CMP-09")
 def test_bad_arguments_to_the_functions_are_refused() -> None:
     usage = CompressionUsage(**GOOD)
     with pytest.raises(ValueError, match="compress_at"):

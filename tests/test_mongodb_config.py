@@ -24,7 +24,7 @@ from aalis_memory.fixtures.mongodb_server import free_port
 from aalis_memory.fixtures.mongodb_testing import ClientRecorder
 
 
-@pytest.mark.spec("MDB-01")
+@pytest.mark.aalis_spec("MDB-01")
 def test_defaults() -> None:
     config = MongoConfig()
     assert (config.uri, config.database, config.claim_from, config.collection) == (
@@ -34,7 +34,7 @@ def test_defaults() -> None:
             config.cross_session_max_limit) == (5000, 500, 1000)
 
 
-@pytest.mark.spec("MDB-01")
+@pytest.mark.aalis_spec("MDB-01")
 def test_host_config_block_uses_the_documented_names() -> None:
     config = MongoConfig.from_mapping({
         "uri": "mongodb://db:1", "database": "d", "claimFrom": "unowned", "collection": "c",
@@ -47,7 +47,7 @@ def test_host_config_block_uses_the_documented_names() -> None:
     assert MongoConfig.from_mapping({}) == MongoConfig()
 
 
-@pytest.mark.spec("MDB-04")
+@pytest.mark.aalis_spec("MDB-04")
 @pytest.mark.parametrize(
     "settings",
     [
@@ -73,13 +73,13 @@ def test_bad_settings_raise_config_error(settings: dict[str, Any]) -> None:
     assert "\n" not in str(caught.value)
 
 
-@pytest.mark.spec("MDB-04")
+@pytest.mark.aalis_spec("MDB-04")
 def test_unknown_host_setting_is_refused() -> None:
     with pytest.raises(ConfigError, match="claim_from"):
         MongoConfig.from_mapping({"claim_from": "unowned"})
 
 
-@pytest.mark.spec("MDB-04")
+@pytest.mark.aalis_spec("MDB-04")
 def test_unparsable_uri_is_a_config_error_without_a_client() -> None:
     recorder = ClientRecorder()
     for uri in ("http://localhost:27017", "mongodb://host:notaport"):
@@ -88,14 +88,14 @@ def test_unparsable_uri_is_a_config_error_without_a_client() -> None:
     assert recorder.topology_opened == 0
 
 
-@pytest.mark.spec("MDB-05")
+@pytest.mark.aalis_spec("MDB-05")
 def test_repr_hides_the_uri_password() -> None:
     text = repr(MongoConfig(uri="mongodb://alice:s3cret@db.example:27017/?authSource=admin"))
     assert "s3cret" not in text
     assert "alice:***@db.example" in text
 
 
-@pytest.mark.spec("MDB-16")
+@pytest.mark.aalis_spec("MDB-16")
 @pytest.mark.parametrize(
     ("paths", "suffix", "expected"),
     [
@@ -113,20 +113,20 @@ def test_database_name_is_derived(paths: HostPaths | None, suffix: str, expected
     assert resolve_database_name(MongoConfig(), paths, suffix) == expected
 
 
-@pytest.mark.spec("MDB-16")
+@pytest.mark.aalis_spec("MDB-16")
 def test_profile_is_read_from_a_data_dash_directory() -> None:
     assert HostPaths.for_data_dir("/srv/aalis/data-work").profile == "work"
     assert HostPaths.for_data_dir("/srv/aalis/data").profile is None
     assert HostPaths.for_data_dir("/srv/aalis/data-").profile is None
 
 
-@pytest.mark.spec("MDB-16")
+@pytest.mark.aalis_spec("MDB-16")
 def test_configured_database_is_used_as_written() -> None:
     paths = HostPaths(Path("/srv/aalis/data-work"), profile="work")
     assert resolve_database_name(MongoConfig(database="Mine_1"), paths, "b") == "Mine_1"
 
 
-@pytest.mark.spec("MDB-17")
+@pytest.mark.aalis_spec("MDB-17")
 def test_63_bytes_is_the_limit() -> None:
     assert check_database_name("a" * 63) == "a" * 63
     assert check_database_name("库" * 21) == "库" * 21  # 63 bytes in UTF-8
@@ -138,7 +138,7 @@ def test_63_bytes_is_the_limit() -> None:
         assert "\n" not in message
 
 
-@pytest.mark.spec("MDB-17")
+@pytest.mark.aalis_spec("MDB-17")
 def test_too_long_derived_name_fails_open_before_connecting(tmp_path: Path) -> None:
     recorder = ClientRecorder()
     paths = HostPaths(tmp_path / "data-long", profile="p" * 60)
@@ -150,7 +150,7 @@ def test_too_long_derived_name_fails_open_before_connecting(tmp_path: Path) -> N
     assert recorder.topology_opened == 0
 
 
-@pytest.mark.spec("MDB-29")
+@pytest.mark.aalis_spec("MDB-29")
 @pytest.mark.parametrize(
     ("uri", "expected"),
     [

@@ -32,11 +32,11 @@ def dead_uri(credentials: str = "") -> str:
     return f"mongodb://{credentials}127.0.0.1:{free_port()}/"
 
 
-@pytest.mark.spec("MDB-02")
+@pytest.mark.aalis_spec("MDB-02")
 async def test_connect_timeout_is_used_for_connect_and_selection(
-    mongodb_server: MongoServer, mongodb_database: str, memory_loop: asyncio.Runner
+    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, aalis_memory_loop: asyncio.Runner
 ) -> None:
-    config = MongoConfig(uri=mongodb_server.uri, database=mongodb_database,
+    config = MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database,
                          connect_timeout_ms=4321)
     store = await MongoMemory.open(config)
     try:
@@ -46,12 +46,12 @@ async def test_connect_timeout_is_used_for_connect_and_selection(
         await store.close()
 
 
-@pytest.mark.spec("MDB-26")
+@pytest.mark.aalis_spec("MDB-26")
 async def test_close_closes_the_client(
-    mongodb_server: MongoServer, mongodb_database: str, memory_loop: asyncio.Runner
+    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, aalis_memory_loop: asyncio.Runner
 ) -> None:
     recorder = ClientRecorder()
-    config = MongoConfig(uri=mongodb_server.uri, database=mongodb_database)
+    config = MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database)
     store = await MongoMemory.open(config, event_listeners=[recorder])
     await store.close()
     assert recorder.topology_closed == 1
@@ -61,7 +61,7 @@ async def test_close_closes_the_client(
     assert recorder.topology_closed == 1
 
 
-@pytest.mark.spec("MDB-27")
+@pytest.mark.aalis_spec("MDB-27")
 def test_unreachable_server_fails_with_the_documented_text() -> None:
     recorder = ClientRecorder()
     uri = dead_uri()
@@ -82,11 +82,11 @@ def test_unreachable_server_fails_with_the_documented_text() -> None:
     assert CONNECT_FAILED == "MongoDB 连接失败(确认 MongoDB 在运行、配置项 uri 写对):"
 
 
-@pytest.mark.spec("MDB-27")
+@pytest.mark.aalis_spec("MDB-27")
 async def test_index_failure_closes_the_client(
-    mongodb_server: MongoServer, mongodb_database: str, memory_loop: asyncio.Runner
+    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, aalis_memory_loop: asyncio.Runner
 ) -> None:
-    config = MongoConfig(uri=mongodb_server.uri, database=mongodb_database)
+    config = MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database)
     store = await MongoMemory.open(config)
     try:
         # Another tool took the name of one of the driver's indexes for a different key.
@@ -102,7 +102,7 @@ async def test_index_failure_closes_the_client(
     assert recorder.topology_closed == 1
 
 
-@pytest.mark.spec("MDB-28")
+@pytest.mark.aalis_spec("MDB-28")
 def test_cancelled_open_closes_the_client_and_frees_the_database() -> None:
     recorder = ClientRecorder()
     config = MongoConfig(uri=dead_uri(), database="aalis_cancelled", connect_timeout_ms=30_000)
@@ -126,7 +126,7 @@ def test_cancelled_open_closes_the_client_and_frees_the_database() -> None:
     run_against_unreachable(main)
 
 
-@pytest.mark.spec("MDB-29")
+@pytest.mark.aalis_spec("MDB-29")
 @pytest.mark.parametrize("scheme", ["mongodb", "mongodb+srv"])
 def test_logged_uri_hides_the_password(caplog: pytest.LogCaptureFixture, scheme: str) -> None:
     if scheme == "mongodb":

@@ -59,11 +59,11 @@ class Opener:
 
 @pytest.fixture
 def opener(
-    mongodb_server: MongoServer, mongodb_database: str, memory_loop: asyncio.Runner
+    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, aalis_memory_loop: asyncio.Runner
 ) -> Iterator[Opener]:
-    opener = Opener(mongodb_server.uri, mongodb_database)
+    opener = Opener(aalis_mongodb_server.uri, aalis_mongodb_database)
     yield opener
-    memory_loop.run(opener.close_all())
+    aalis_memory_loop.run(opener.close_all())
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ def owner_of(paths: HostPaths, instance: str = PLUGIN_NAME) -> dict[str, str]:
     return {"dataDir": str(paths.data_dir.resolve()), "instance": instance}
 
 
-@pytest.mark.spec("MDB-19")
+@pytest.mark.aalis_spec("MDB-19")
 async def test_new_database_records_its_owner(
     opener: Opener, dirs: tuple[HostPaths, HostPaths]
 ) -> None:
@@ -89,7 +89,7 @@ async def test_new_database_records_its_owner(
     assert await opener.owner() == owner_of(first)
 
 
-@pytest.mark.spec("MDB-20")
+@pytest.mark.aalis_spec("MDB-20")
 async def test_other_data_directory_is_refused(
     opener: Opener, dirs: tuple[HostPaths, HostPaths]
 ) -> None:
@@ -107,7 +107,7 @@ async def test_other_data_directory_is_refused(
     assert await opener.owner() == owner_of(first)
 
 
-@pytest.mark.spec("MDB-20")
+@pytest.mark.aalis_spec("MDB-20")
 async def test_other_instance_of_the_same_directory_is_refused(
     opener: Opener, dirs: tuple[HostPaths, HostPaths]
 ) -> None:
@@ -117,7 +117,7 @@ async def test_other_instance_of_the_same_directory_is_refused(
         await opener(first, instance="b")
 
 
-@pytest.mark.spec("MDB-21")
+@pytest.mark.aalis_spec("MDB-21")
 async def test_owner_is_compared_by_real_path(
     opener: Opener, dirs: tuple[HostPaths, HostPaths], tmp_path: Path
 ) -> None:
@@ -130,7 +130,7 @@ async def test_owner_is_compared_by_real_path(
     assert await opener.owner() == owner_of(first)
 
 
-@pytest.mark.spec("MDB-22")
+@pytest.mark.aalis_spec("MDB-22")
 async def test_existing_data_without_record_needs_unowned(
     opener: Opener, dirs: tuple[HostPaths, HostPaths]
 ) -> None:
@@ -146,7 +146,7 @@ async def test_existing_data_without_record_needs_unowned(
     assert await opener.owner() == owner_of(first)
 
 
-@pytest.mark.spec("MDB-23")
+@pytest.mark.aalis_spec("MDB-23")
 @pytest.mark.parametrize(
     "broken",
     [{"dataDir": "/somewhere"}, {"instance": PLUGIN_NAME}, {"dataDir": "", "instance": "x"},
@@ -168,7 +168,7 @@ async def test_broken_record_fails_until_unowned_rewrites_it(
     assert await opener.owner() == owner_of(first)
 
 
-@pytest.mark.spec("MDB-24")
+@pytest.mark.aalis_spec("MDB-24")
 async def test_claim_from_moves_ownership(
     opener: Opener, dirs: tuple[HostPaths, HostPaths], tmp_path: Path
 ) -> None:
@@ -185,7 +185,7 @@ async def test_claim_from_moves_ownership(
         await opener.once(first)
 
 
-@pytest.mark.spec("MDB-25")
+@pytest.mark.aalis_spec("MDB-25")
 async def test_without_host_paths_nothing_is_checked_or_recorded(
     opener: Opener, dirs: tuple[HostPaths, HostPaths]
 ) -> None:

@@ -38,21 +38,21 @@ def recorder() -> ClientRecorder:
 
 @pytest.fixture
 def opener(
-    mongodb_server: MongoServer, mongodb_database: str, recorder: ClientRecorder,
-    memory_loop: asyncio.Runner,
+    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, recorder: ClientRecorder,
+    aalis_memory_loop: asyncio.Runner,
 ) -> Iterator[Opener]:
     """``await opener(**settings)``: a store on this test's database; closed at teardown."""
     opened: list[MongoMemory] = []
 
     async def open_store(**settings: Any) -> MongoMemory:
-        config = MongoConfig(uri=mongodb_server.uri, database=mongodb_database, **settings)
+        config = MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database, **settings)
         store = await MongoMemory.open(config, event_listeners=[recorder])
         opened.append(store)
         return store
 
     yield open_store
     for store in opened:
-        memory_loop.run(store.close())
+        aalis_memory_loop.run(store.close())
 
 
 def msg(content: str, ts: int, kind: str | None = None, role: str = "user") -> Message:
@@ -68,7 +68,7 @@ def contents(messages: list[Message]) -> list[str | None]:
     return [m.content for m in messages]
 
 
-@pytest.mark.spec("MDB-03")
+@pytest.mark.aalis_spec("MDB-03")
 async def test_configured_caps_bound_the_reads(opener: Opener) -> None:
     store = await opener(range_query_limit=3, cross_session_max_limit=2)
     await save(store, [msg(f"m{i}", 100 + i) for i in range(6)])
@@ -80,7 +80,7 @@ async def test_configured_caps_bound_the_reads(opener: Opener) -> None:
     assert [r.message.content for r in recent] == ["m4", "m5"]
 
 
-@pytest.mark.spec("MDB-06")
+@pytest.mark.aalis_spec("MDB-06")
 async def test_message_indexes(opener: Opener) -> None:
     store = await opener(collection="chat_log")
     info = await store.database["chat_log"].index_information()
@@ -93,7 +93,7 @@ async def test_message_indexes(opener: Opener) -> None:
     } <= keys
 
 
-@pytest.mark.spec("MDB-07")
+@pytest.mark.aalis_spec("MDB-07")
 async def test_metadata_collection_is_fixed_and_unique(opener: Opener) -> None:
     store = await opener(collection="chat_log")
     await store.save_metadata(NS, "k", {"v": 1})
@@ -104,7 +104,7 @@ async def test_metadata_collection_is_fixed_and_unique(opener: Opener) -> None:
     assert await store.database["chat_log"].count_documents({}) == 0
 
 
-@pytest.mark.spec("MDB-08")
+@pytest.mark.aalis_spec("MDB-08")
 async def test_clear_all_empties_only_the_message_collection(opener: Opener) -> None:
     store = await opener()
     await save(store, [msg("a", 1), msg("b", 2)])
@@ -116,10 +116,10 @@ async def test_clear_all_empties_only_the_message_collection(opener: Opener) -> 
     assert await store.metadata_collection.count_documents({"namespace": NS}) == 2
 
 
-@pytest.mark.spec("MDB-09")
+@pytest.mark.aalis_spec("MDB-09")
 async def test_history_window_counts_conversation_only(opener: Opener) -> None:
     store = await opener()
-    marker, turn = "event-marker", "turn-record"
+    marker = turn = "event-marker"  # a turn record is an event marker too
     await save(store, [msg("a", 1), msg("d1", 2, marker), msg("b", 3), msg("t1", 4, turn),
                        msg("c", 5), msg("d2", 6, marker)])
     assert contents(await store.get_history(S, 2)) == ["d1", "b", "t1", "c", "d2"]
@@ -128,7 +128,7 @@ async def test_history_window_counts_conversation_only(opener: Opener) -> None:
     assert await store.count_history(S) == 3
 
 
-@pytest.mark.spec("MDB-10")
+@pytest.mark.aalis_spec("MDB-10")
 async def test_same_millisecond_keeps_write_order_and_archive_flags(opener: Opener) -> None:
     store = await opener()
     names = ["e", "b", "d", "a", "c"]
@@ -143,7 +143,7 @@ async def test_same_millisecond_keeps_write_order_and_archive_flags(opener: Open
     ]
 
 
-@pytest.mark.spec("MDB-11")
+@pytest.mark.aalis_spec("MDB-11")
 async def test_archive_is_one_multi_update(opener: Opener, recorder: ClientRecorder) -> None:
     store = await opener()
     await save(store, [msg(f"m{i}", i) for i in range(6)])
@@ -158,7 +158,7 @@ async def test_archive_is_one_multi_update(opener: Opener, recorder: ClientRecor
     assert get("mongodb").capabilities.archive_atomicity == "partial"
 
 
-@pytest.mark.spec("MDB-12")
+@pytest.mark.aalis_spec("MDB-12")
 async def test_commit_is_one_ordered_bulk_write(opener: Opener, recorder: ClientRecorder) -> None:
     store = await opener()
     recorder.commands.clear()
@@ -172,11 +172,11 @@ async def test_commit_is_one_ordered_bulk_write(opener: Opener, recorder: Client
     assert get("mongodb").capabilities.metadata_atomicity == "ordered"
 
 
-@pytest.mark.spec("MDB-12")
+@pytest.mark.aalis_spec("MDB-12")
 async def test_commit_stops_at_the_first_failure_keeping_earlier_writes(
-    opener: Opener, mongodb_server: MongoServer
+    opener: Opener, aalis_mongodb_server: MongoServer
 ) -> None:
-    require(mongodb_server, "fail_points")
+    require(aalis_mongodb_server, "fail_points")
     store = await opener()
     await store.save_metadata(NS, "b", {"v": "old"})
     admin = store.client.admin
@@ -197,7 +197,7 @@ async def test_commit_stops_at_the_first_failure_keeping_earlier_writes(
     assert await store.get_metadata(NS, "c") is None
 
 
-@pytest.mark.spec("MDB-13")
+@pytest.mark.aalis_spec("MDB-13")
 async def test_list_metadata_skips_non_objects_with_one_warning_each(
     opener: Opener, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -215,7 +215,7 @@ async def test_list_metadata_skips_non_objects_with_one_warning_each(
     assert len(warnings) == 3
 
 
-@pytest.mark.spec("MDB-14")
+@pytest.mark.aalis_spec("MDB-14")
 async def test_updated_at_falls_back_to_zero(opener: Opener) -> None:
     store = await opener()
     await store.save_metadata(NS, "fresh", {"v": 0})
@@ -229,7 +229,7 @@ async def test_updated_at_falls_back_to_zero(opener: Opener) -> None:
     assert stamps["fresh"][1] > 0
 
 
-@pytest.mark.spec("MDB-15")
+@pytest.mark.aalis_spec("MDB-15")
 async def test_list_metadata_keys_includes_skipped_documents(opener: Opener) -> None:
     store = await opener()
     await store.save_metadata(NS, "good", {"v": 1})

@@ -9,7 +9,7 @@ import pytest
 from aalis_memory.conformance import spec_map
 from aalis_memory.conformance.__main__ import main
 from aalis_memory.conformance.rules import CATALOGUE
-from aalis_memory.conformance.rules.model import MUST, Rule
+from aalis_memory.conformance.rules.rule import MUST, Rule
 from aalis_memory.conformance.statemachine import COVERED_RULES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -41,11 +41,11 @@ def test_checker_reports_untested_and_unknown_rules(tmp_path: Path) -> None:
     tests = _write_tests(
         tmp_path / "t",
         "import pytest\n"
-        "pytestmark = [pytest.mark.spec('A-01')]\n"
-        "@pytest.mark.spec('ZZ-99')\n"
+        "pytestmark = [pytest.mark.aalis_spec('A-01')]\n"
+        "@pytest.mark.aalis_spec('ZZ-99')\n"
         "async def test_a(memory): ...\n"
         "class TestB:\n"
-        "    @pytest.mark.spec('A-02')\n"
+        "    @pytest.mark.aalis_spec('A-02')\n"
         "    def test_b(self): ...\n",
     )
     catalogue = {
@@ -71,9 +71,9 @@ def test_starred_marks_read_the_imported_rule_tuple(tmp_path: Path) -> None:
         tmp_path / "t",
         "import pytest\n"
         "from aalis_memory.conformance.statemachine import COVERED_RULES as RULES, run_machine\n"
-        "@pytest.mark.spec('A-01', *RULES)\n"
+        "@pytest.mark.aalis_spec('A-01', *RULES)\n"
         "def test_a(): ...\n"
-        "@pytest.mark.spec(*run_machine)\n"
+        "@pytest.mark.aalis_spec(*run_machine)\n"
         "def test_b(): ...\n",
     )
     found = spec_map.scan([tests], relative_to=tmp_path)

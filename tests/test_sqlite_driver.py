@@ -1,7 +1,7 @@
 """The SQLite reference driver's own tests: what the portable suite cannot see.
 
 Query plans, a second connection on the same file, a writer killed mid-transaction, lifecycle,
-concurrent callers and persistence. Async tests take ``memory_loop`` so the kit's plugin runs
+concurrent callers and persistence. Async tests take ``aalis_memory_loop`` so the kit's plugin runs
 them on their own event loop. Pauses are driven by the driver's ``_after_write`` seam and
 ``threading.Event``s, never by sleeps.
 """
@@ -71,9 +71,9 @@ def plan_of(path: Path, sql: str) -> list[str]:
         return [str(row[3]) for row in conn.execute("EXPLAIN QUERY PLAN " + sql)]
 
 
-@pytest.mark.spec("HIST-03", "HIST-04")
+@pytest.mark.aalis_spec("HIST-03", "HIST-04")
 async def test_get_history_20_uses_index_searches_only(
-    tmp_path: Path, memory_loop: asyncio.Runner
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
     path = tmp_path / "plan.sqlite3"
     async with await SqliteMemory.open(path) as store:
@@ -104,9 +104,9 @@ async def test_get_history_20_uses_index_searches_only(
 # -- a second connection never sees half a transaction -------------------------------------
 
 
-@pytest.mark.spec("COMMIT-05")
+@pytest.mark.aalis_spec("COMMIT-05")
 async def test_other_connection_never_sees_part_of_a_commit(
-    tmp_path: Path, memory_loop: asyncio.Runner
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
     path = tmp_path / "commit.sqlite3"
     async with await PausingSqlite.open(path) as writer, await SqliteMemory.open(path) as reader:
@@ -131,9 +131,9 @@ async def test_other_connection_never_sees_part_of_a_commit(
     assert set(seen) <= {1, 201}, seen
 
 
-@pytest.mark.spec("ARCH-10")
+@pytest.mark.aalis_spec("ARCH-10")
 async def test_other_connection_never_sees_part_of_an_archive(
-    tmp_path: Path, memory_loop: asyncio.Runner
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
     path = tmp_path / "archive.sqlite3"
     async with await PausingSqlite.open(path) as writer, await SqliteMemory.open(path) as reader:
@@ -187,7 +187,7 @@ asyncio.run(main())
 
 @pytest.mark.parametrize(("mode", "expected_keys"), [("inside", 0), ("committed", 1000)])
 async def test_sigkilled_writer_leaves_all_or_nothing(
-    tmp_path: Path, memory_loop: asyncio.Runner, mode: str, expected_keys: int
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner, mode: str, expected_keys: int
 ) -> None:
     path = tmp_path / "crash.sqlite3"
     async with await SqliteMemory.open(path) as store:
@@ -232,7 +232,7 @@ async def test_sigkilled_writer_leaves_all_or_nothing(
 # -- lifecycle -----------------------------------------------------------------------------
 
 
-async def test_open_uses_wal_and_close_is_final(tmp_path: Path, memory_loop: asyncio.Runner) -> None:
+async def test_open_uses_wal_and_close_is_final(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
     path = tmp_path / "life.sqlite3"
     store = await SqliteMemory.open(path, range_query_limit=3, cross_session_max_limit=4)
     assert (store.range_query_limit, store.cross_session_max_limit) == (3, 4)
@@ -245,7 +245,7 @@ async def test_open_uses_wal_and_close_is_final(tmp_path: Path, memory_loop: asy
         await store.get_history("s")
 
 
-async def test_async_with_closes(tmp_path: Path, memory_loop: asyncio.Runner) -> None:
+async def test_async_with_closes(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
     async with await SqliteMemory.open(tmp_path / "ctx.sqlite3") as store:
         await store.save_message("s", msg("a", 1))
     with pytest.raises(RuntimeError, match="not open"):
@@ -253,7 +253,7 @@ async def test_async_with_closes(tmp_path: Path, memory_loop: asyncio.Runner) ->
 
 
 async def test_bad_caps_are_refused_before_touching_disk(
-    tmp_path: Path, memory_loop: asyncio.Runner
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
     path = tmp_path / "never.sqlite3"
     with pytest.raises(ValueError, match="range_query_limit"):
@@ -263,7 +263,7 @@ async def test_bad_caps_are_refused_before_touching_disk(
     assert not path.exists()
 
 
-async def test_subclass_opens_as_itself(tmp_path: Path, memory_loop: asyncio.Runner) -> None:
+async def test_subclass_opens_as_itself(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
     class Tagged(SqliteMemory):
         tag = "mine"
 
@@ -277,9 +277,9 @@ async def test_subclass_opens_as_itself(tmp_path: Path, memory_loop: asyncio.Run
 # -- ordering ------------------------------------------------------------------------------------
 
 
-@pytest.mark.spec("HIST-02", "FULL-02", "ARCH-01", "RANGE-03", "CROSS-02", "UPD-01")
+@pytest.mark.aalis_spec("HIST-02", "FULL-02", "ARCH-01", "RANGE-03", "CROSS-02", "UPD-01")
 async def test_every_read_orders_by_timestamp_then_write_order(
-    tmp_path: Path, memory_loop: asyncio.Runner
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
     async with await SqliteMemory.open(
         tmp_path / "order.sqlite3", range_query_limit=3
@@ -311,9 +311,9 @@ async def test_every_read_orders_by_timestamp_then_write_order(
 # -- concurrency and persistence -----------------------------------------------------------------
 
 
-@pytest.mark.spec("HIST-02", "COUNT-01", "COMMIT-05")
+@pytest.mark.aalis_spec("HIST-02", "COUNT-01", "COMMIT-05")
 async def test_concurrent_async_callers_stay_consistent(
-    tmp_path: Path, memory_loop: asyncio.Runner
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
     async with await SqliteMemory.open(tmp_path / "busy.sqlite3") as store:
         sessions = ("a", "b", "c")
@@ -352,7 +352,7 @@ async def test_concurrent_async_callers_stay_consistent(
 
 
 async def test_two_stores_write_the_same_file_concurrently(
-    tmp_path: Path, memory_loop: asyncio.Runner
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
     path = tmp_path / "shared.sqlite3"
     async with await SqliteMemory.open(path) as one, await SqliteMemory.open(path) as two:
@@ -366,8 +366,8 @@ async def test_two_stores_write_the_same_file_concurrently(
         assert len(await two.list_metadata("ns")) == 100
 
 
-@pytest.mark.spec("MSG-02", "META-05", "ARCH-09")
-async def test_everything_survives_reopening(tmp_path: Path, memory_loop: asyncio.Runner) -> None:
+@pytest.mark.aalis_spec("MSG-02", "META-05", "ARCH-09")
+async def test_everything_survives_reopening(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
     path = tmp_path / "persist.sqlite3"
     saved = [
         msg("plain", 1000),
@@ -454,7 +454,7 @@ def random_call(rnd: random.Random, step: int, ts: int) -> tuple[str, tuple[Any,
 
 @pytest.mark.parametrize("seed", range(6))
 async def test_agrees_with_the_in_memory_reference(
-    tmp_path: Path, memory_loop: asyncio.Runner, seed: int
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner, seed: int
 ) -> None:
     """Timestamps grow with every write here, where timestamp and write ordering coincide."""
     rnd = random.Random(seed)

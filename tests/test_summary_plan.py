@@ -42,7 +42,7 @@ def histories(draw: st.DrawFn) -> list[Message]:
     return out
 
 
-@pytest.mark.spec("CSV-05", "CSV-06", "CSV-18")
+@pytest.mark.aalis_spec("CSV-05", "CSV-06", "CSV-18")
 @given(histories(), st.data(), st.floats(0, 1), st.integers(0, 8))
 def test_chosen_picks_respect_every_limit(
     messages: list[Message], data: st.DataObject, ratio: float, cap: int
@@ -57,14 +57,14 @@ def test_chosen_picks_respect_every_limit(
     assert set(kept) <= {p for pick in picks for u in tool_exchanges(messages) if pick in u for p in u}
 
 
-@pytest.mark.spec("CSV-19")
+@pytest.mark.aalis_spec("CSV-19")
 def test_picks_are_taken_in_order_skipping_what_no_longer_fits() -> None:
     messages = [Message(role="user", content=c) for c in ["aaaa", "bb", "cccccc", "d"]]
     assert choose_picks(messages, [2, 0, 1, 3], tokens, PickLimits(tokens=7)) == [2, 3]
     assert choose_picks(messages, [0, 1], tokens, PickLimits(tokens=99, messages=1)) == [0]
 
 
-@pytest.mark.spec("CSV-18")
+@pytest.mark.aalis_spec("CSV-18")
 @given(histories())
 def test_split_never_leaves_an_open_exchange_behind(messages: list[Message]) -> None:
     split = split_point(messages)
@@ -76,7 +76,7 @@ def test_split_never_leaves_an_open_exchange_behind(messages: list[Message]) -> 
     assert split == (last[0] if is_open else len(messages))
 
 
-@pytest.mark.spec("CSV-06")
+@pytest.mark.aalis_spec("CSV-06")
 @given(st.integers(1, 500), st.integers(0, 300))
 def test_half_limit_cap(limit: int, late: int) -> None:
     limits = pick_limits([], tokens, history_limit=limit, post_split_conversation=late)
@@ -84,14 +84,14 @@ def test_half_limit_cap(limit: int, late: int) -> None:
     assert pick_limits([], tokens, history_limit=None).messages is None
 
 
-@pytest.mark.spec("CSV-05")
+@pytest.mark.aalis_spec("CSV-05")
 @given(st.lists(st.text(max_size=50), min_size=1, max_size=10), st.floats(0, 1))
 def test_budget_is_the_share_of_the_compressed_tokens(texts: list[str], ratio: float) -> None:
     messages = [Message(role="user", content=t) for t in texts]
     assert pick_limits(messages, tokens, ratio=ratio).tokens == ratio * sum(map(len, texts))
 
 
-@pytest.mark.spec("CSV-05")
+@pytest.mark.aalis_spec("CSV-05")
 def test_default_counter_counts_text_arguments_and_reasoning() -> None:
     assert approximate_tokens(Message(role="user", content=None)) == 1
     assert approximate_tokens(Message(role="user", content="x" * 40)) == 10
@@ -101,7 +101,7 @@ def test_default_counter_counts_text_arguments_and_reasoning() -> None:
     assert approximate_tokens(thinking) == 11
 
 
-@pytest.mark.spec("CSV-19")
+@pytest.mark.aalis_spec("CSV-19")
 @pytest.mark.parametrize(("picks", "error"), [("01", TypeError), ([True], TypeError),
                                               ([1.0], TypeError), ([3], ValueError),
                                               ([-1], ValueError)])

@@ -50,7 +50,7 @@ def test_it_is_a_compression_service() -> None:
     assert CompressingEvent("s", "start").to_json() == {"sessionId": "s", "status": "start"}
 
 
-@pytest.mark.spec("CMP-08")
+@pytest.mark.aalis_spec("CMP-08")
 def test_compress_if_due_runs_only_when_a_line_is_reached() -> None:
     async def scenario() -> tuple[bool, bool, list[str | None]]:
         store = await filled()
@@ -87,7 +87,7 @@ def test_compress_if_due_counts_messages_and_skips_a_running_session() -> None:
     assert run(scenario) == (False, False, True)
 
 
-@pytest.mark.spec("CLR-02")
+@pytest.mark.aalis_spec("CLR-02")
 def test_memory_clear_drops_the_summaries_it_was_asked_for() -> None:
     async def scenario() -> list[Any]:
         store = await filled()

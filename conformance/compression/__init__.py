@@ -1,5 +1,5 @@
 """Conformance for ``compression`` providers: register one, run ``pytest --memory-driver=NAME
---compression-provider=NAME``; the kit drives it with a scripted summarizer over the memory
+--memory-compression-provider=NAME``; the kit drives it with a scripted summarizer over the memory
 driver."""
 
 from aalis_memory.conformance.compression.registry import (

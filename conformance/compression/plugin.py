@@ -1,4 +1,4 @@
-"""pytest plugin part for providers: ``--compression-provider``, parametrization, fixtures.
+"""pytest plugin part for providers: ``--memory-compression-provider``, parametrization, fixtures.
 
 Loaded by the main plugin. Without a selected provider the provider suite is not collected, so
 a plain ``--memory-driver`` run checks storage only.
@@ -23,26 +23,26 @@ SELECTED: Final = pytest.StashKey[list[str]]()
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("aalis-memory", "Aalis MemoryService conformance")
     group.addoption(
-        "--compression-provider",
+        "--memory-compression-provider",
         action="append",
         default=[],
         metavar="NAME",
         help="also run the compression provider suite against provider NAME (repeatable, comma "
         "lists, 'all'; the reference provider is 'summary')",
     )
-    parser.addini("compression_providers", "providers to run without --compression-provider",
+    parser.addini("aalis_compression_providers", "providers to run without --memory-compression-provider",
                   "linelist")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     registry.load_entry_points()
-    config.stash[SELECTED] = _split(config.getoption("--compression-provider")) or _split(
-        config.getini("compression_providers")
+    config.stash[SELECTED] = _split(config.getoption("--memory-compression-provider")) or _split(
+        config.getini("aalis_compression_providers")
     )
 
 
 def selected_providers(config: pytest.Config) -> list[str]:
-    return select_or_usage_error(registry.select, config.stash[SELECTED], "--compression-provider")
+    return select_or_usage_error(registry.select, config.stash[SELECTED], "--memory-compression-provider")
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -52,17 +52,17 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "compression_provider_name" in metafunc.fixturenames:
+    if "aalis_compression_provider" in metafunc.fixturenames:
         names = selected_providers(metafunc.config)
-        metafunc.parametrize("compression_provider_name", names, ids=names)
+        metafunc.parametrize("aalis_compression_provider", names, ids=names)
 
 
 @pytest.fixture
-def compression_registration(compression_provider_name: str) -> ProviderRegistration:
-    return registry.get(compression_provider_name)
+def aalis_compression_registration(aalis_compression_provider: str) -> ProviderRegistration:
+    return registry.get(aalis_compression_provider)
 
 
 @pytest.fixture
-def compression(memory: Any, compression_registration: ProviderRegistration) -> Harness:
+def aalis_compression(aalis_memory: Any, aalis_compression_registration: ProviderRegistration) -> Harness:
     """Builds the provider under test over ``memory`` with the kit's scripted summarizer."""
-    return Harness(memory, compression_registration)
+    return Harness(aalis_memory, aalis_compression_registration)

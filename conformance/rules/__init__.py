@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from aalis_memory.conformance.rules import clearing, compression, messages, metadata, mongodb
-from aalis_memory.conformance.rules.model import Level, OutOfScope, Rule
 from aalis_memory.conformance.rules.out_of_scope import OUT_OF_SCOPE as _OUT_OF_SCOPE
+from aalis_memory.conformance.rules.rule import Level, OutOfScope, Rule
 
 
 def _index(*groups: tuple[Rule, ...]) -> Mapping[str, Rule]:

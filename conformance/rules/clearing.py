@@ -1,7 +1,7 @@
 """Rules for the ``memory:clear`` helpers: history_cleared, clear_metadata_namespaces and the
 clear-type registry (api-memory.zh.md §钩子与贡献点; READING_NOTES #13)."""
 
-from aalis_memory.conformance.rules.model import MUST, SHOULD, Rule
+from aalis_memory.conformance.rules.rule import MUST, SHOULD, Rule
 
 HOOK = "api-memory §钩子与贡献点"
 KIT = "kit choice (document silent)"

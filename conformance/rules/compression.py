@@ -1,7 +1,7 @@
 """Rules for the compression trigger functions and the compression service (api-memory.zh.md,
 §触发判定 and §压缩服务)."""
 
-from aalis_memory.conformance.rules.model import MUST, SHOULD, Rule
+from aalis_memory.conformance.rules.rule import MUST, SHOULD, Rule
 
 TRIGGER = "api-memory §触发判定"
 SERVICE = "api-memory §压缩服务"

@@ -1,7 +1,7 @@
 """Rules for messages: limits, history reads, archiving, clearing, range and cross-session reads,
 content rewrites and deletions (api-memory.zh.md, section 核心方法)."""
 
-from aalis_memory.conformance.rules.model import MUST, SHOULD, Rule
+from aalis_memory.conformance.rules.rule import MUST, SHOULD, Rule
 
 API = "api-memory §核心方法"
 NOTES = "READING_NOTES"

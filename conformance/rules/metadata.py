@@ -1,7 +1,7 @@
 """Rules for the metadata key/value store and batched commits (api-memory.zh.md, 核心方法 and the
 clearing section; READING_NOTES #11)."""
 
-from aalis_memory.conformance.rules.model import MUST, SHOULD, Rule
+from aalis_memory.conformance.rules.rule import MUST, SHOULD, Rule
 
 API = "api-memory §核心方法"
 NOTES = "READING_NOTES"

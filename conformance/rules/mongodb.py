@@ -4,7 +4,7 @@ They bind the ``mongodb`` driver of this kit (its configuration, storage layout,
 logging); the storage contract it shares with every backend is in ``messages`` and ``metadata``.
 """
 
-from aalis_memory.conformance.rules.model import MUST, SHOULD, OutOfScope, Rule
+from aalis_memory.conformance.rules.rule import MUST, SHOULD, OutOfScope, Rule
 
 DOC = "plugin-memory-mongodb"
 CFG = f"{DOC} §配置"

@@ -1,6 +1,6 @@
 """Statements of the documents that are not storage rules, listed so nothing is dropped silently."""
 
-from aalis_memory.conformance.rules.model import OutOfScope
+from aalis_memory.conformance.rules.rule import OutOfScope
 
 OUT_OF_SCOPE = (
     OutOfScope("api-memory §概述",

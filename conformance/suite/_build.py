@@ -8,7 +8,6 @@ from typing import Any
 from aalis_memory.types import Message
 
 MARKER = "event-marker"
-TURN = "turn-record"
 
 
 def msg(content: str, ts: int | None, role: str = "user", **fields: Any) -> Message:
@@ -22,8 +21,9 @@ def marker(content: str, ts: int | None) -> Message:
 
 
 def turn(content: str, ts: int | None) -> Message:
-    """A turn record, the other control kind."""
-    return Message(role="system", content=content, timestamp=ts, kind=TURN)
+    """A turn record: an event marker too (CONTROL_KINDS is the one kind ``event-marker``), told
+    apart from a divider only by what it says."""
+    return Message(role="system", content=content, timestamp=ts, kind=MARKER)
 
 
 async def save_all(memory: Any, session_id: str, messages: Iterable[Message]) -> None:

@@ -16,181 +16,181 @@ from aalis_memory.conformance.suite._views import active, everything
 S = "s-arch"
 
 
-@pytest.mark.spec("ARCH-01")
-async def test_archive_takes_the_earliest(memory: Any) -> None:
-    await save_all(memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
-    await memory.archive_span(S, 2)
+@pytest.mark.aalis_spec("ARCH-01")
+async def test_archive_takes_the_earliest(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-01", "get_history after archive_span(s, 2) of m0..m5",
-                 await active(memory, S), ["m2", "m3", "m4", "m5"])
+                 await active(aalis_memory, S), ["m2", "m3", "m4", "m5"])
 
 
-@pytest.mark.spec("ARCH-01")
-async def test_archive_same_millisecond_in_write_order(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 200)])
-    await memory.archive_span(S, 2)
+@pytest.mark.aalis_spec("ARCH-01")
+async def test_archive_same_millisecond_in_write_order(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 200)])
+    await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-01", "get_history after archive_span(s, 2) with b, c, d at 200 ms",
-                 await active(memory, S), ["c", "d"])
+                 await active(aalis_memory, S), ["c", "d"])
 
 
 @requires.timestamp_ordering
-@pytest.mark.spec("ARCH-01")
-async def test_archive_follows_timestamp_order(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 400)])
-    await memory.archive_span(S, 2)
+@pytest.mark.aalis_spec("ARCH-01")
+async def test_archive_follows_timestamp_order(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 400)])
+    await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-01", "get_history after archive_span(s, 2), written a@100 c@300 b@200 d@400",
-                 await active(memory, S), ["c", "d"])
+                 await active(aalis_memory, S), ["c", "d"])
 
 
-@pytest.mark.spec("ARCH-02")
-async def test_archive_keep_stays_active_and_unchanged(memory: Any) -> None:
+@pytest.mark.aalis_spec("ARCH-02")
+async def test_archive_keep_stays_active_and_unchanged(aalis_memory: Any) -> None:
     saved = timeline("m0", "m1", "m2", "m3", "m4", "m5")
-    await save_all(memory, S, saved)
-    await memory.archive_span(S, 4, [1, 3])
-    got = await memory.get_history(S, 10)
+    await save_all(aalis_memory, S, saved)
+    await aalis_memory.archive_span(S, 4, [1, 3])
+    got = await aalis_memory.get_history(S, 10)
     expect_equal("ARCH-02", "get_history after archive_span(s, 4, keep=[1, 3]) of m0..m5",
                  contents(got), ["m1", "m3", "m4", "m5"])
     expect_equal("ARCH-02", "kept messages after archive_span(s, 4, keep=[1, 3])",
                  got[:2], [saved[1], saved[3]])
 
 
-@pytest.mark.spec("ARCH-02")
-async def test_archive_keep_everything_archives_nothing(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "c"))
-    await memory.archive_span(S, 2, [0, 1])
+@pytest.mark.aalis_spec("ARCH-02")
+async def test_archive_keep_everything_archives_nothing(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    await aalis_memory.archive_span(S, 2, [0, 1])
     expect_equal("ARCH-02", "get_history after archive_span(s, 2, keep=[0, 1]) of [a, b, c]",
-                 await active(memory, S), ["a", "b", "c"])
+                 await active(aalis_memory, S), ["a", "b", "c"])
 
 
-@pytest.mark.spec("ARCH-03")
-async def test_archive_counts_markers_as_positions(memory: Any) -> None:
-    await save_all(memory, S, timeline("|d0", "a", "#t1", "b", "c"))
-    await memory.archive_span(S, 2)
+@pytest.mark.aalis_spec("ARCH-03")
+async def test_archive_counts_markers_as_positions(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("|d0", "a", "#t1", "b", "c"))
+    await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-03", "get_history after archive_span(s, 2) of [d0, a, t1, b, c]",
-                 await active(memory, S), ["t1", "b", "c"])
+                 await active(aalis_memory, S), ["t1", "b", "c"])
 
 
-@pytest.mark.spec("ARCH-03")
-async def test_archive_keep_positions_count_markers(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b", "c", "e"))
-    await memory.archive_span(S, 3, [2])
+@pytest.mark.aalis_spec("ARCH-03")
+async def test_archive_keep_positions_count_markers(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c", "e"))
+    await aalis_memory.archive_span(S, 3, [2])
     expect_equal("ARCH-03", "get_history after archive_span(s, 3, keep=[2]) of [a, d1, b, c, e]",
-                 await active(memory, S), ["b", "c", "e"])
+                 await active(aalis_memory, S), ["b", "c", "e"])
 
 
-@pytest.mark.spec("ARCH-03")
-async def test_archive_markers_only_history(memory: Any) -> None:
-    await save_all(memory, S, timeline("|d0", "#t0", "|d1", "a"))
-    await memory.archive_span(S, 3, [1])
+@pytest.mark.aalis_spec("ARCH-03")
+async def test_archive_markers_only_history(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1", "a"))
+    await aalis_memory.archive_span(S, 3, [1])
     expect_equal("ARCH-03", "get_history after archive_span(s, 3, keep=[1]) of [d0, t0, d1, a]",
-                 await active(memory, S), ["t0", "a"])
+                 await active(aalis_memory, S), ["t0", "a"])
 
 
-@pytest.mark.spec("ARCH-04", "ARCH-07")
-async def test_archive_count_zero_archives_nothing(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b"))
-    first = await memory.archive_span(S, 0)
-    second = await memory.archive_span(S, 0, [0, 1])
+@pytest.mark.aalis_spec("ARCH-04", "ARCH-07")
+async def test_archive_count_zero_archives_nothing(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
+    first = await aalis_memory.archive_span(S, 0)
+    second = await aalis_memory.archive_span(S, 0, [0, 1])
     expect_equal("ARCH-04", "get_history after archive_span(s, 0) and archive_span(s, 0, [0, 1])",
-                 await active(memory, S), ["a", "d1", "b"])
+                 await active(aalis_memory, S), ["a", "d1", "b"])
     expect_equal("ARCH-07", "archive_span(s, 0)", first, 0)
     expect_equal("ARCH-07", "archive_span(s, 0, keep=[0, 1])", second, 0)
 
 
-@pytest.mark.spec("ARCH-05", "ARCH-07")
-async def test_archive_count_above_active_takes_everything(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b"))
-    archived = await memory.archive_span(S, 10)
+@pytest.mark.aalis_spec("ARCH-05", "ARCH-07")
+async def test_archive_count_above_active_takes_everything(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
+    archived = await aalis_memory.archive_span(S, 10)
     expect_equal("ARCH-05", "get_history after archive_span(s, 10) of [a, d1, b]",
-                 await active(memory, S), [])
+                 await active(aalis_memory, S), [])
     expect_equal("ARCH-07", "archive_span(s, 10) of [a, d1, b]", archived, 3)
 
 
-@pytest.mark.spec("ARCH-05")
-async def test_archive_count_above_active_with_keep(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "c"))
-    await memory.archive_span(S, 10, [2])
+@pytest.mark.aalis_spec("ARCH-05")
+async def test_archive_count_above_active_with_keep(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    await aalis_memory.archive_span(S, 10, [2])
     expect_equal("ARCH-05", "get_history after archive_span(s, 10, keep=[2]) of [a, b, c]",
-                 await active(memory, S), ["c"])
+                 await active(aalis_memory, S), ["c"])
 
 
-@pytest.mark.spec("ARCH-06", "ARCH-07")
-async def test_archive_keep_duplicates_and_outside_positions(memory: Any) -> None:
-    await save_all(memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
-    archived = await memory.archive_span(S, 3, [1, 1, 7, 3])
+@pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
+async def test_archive_keep_duplicates_and_outside_positions(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    archived = await aalis_memory.archive_span(S, 3, [1, 1, 7, 3])
     expect_equal("ARCH-06", "get_history after archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5",
-                 await active(memory, S), ["m1", "m3", "m4", "m5"])
+                 await active(aalis_memory, S), ["m1", "m3", "m4", "m5"])
     expect_equal("ARCH-07", "archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5", archived, 2)
 
 
-@pytest.mark.spec("ARCH-06", "ARCH-07")
-async def test_archive_keep_beyond_the_active_history(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "c", "d"))
-    archived = await memory.archive_span(S, 3, [5, 0, 0, 99])
+@pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
+async def test_archive_keep_beyond_the_active_history(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
+    archived = await aalis_memory.archive_span(S, 3, [5, 0, 0, 99])
     expect_equal("ARCH-06", "get_history after archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d",
-                 await active(memory, S), ["a", "d"])
+                 await active(aalis_memory, S), ["a", "d"])
     expect_equal("ARCH-07", "archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d", archived, 2)
 
 
-@pytest.mark.spec("ARCH-07")
-async def test_archive_returns_the_number_archived(memory: Any) -> None:
+@pytest.mark.aalis_spec("ARCH-07")
+async def test_archive_returns_the_number_archived(aalis_memory: Any) -> None:
     # Each case on a fresh session of eight messages, so only the return value is in question.
     cases: list[tuple[int, list[int], int]] = [
         (2, [], 2), (4, [0, 2], 2), (1, [0], 0), (8, [], 8), (8, [7, 6], 6),
     ]
     for number, (count, keep, expected) in enumerate(cases):
         session = f"{S}-{number}"
-        await save_all(memory, session, conversation("m", 8))
+        await save_all(aalis_memory, session, conversation("m", 8))
         expect_equal("ARCH-07", f"archive_span(s, {count}, keep={keep}) of 8 active",
-                     await memory.archive_span(session, count, keep), expected)
+                     await aalis_memory.archive_span(session, count, keep), expected)
 
 
-@pytest.mark.spec("ARCH-08", "ARCH-07")
-async def test_archive_after_archive_counts_only_active(memory: Any) -> None:
-    await save_all(memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
-    await memory.archive_span(S, 2)
-    second = await memory.archive_span(S, 2, [1])
+@pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
+async def test_archive_after_archive_counts_only_active(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    await aalis_memory.archive_span(S, 2)
+    second = await aalis_memory.archive_span(S, 2, [1])
     expect_equal("ARCH-08", "get_history after archive_span(s, 2) then archive_span(s, 2, [1])",
-                 await active(memory, S), ["m3", "m4", "m5"])
+                 await active(aalis_memory, S), ["m3", "m4", "m5"])
     expect_equal("ARCH-07", "second archive_span(s, 2, keep=[1])", second, 1)
 
 
-@pytest.mark.spec("ARCH-08", "ARCH-07")
-async def test_archive_leaves_later_appends_alone(memory: Any) -> None:
-    await save_all(memory, S, timeline("m0", "m1", "m2", "m3"))
-    snapshot = await active(memory, S)
+@pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
+async def test_archive_leaves_later_appends_alone(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3"))
+    snapshot = await active(aalis_memory, S)
     # Two messages arrive after the caller's snapshot: they sit after the span.
-    await save_all(memory, S, [msg("m4", 2000), msg("m5", 2010)])
-    archived = await memory.archive_span(S, len(snapshot), [3])
+    await save_all(aalis_memory, S, [msg("m4", 2000), msg("m5", 2010)])
+    archived = await aalis_memory.archive_span(S, len(snapshot), [3])
     expect_equal("ARCH-08", "get_history after archive_span(s, 4, keep=[3]) with m4, m5 appended",
-                 await active(memory, S), ["m3", "m4", "m5"])
-    await save_all(memory, S, [msg("m6", 2020)])
-    expect_equal("ARCH-08", "get_history after appending m6", await active(memory, S),
+                 await active(aalis_memory, S), ["m3", "m4", "m5"])
+    await save_all(aalis_memory, S, [msg("m6", 2020)])
+    expect_equal("ARCH-08", "get_history after appending m6", await active(aalis_memory, S),
                  ["m3", "m4", "m5", "m6"])
     expect_equal("ARCH-07", "archive_span(s, 4, keep=[3]) with m4, m5 appended", archived, 3)
 
 
 @requires.timestamp_ordering
-@pytest.mark.spec("ARCH-08")
-async def test_archive_positions_include_late_arrivals(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("c", 300), msg("d", 400)])
+@pytest.mark.aalis_spec("ARCH-08")
+async def test_archive_positions_include_late_arrivals(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("d", 400)])
     # A late arrival lands inside the span: positions are taken at call time, so it is archived.
-    await save_all(memory, S, [msg("b", 200)])
-    await memory.archive_span(S, 2)
+    await save_all(aalis_memory, S, [msg("b", 200)])
+    await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-08", "get_history after archive_span(s, 2) with late b@200",
-                 await active(memory, S), ["c", "d"])
+                 await active(aalis_memory, S), ["c", "d"])
 
 
 @requires.get_full_history
-@pytest.mark.spec("ARCH-09")
-async def test_archived_stay_in_full_history_in_place(memory: Any) -> None:
-    await save_all(memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
-    await memory.archive_span(S, 5, [1, 3])
+@pytest.mark.aalis_spec("ARCH-09")
+async def test_archived_stay_in_full_history_in_place(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    await aalis_memory.archive_span(S, 5, [1, 3])
     expect_equal("ARCH-09", "get_history after archive_span(s, 5, keep=[1, 3])",
-                 await active(memory, S), ["m1", "m3", "m5"])
+                 await active(aalis_memory, S), ["m1", "m3", "m5"])
     expect_equal("ARCH-09", "get_full_history after archive_span(s, 5, keep=[1, 3])",
-                 await everything(memory, S), ["m0", "m1", "m2", "m3", "m4", "m5"])
+                 await everything(aalis_memory, S), ["m0", "m1", "m2", "m3", "m4", "m5"])
     expect_equal("ARCH-09", "get_full_history(s, 3) after archive_span(s, 5, keep=[1, 3])",
-                 contents(await memory.get_full_history(S, 3)), ["m3", "m4", "m5"])
+                 contents(await aalis_memory.get_full_history(S, 3)), ["m3", "m4", "m5"])
 
 
 #: Counts and keep lists the contract never allows: each must raise ValueError.
@@ -200,16 +200,16 @@ _BAD_SPANS: Final[tuple[tuple[object, tuple[object, ...]], ...]] = (
 )
 
 
-@pytest.mark.spec("ARCH-11")
+@pytest.mark.aalis_spec("ARCH-11")
 @pytest.mark.parametrize(("count", "keep"), _BAD_SPANS, ids=repr)
 async def test_archive_bad_positions_raise_and_archive_nothing(
-    memory: Any, count: object, keep: tuple[object, ...]
+    aalis_memory: Any, count: object, keep: tuple[object, ...]
 ) -> None:
-    await save_all(memory, S, timeline("a", "b", "c"))
+    await save_all(aalis_memory, S, timeline("a", "b", "c"))
     with expect_raises("ARCH-11", f"archive_span(s, {count!r}, keep={list(keep)!r})", ValueError):
-        await memory.archive_span(S, count, keep)
+        await aalis_memory.archive_span(S, count, keep)
     expect_equal("ARCH-11", f"get_history after archive_span(s, {count!r}, keep={list(keep)!r})",
-                 await active(memory, S), ["a", "b", "c"])
+                 await active(aalis_memory, S), ["a", "b", "c"])
 
 
 #: A finite limit above every size used here, so this test does not lean on the math.inf rule.
@@ -217,10 +217,10 @@ _ALL = 10_000
 
 
 @requires.atomic_archive
-@pytest.mark.spec("ARCH-10")
-async def test_concurrent_readers_never_see_part_of_an_archive(memory: Any) -> None:
+@pytest.mark.aalis_spec("ARCH-10")
+async def test_concurrent_readers_never_see_part_of_an_archive(aalis_memory: Any) -> None:
     saved = conversation("m", 210)
-    await save_all(memory, S, saved)
+    await save_all(aalis_memory, S, saved)
     before = [f"m{i}" for i in range(210)]
     after = [f"m{i}" for i in range(200, 210)]
     finished = asyncio.Event()
@@ -228,24 +228,24 @@ async def test_concurrent_readers_never_see_part_of_an_archive(memory: Any) -> N
 
     async def poll_history() -> None:
         while not finished.is_set():
-            seen = contents(await memory.get_history(S, _ALL))
+            seen = contents(await aalis_memory.get_history(S, _ALL))
             if seen not in (before, after):
                 torn.append(f"get_history saw {len(seen)} active messages")
             await asyncio.sleep(0)
 
     async def poll_full_history() -> None:
         while not finished.is_set():
-            seen = contents(await memory.get_full_history(S, _ALL))
+            seen = contents(await aalis_memory.get_full_history(S, _ALL))
             if seen != before:
                 torn.append(f"get_full_history saw {len(seen)} messages")
             await asyncio.sleep(0)
 
     readers = [asyncio.create_task(poll_history()) for _ in range(3)]
-    if callable(getattr(memory, "get_full_history", None)):
+    if callable(getattr(aalis_memory, "get_full_history", None)):
         readers.append(asyncio.create_task(poll_full_history()))
     await asyncio.sleep(0)
     try:
-        archived = await memory.archive_span(S, 200)
+        archived = await aalis_memory.archive_span(S, 200)
     finally:
         finished.set()
         await asyncio.gather(*readers)
@@ -253,5 +253,5 @@ async def test_concurrent_readers_never_see_part_of_an_archive(memory: Any) -> N
            f"archive_span(s, 200) of 210: expected readers to see 210 or 10 active messages, "
            f"got {torn[:3]}")
     expect_equal("ARCH-10", "get_history after archive_span(s, 200) of 210",
-                 contents(await memory.get_history(S, _ALL)), after)
+                 contents(await aalis_memory.get_history(S, _ALL)), after)
     expect_equal("ARCH-10", "archive_span(s, 200) of 210", archived, 200)

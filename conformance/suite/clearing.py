@@ -16,84 +16,84 @@ OTHER = "s-clear-other"
 NS = "clear-ns"
 
 
-async def _two_sessions_with_archives(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b", "|d2", "c"))
-    await save_all(memory, OTHER, timeline("x", "y", "z", start_ts=5000))
-    await memory.archive_span(S, 2)
-    await memory.archive_span(OTHER, 1)
+async def _two_sessions_with_archives(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b", "|d2", "c"))
+    await save_all(aalis_memory, OTHER, timeline("x", "y", "z", start_ts=5000))
+    await aalis_memory.archive_span(S, 2)
+    await aalis_memory.archive_span(OTHER, 1)
 
 
-@pytest.mark.spec("CLEAR-01")
-async def test_clear_session_empties_history(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b", "c"))
-    await memory.clear_session(S)
-    expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(memory, S), [])
-    await save_all(memory, S, [msg("fresh", 9000)])
+@pytest.mark.aalis_spec("CLEAR-01")
+async def test_clear_session_empties_history(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c"))
+    await aalis_memory.clear_session(S)
+    expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
+    await save_all(aalis_memory, S, [msg("fresh", 9000)])
     expect_equal("CLEAR-01", "get_history(s) after clear_session(s) and one new message",
-                 await active(memory, S), ["fresh"])
+                 await active(aalis_memory, S), ["fresh"])
 
 
-@pytest.mark.spec("CLEAR-01")
-async def test_clear_session_with_archives_empties_history(memory: Any) -> None:
-    await _two_sessions_with_archives(memory)
-    await memory.clear_session(S)
-    expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(memory, S), [])
+@pytest.mark.aalis_spec("CLEAR-01")
+async def test_clear_session_with_archives_empties_history(aalis_memory: Any) -> None:
+    await _two_sessions_with_archives(aalis_memory)
+    await aalis_memory.clear_session(S)
+    expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
 
 
-@pytest.mark.spec("CLEAR-02")
-async def test_clear_session_leaves_other_sessions_and_metadata(memory: Any) -> None:
-    await _two_sessions_with_archives(memory)
-    await memory.save_metadata(NS, S, {"summary": "kept"})
-    before = await memory.get_history(OTHER, 10)
-    await memory.clear_session(S)
+@pytest.mark.aalis_spec("CLEAR-02")
+async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: Any) -> None:
+    await _two_sessions_with_archives(aalis_memory)
+    await aalis_memory.save_metadata(NS, S, {"summary": "kept"})
+    before = await aalis_memory.get_history(OTHER, 10)
+    await aalis_memory.clear_session(S)
     expect_equal("CLEAR-02", "get_history(other) after clear_session(s)",
-                 await memory.get_history(OTHER, 10), before)
+                 await aalis_memory.get_history(OTHER, 10), before)
     expect_equal("CLEAR-02", "get_metadata(ns, s) after clear_session(s)",
-                 await memory.get_metadata(NS, S), {"summary": "kept"})
+                 await aalis_memory.get_metadata(NS, S), {"summary": "kept"})
 
 
 @requires.get_full_history
-@pytest.mark.spec("CLEAR-02")
-async def test_clear_session_removes_archived(memory: Any) -> None:
-    await _two_sessions_with_archives(memory)
-    before = await memory.get_full_history(OTHER, 10)
-    await memory.clear_session(S)
+@pytest.mark.aalis_spec("CLEAR-02")
+async def test_clear_session_removes_archived(aalis_memory: Any) -> None:
+    await _two_sessions_with_archives(aalis_memory)
+    before = await aalis_memory.get_full_history(OTHER, 10)
+    await aalis_memory.clear_session(S)
     expect_equal("CLEAR-02", "get_full_history(s) after clear_session(s)",
-                 await everything(memory, S), [])
+                 await everything(aalis_memory, S), [])
     expect_equal("CLEAR-02", "get_full_history(other) after clear_session(s)",
-                 await memory.get_full_history(OTHER, 10), before)
+                 await aalis_memory.get_full_history(OTHER, 10), before)
 
 
 @requires.clear_all
-@pytest.mark.spec("CLEAR-03")
-async def test_clear_all_empties_every_history(memory: Any) -> None:
-    await _two_sessions_with_archives(memory)
-    await memory.clear_all()
-    expect_equal("CLEAR-03", "get_history(s) after clear_all()", await active(memory, S), [])
+@pytest.mark.aalis_spec("CLEAR-03")
+async def test_clear_all_empties_every_history(aalis_memory: Any) -> None:
+    await _two_sessions_with_archives(aalis_memory)
+    await aalis_memory.clear_all()
+    expect_equal("CLEAR-03", "get_history(s) after clear_all()", await active(aalis_memory, S), [])
     expect_equal("CLEAR-03", "get_history(other) after clear_all()",
-                 await active(memory, OTHER), [])
+                 await active(aalis_memory, OTHER), [])
 
 
 @requires.clear_all
 @requires.get_full_history
-@pytest.mark.spec("CLEAR-03")
-async def test_clear_all_removes_archived(memory: Any) -> None:
-    await _two_sessions_with_archives(memory)
-    await memory.clear_all()
+@pytest.mark.aalis_spec("CLEAR-03")
+async def test_clear_all_removes_archived(aalis_memory: Any) -> None:
+    await _two_sessions_with_archives(aalis_memory)
+    await aalis_memory.clear_all()
     expect_equal("CLEAR-03", "get_full_history(s) after clear_all()",
-                 await everything(memory, S), [])
+                 await everything(aalis_memory, S), [])
     expect_equal("CLEAR-03", "get_full_history(other) after clear_all()",
-                 await everything(memory, OTHER), [])
+                 await everything(aalis_memory, OTHER), [])
 
 
 @requires.clear_all
-@pytest.mark.spec("CLEAR-04")
-async def test_clear_all_keeps_metadata(memory: Any) -> None:
-    await _two_sessions_with_archives(memory)
-    await memory.save_metadata(NS, "a", {"n": 1})
-    await memory.save_metadata("other-ns", "b", {"n": 2})
-    await memory.clear_all()
+@pytest.mark.aalis_spec("CLEAR-04")
+async def test_clear_all_keeps_metadata(aalis_memory: Any) -> None:
+    await _two_sessions_with_archives(aalis_memory)
+    await aalis_memory.save_metadata(NS, "a", {"n": 1})
+    await aalis_memory.save_metadata("other-ns", "b", {"n": 2})
+    await aalis_memory.clear_all()
     expect_equal("CLEAR-04", "get_metadata(ns, a) after clear_all()",
-                 await memory.get_metadata(NS, "a"), {"n": 1})
+                 await aalis_memory.get_metadata(NS, "a"), {"n": 1})
     expect_equal("CLEAR-04", "get_metadata(other-ns, b) after clear_all()",
-                 await memory.get_metadata("other-ns", "b"), {"n": 2})
+                 await aalis_memory.get_metadata("other-ns", "b"), {"n": 2})

@@ -60,48 +60,48 @@ class WithoutListKeys:
         return getattr(self.wrapped, name)
 
 
-async def _fill(memory: Any, namespace: str, *keys: str) -> None:
+async def _fill(aalis_memory: Any, namespace: str, *keys: str) -> None:
     for key in keys:
-        await memory.save_metadata(namespace, key, {"key": key})
+        await aalis_memory.save_metadata(namespace, key, {"key": key})
 
 
-async def _keys(memory: Any, namespace: str) -> list[str]:
+async def _keys(aalis_memory: Any, namespace: str) -> list[str]:
     """Every key of a namespace, unreadable ones too when the store can list them.
 
     De-duplicated: a listing that repeats keys is META-10's finding, not the clearing rules'.
     """
-    if callable(getattr(memory, "list_metadata_keys", None)):
-        return sorted(set(await memory.list_metadata_keys(namespace)))
-    return sorted({e.key for e in await memory.list_metadata(namespace)})
+    if callable(getattr(aalis_memory, "list_metadata_keys", None)):
+        return sorted(set(await aalis_memory.list_metadata_keys(namespace)))
+    return sorted({e.key for e in await aalis_memory.list_metadata(namespace)})
 
 
 def _sorted_values(result: dict[str, list[str]]) -> dict[str, list[str]]:
     return {namespace: sorted(keys) for namespace, keys in result.items()}
 
 
-@pytest.mark.spec("CLR-04")
-async def test_clear_deletes_the_namespaces_in_one_commit(memory: Any) -> None:
-    await _fill(memory, NS_A, "a1", "a2", "a3")
-    await _fill(memory, NS_B, "b1")
-    await _fill(memory, NS_KEEP, "k1", "k2")
-    counted = CountingCommits(memory)
+@pytest.mark.aalis_spec("CLR-04")
+async def test_clear_deletes_the_namespaces_in_one_commit(aalis_memory: Any) -> None:
+    await _fill(aalis_memory, NS_A, "a1", "a2", "a3")
+    await _fill(aalis_memory, NS_B, "b1")
+    await _fill(aalis_memory, NS_KEEP, "k1", "k2")
+    counted = CountingCommits(aalis_memory)
     await clear_metadata_namespaces(counted, [NS_A, NS_B], InfoLines())
     expect_equal("CLR-04", "commit_metadata calls made by clear_metadata_namespaces([a, b])",
                  counted.commits, 1)
     for namespace in (NS_A, NS_B):
         expect_equal("CLR-04", f"keys of {namespace!r} after clearing it",
-                     await _keys(memory, namespace), [])
+                     await _keys(aalis_memory, namespace), [])
     expect_equal("CLR-04", f"keys of {NS_KEEP!r} after clearing [a, b]",
-                 await _keys(memory, NS_KEEP), ["k1", "k2"])
+                 await _keys(aalis_memory, NS_KEEP), ["k1", "k2"])
     expect_equal("CLR-04", f"get_metadata({NS_KEEP!r}, 'k2') after clearing [a, b]",
-                 await memory.get_metadata(NS_KEEP, "k2"), {"key": "k2"})
+                 await aalis_memory.get_metadata(NS_KEEP, "k2"), {"key": "k2"})
 
 
-@pytest.mark.spec("CLR-05")
-async def test_clear_returns_keys_per_namespace_in_input_order(memory: Any) -> None:
-    await _fill(memory, NS_A, "a2", "a1")
-    await _fill(memory, NS_B, "b1", "b3", "b2")
-    result = await clear_metadata_namespaces(memory, [NS_B, "clr-empty", NS_A], InfoLines())
+@pytest.mark.aalis_spec("CLR-05")
+async def test_clear_returns_keys_per_namespace_in_input_order(aalis_memory: Any) -> None:
+    await _fill(aalis_memory, NS_A, "a2", "a1")
+    await _fill(aalis_memory, NS_B, "b1", "b3", "b2")
+    result = await clear_metadata_namespaces(aalis_memory, [NS_B, "clr-empty", NS_A], InfoLines())
     expect_equal("CLR-05", "namespaces of clear_metadata_namespaces([b, empty, a])",
                  list(result), [NS_B, "clr-empty", NS_A])
     expect_equal("CLR-05", "keys per namespace (sorted) of clear_metadata_namespaces([b, empty, a])",
@@ -109,37 +109,37 @@ async def test_clear_returns_keys_per_namespace_in_input_order(memory: Any) -> N
                  {NS_B: ["b1", "b2", "b3"], "clr-empty": [], NS_A: ["a1", "a2"]})
 
 
-@pytest.mark.spec("CLR-06")
+@pytest.mark.aalis_spec("CLR-06")
 @requires.list_metadata_keys
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_clear_deletes_unreadable_entries(
-    memory: Any, memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
 ) -> None:
-    await _fill(memory, NS_A, "a1", "a3")
-    await memory_raw.plant_metadata(NS_A, "a2-bad", kind)
-    await memory_raw.plant_metadata(NS_KEEP, "k-bad", kind)
-    result = await clear_metadata_namespaces(memory, [NS_A], InfoLines())
+    await _fill(aalis_memory, NS_A, "a1", "a3")
+    await aalis_memory_raw.plant_metadata(NS_A, "a2-bad", kind)
+    await aalis_memory_raw.plant_metadata(NS_KEEP, "k-bad", kind)
+    result = await clear_metadata_namespaces(aalis_memory, [NS_A], InfoLines())
     expect_equal("CLR-06", f"keys returned for {NS_A!r} holding a {kind} entry",
                  _sorted_values(result), {NS_A: ["a1", "a2-bad", "a3"]})
     expect_equal("CLR-06", f"list_metadata_keys({NS_A!r}) after clearing it",
-                 await _keys(memory, NS_A), [])
+                 await _keys(aalis_memory, NS_A), [])
     expect_equal("CLR-06", f"list_metadata_keys({NS_KEEP!r}) (not cleared)",
-                 await _keys(memory, NS_KEEP), ["k-bad"])
+                 await _keys(aalis_memory, NS_KEEP), ["k-bad"])
 
 
-@pytest.mark.spec("CLR-07")
+@pytest.mark.aalis_spec("CLR-07")
 @requires.list_metadata_keys
 @requires.raw_metadata
 async def test_clear_names_few_unreadable_entries_in_one_line(
-    memory: Any, memory_raw: Any
+    aalis_memory: Any, aalis_memory_raw: Any
 ) -> None:
-    await _fill(memory, NS_A, "ok")
+    await _fill(aalis_memory, NS_A, "ok")
     for key in ("x1", "x2"):
-        await memory_raw.plant_metadata(NS_A, key, "not-object")
-    await memory_raw.plant_metadata(NS_B, "y1", "not-object")
+        await aalis_memory_raw.plant_metadata(NS_A, key, "not-object")
+    await aalis_memory_raw.plant_metadata(NS_B, "y1", "not-object")
     logger = InfoLines()
-    await clear_metadata_namespaces(memory, [NS_A, NS_B], logger)
+    await clear_metadata_namespaces(aalis_memory, [NS_A, NS_B], logger)
     expect_equal("CLR-07", "info lines logged for 3 unreadable entries", len(logger.lines), 1)
     line = logger.lines[0] if logger.lines else ""
     for name in (f"{NS_A}/x1", f"{NS_A}/x2", f"{NS_B}/y1"):
@@ -148,17 +148,17 @@ async def test_clear_names_few_unreadable_entries_in_one_line(
            f"the info line should not name the readable entry; it was {line!r}")
 
 
-@pytest.mark.spec("CLR-07")
+@pytest.mark.aalis_spec("CLR-07")
 @requires.list_metadata_keys
 @requires.raw_metadata
 async def test_clear_names_ten_unreadable_entries_then_counts(
-    memory: Any, memory_raw: Any
+    aalis_memory: Any, aalis_memory_raw: Any
 ) -> None:
     planted = [f"bad-{i:02d}" for i in range(13)]
     for key in planted:
-        await memory_raw.plant_metadata(NS_A, key, "not-object")
+        await aalis_memory_raw.plant_metadata(NS_A, key, "not-object")
     logger = InfoLines()
-    await clear_metadata_namespaces(memory, [NS_A], logger)
+    await clear_metadata_namespaces(aalis_memory, [NS_A], logger)
     expect_equal("CLR-07", "info lines logged for 13 unreadable entries", len(logger.lines), 1)
     line = logger.lines[0] if logger.lines else ""
     named = [key for key in planted if f"{NS_A}/{key}" in line]
@@ -166,19 +166,19 @@ async def test_clear_names_ten_unreadable_entries_then_counts(
     expect("CLR-07", "3 more" in line, f"the info line should say '3 more'; it was {line!r}")
 
 
-@pytest.mark.spec("CLR-08")
+@pytest.mark.aalis_spec("CLR-08")
 @requires.list_metadata_keys
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_clear_without_list_keys_leaves_unreadable_entries(
-    memory: Any, memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
 ) -> None:
-    await _fill(memory, NS_A, "a1", "a3")
-    await memory_raw.plant_metadata(NS_A, "a2-bad", kind)
+    await _fill(aalis_memory, NS_A, "a1", "a3")
+    await aalis_memory_raw.plant_metadata(NS_A, "a2-bad", kind)
     logger = InfoLines()
-    result = await clear_metadata_namespaces(WithoutListKeys(memory), [NS_A], logger)
+    result = await clear_metadata_namespaces(WithoutListKeys(aalis_memory), [NS_A], logger)
     expect_equal("CLR-08", "keys returned by the list_metadata fallback",
                  _sorted_values(result), {NS_A: ["a1", "a3"]})
     expect_equal("CLR-08", f"list_metadata_keys({NS_A!r}) after the fallback clear",
-                 await _keys(memory, NS_A), ["a2-bad"])
+                 await _keys(aalis_memory, NS_A), ["a2-bad"])
     expect_equal("CLR-08", "info lines logged by the fallback", logger.lines, [])

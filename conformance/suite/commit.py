@@ -11,7 +11,7 @@ import pytest
 from aalis_memory.conformance.checks import expect, expect_equal, expect_raises, fail
 from aalis_memory.conformance.registry import RawMetadataKind
 from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._meta import UNSERIALIZABLE, entries, state
+from aalis_memory.conformance.suite._metadata_views import UNSERIALIZABLE, entries, state
 from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
 
 NS = "plugin-commit"
@@ -25,20 +25,20 @@ def delete(key: str, namespace: str = NS) -> MetadataDel:
     return MetadataDel(namespace, key)
 
 
-async def _commit_expecting_success(memory: Any, rule_id: str, call: str, ops: list[Any]) -> None:
+async def _commit_expecting_success(aalis_memory: Any, rule_id: str, call: str, ops: list[Any]) -> None:
     """A batch that must be accepted: an exception is a finding of ``rule_id``, not a crash."""
     try:
-        await memory.commit_metadata(ops)
+        await aalis_memory.commit_metadata(ops)
     except Exception as exc:
         raise fail(rule_id, f"{call}: expected success, got {type(exc).__name__}: {exc}") from exc
 
 
-@pytest.mark.spec("COMMIT-01")
-async def test_ops_apply_in_order(memory: Any) -> None:
-    await memory.save_metadata(NS, "existing", {"v": "old"})
-    await memory.save_metadata(NS, "doomed", {"v": "old"})
-    await memory.save_metadata(NS, "del-then-put", {"v": "old"})
-    await memory.commit_metadata(
+@pytest.mark.aalis_spec("COMMIT-01")
+async def test_ops_apply_in_order(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
+    await aalis_memory.save_metadata(NS, "doomed", {"v": "old"})
+    await aalis_memory.save_metadata(NS, "del-then-put", {"v": "old"})
+    await aalis_memory.commit_metadata(
         [
             put("put-then-del", {"v": 1}),
             delete("put-then-del"),
@@ -56,21 +56,21 @@ async def test_ops_apply_in_order(memory: Any) -> None:
         "COMMIT-01",
         "list_metadata after [put p, del p, del q, put q, put t 1st, put t 2nd, put existing, "
         "del/put/del doomed]",
-        await entries(memory, NS),
+        await entries(aalis_memory, NS),
         [("del-then-put", {"v": 2}), ("existing", {"v": "new"}), ("twice", {"v": "second"})],
     )
-    await memory.commit_metadata([delete("twice"), put("twice", {"v": "third"})])
+    await aalis_memory.commit_metadata([delete("twice"), put("twice", {"v": "third"})])
     expect_equal(
         "COMMIT-01", "get_metadata(ns, 'twice') after [del twice, put twice third]",
-        await memory.get_metadata(NS, "twice"), {"v": "third"},
+        await aalis_memory.get_metadata(NS, "twice"), {"v": "third"},
     )
 
 
-@pytest.mark.spec("COMMIT-02")
-async def test_one_batch_spans_namespaces(memory: Any) -> None:
-    await memory.save_metadata("ns-red", "old", {"v": "red-old"})
-    await memory.save_metadata("ns-blue", "old", {"v": "blue-old"})
-    await memory.commit_metadata(
+@pytest.mark.aalis_spec("COMMIT-02")
+async def test_one_batch_spans_namespaces(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata("ns-red", "old", {"v": "red-old"})
+    await aalis_memory.save_metadata("ns-blue", "old", {"v": "blue-old"})
+    await aalis_memory.commit_metadata(
         [
             put("k", {"v": "red"}, "ns-red"),
             put("k", {"v": "green"}, "ns-green"),
@@ -85,42 +85,42 @@ async def test_one_batch_spans_namespaces(memory: Any) -> None:
     ):
         expect_equal(
             "COMMIT-02", f"list_metadata({namespace!r}) after a three-namespace batch",
-            await entries(memory, namespace), expected,
+            await entries(aalis_memory, namespace), expected,
         )
 
 
-@pytest.mark.spec("COMMIT-03")
-async def test_empty_batch_and_del_of_missing_key(memory: Any) -> None:
-    await memory.save_metadata(NS, "kept", {"v": 1})
-    await _commit_expecting_success(memory, "COMMIT-03", "commit_metadata([])", [])
+@pytest.mark.aalis_spec("COMMIT-03")
+async def test_empty_batch_and_del_of_missing_key(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata(NS, "kept", {"v": 1})
+    await _commit_expecting_success(aalis_memory, "COMMIT-03", "commit_metadata([])", [])
     expect_equal(
         "COMMIT-03", "list_metadata after an empty batch",
-        await entries(memory, NS), [("kept", {"v": 1})],
+        await entries(aalis_memory, NS), [("kept", {"v": 1})],
     )
     await _commit_expecting_success(
-        memory, "COMMIT-03", "commit_metadata([del never-saved, put added])",
+        aalis_memory, "COMMIT-03", "commit_metadata([del never-saved, put added])",
         [delete("never-saved"), put("added", {"v": 2})],
     )
     await _commit_expecting_success(
-        memory, "COMMIT-03", "commit_metadata([del in an unknown namespace])",
+        aalis_memory, "COMMIT-03", "commit_metadata([del in an unknown namespace])",
         [delete("never-saved", "ns-unknown")],
     )
     expect_equal(
         "COMMIT-03", "list_metadata after batches deleting missing keys",
-        await entries(memory, NS), [("added", {"v": 2}), ("kept", {"v": 1})],
+        await entries(aalis_memory, NS), [("added", {"v": 2}), ("kept", {"v": 1})],
     )
 
 
-async def _seed(memory: Any) -> dict[str, JsonObject]:
-    await memory.save_metadata(NS, "a", {"v": "a-old"})
-    await memory.save_metadata(NS, "b", {"v": "b-old"})
-    await memory.save_metadata(NS, "z", {"v": "z-old"})
-    return await state(memory, NS)
+async def _seed(aalis_memory: Any) -> dict[str, JsonObject]:
+    await aalis_memory.save_metadata(NS, "a", {"v": "a-old"})
+    await aalis_memory.save_metadata(NS, "b", {"v": "b-old"})
+    await aalis_memory.save_metadata(NS, "z", {"v": "z-old"})
+    return await state(aalis_memory, NS)
 
 
-@pytest.mark.spec("COMMIT-04")
-async def test_bad_payload_in_the_middle_applies_nothing(memory: Any) -> None:
-    seeded = await _seed(memory)
+@pytest.mark.aalis_spec("COMMIT-04")
+async def test_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
+    seeded = await _seed(aalis_memory)
     for name, build in UNSERIALIZABLE.items():
         ops: list[MetadataOp] = [
             put("a", {"v": "a-new"}),
@@ -135,20 +135,20 @@ async def test_bad_payload_in_the_middle_applies_nothing(memory: Any) -> None:
             "COMMIT-04", f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
             TypeError, ValueError,
         ):
-            await memory.commit_metadata(ops)
+            await aalis_memory.commit_metadata(ops)
         expect_equal(
             "COMMIT-04", f"list_metadata after the rejected batch with <{name}> in the middle",
-            await state(memory, NS), seeded,
+            await state(aalis_memory, NS), seeded,
         )
         expect_equal(
             "COMMIT-04", f"list_metadata('ns-other') after the rejected batch with <{name}>",
-            await entries(memory, "ns-other"), [],
+            await entries(aalis_memory, "ns-other"), [],
         )
 
 
-@pytest.mark.spec("COMMIT-04")
-async def test_bad_payload_first_or_last_applies_nothing(memory: Any) -> None:
-    seeded = await _seed(memory)
+@pytest.mark.aalis_spec("COMMIT-04")
+async def test_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
+    seeded = await _seed(aalis_memory)
     batches: dict[str, list[MetadataOp]] = {
         "first": [put("bad", {"when": {1}}), put("a", {"v": "a-new"}), delete("z")],
         "last": [delete("z"), put("a", {"v": "a-new"}), put("bad", {"when": {1}})],
@@ -157,29 +157,29 @@ async def test_bad_payload_first_or_last_applies_nothing(memory: Any) -> None:
         with expect_raises(
             "COMMIT-04", f"commit_metadata with a set payload {where}", TypeError, ValueError
         ):
-            await memory.commit_metadata(ops)
+            await aalis_memory.commit_metadata(ops)
         expect_equal(
             "COMMIT-04", f"list_metadata after the rejected batch (bad payload {where})",
-            await state(memory, NS), seeded,
+            await state(aalis_memory, NS), seeded,
         )
 
 
-@pytest.mark.spec("COMMIT-06")
+@pytest.mark.aalis_spec("COMMIT-06")
 @requires.list_metadata_keys
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", ["not-json", "not-object"])
 async def test_batch_del_removes_unreadable_entries(
-    memory: Any, memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
 ) -> None:
-    await memory.save_metadata(NS, "good", {"v": 1})
-    await memory_raw.plant_metadata(NS, "broken", kind)
+    await aalis_memory.save_metadata(NS, "good", {"v": 1})
+    await aalis_memory_raw.plant_metadata(NS, "broken", kind)
     await _commit_expecting_success(
-        memory, "COMMIT-06", f"commit_metadata([del broken ({kind}), del good])",
+        aalis_memory, "COMMIT-06", f"commit_metadata([del broken ({kind}), del good])",
         [delete("broken"), delete("good")],
     )
     expect_equal(
         "COMMIT-06", f"list_metadata_keys(ns) after deleting a {kind} entry and a good one",
-        await memory.list_metadata_keys(NS), [],
+        await aalis_memory.list_metadata_keys(NS), [],
     )
 
 
@@ -192,12 +192,12 @@ def _gen_counts(seen: dict[str, JsonObject]) -> str:
     return f"{len(seen)} entries, {fresh} of them written by the batch"
 
 
-@pytest.mark.spec("COMMIT-05", "COMMIT-01")
+@pytest.mark.aalis_spec("COMMIT-05", "COMMIT-01")
 @requires.atomic_metadata
-async def test_concurrent_readers_never_see_half_a_batch(memory: Any) -> None:
+async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: Any) -> None:
     keys = [f"k{i:03d}" for i in range(BATCH_SIZE)]
-    await memory.commit_metadata([put(k, {"gen": 0, "i": i}) for i, k in enumerate(keys)])
-    before = await state(memory, NS)
+    await aalis_memory.commit_metadata([put(k, {"gen": 0, "i": i}) for i, k in enumerate(keys)])
+    before = await state(aalis_memory, NS)
     ops: list[MetadataOp] = []
     after: dict[str, JsonObject] = {}
     for i, key in enumerate(keys):
@@ -223,7 +223,7 @@ async def test_concurrent_readers_never_see_half_a_batch(memory: Any) -> None:
             readers_started.set()
         while True:
             phase_at_start = phase
-            seen = await state(memory, NS)
+            seen = await state(aalis_memory, NS)
             reads += 1
             if phase_at_start <= 1 <= phase:
                 overlapping += 1
@@ -246,7 +246,7 @@ async def test_concurrent_readers_never_see_half_a_batch(memory: Any) -> None:
         await readers_started.wait()
         phase = 1
         try:
-            await memory.commit_metadata(ops)
+            await aalis_memory.commit_metadata(ops)
         finally:
             phase = 2
 
@@ -269,5 +269,5 @@ async def test_concurrent_readers_never_see_half_a_batch(memory: Any) -> None:
     )
     expect_equal(
         "COMMIT-01", f"list_metadata after the {BATCH_SIZE}-op batch ({_gen_counts(after)})",
-        await state(memory, NS), after,
+        await state(aalis_memory, NS), after,
     )

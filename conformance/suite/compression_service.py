@@ -1,7 +1,7 @@
 """The compression service over the driver under test (api-memory §压缩服务, §触发判定).
 
 Collected only when a provider is selected (``--compression-provider``). The provider is built
-by the ``compression`` fixture over the store with the kit's scripted summarizer; contents are
+by the ``aalis_compression`` fixture over the store with the kit's scripted summarizer; contents are
 short strings, and the kit's token counter counts one token per character.
 """
 
@@ -96,12 +96,12 @@ async def _held_run(compression: Harness, service: Any, rule_id: str) -> asyncio
 # -- what a committed compression leaves ------------------------------------------------------
 
 
-@pytest.mark.spec("CSV-01")
-async def test_compressed_messages_are_archived_except_picks(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-01")
+async def test_compressed_messages_are_archived_except_picks(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 10))
-    compression.summarizer.picks = [3]
-    await compression.build(settings=GENEROUS).compress(S)
+    aalis_compression.summarizer.picks = [3]
+    await aalis_compression.build(settings=GENEROUS).compress(S)
     expect_equal("CSV-01", "active conversation after compress with picks [3] of m0..m9",
                  await talk(memory, S), ["m3"])
     if callable(getattr(memory, "get_full_history", None)):
@@ -110,28 +110,28 @@ async def test_compressed_messages_are_archived_except_picks(compression: Harnes
                      full, [f"m{i}" for i in range(10)])
 
 
-@pytest.mark.spec("CSV-02")
-async def test_picks_stay_verbatim_in_order(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-02")
+async def test_picks_stay_verbatim_in_order(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     rich = msg("m2", 1020, role="assistant", name="aalis", metadata={"platform": "qq"})
     history = [*conversation("m", 2), rich, *conversation("n", 5, start_ts=1030)]
     await save_all(memory, S, history)
     before = await snapshot(memory, S)
-    compression.summarizer.picks = [5, 2, 0]
-    await compression.build(settings=GENEROUS).compress(S)
+    aalis_compression.summarizer.picks = [5, 2, 0]
+    await aalis_compression.build(settings=GENEROUS).compress(S)
     kept = [m for m in await snapshot(memory, S) if not m.is_control]
     expect_equal("CSV-02", "active conversation after compress with picks [5, 2, 0]",
                  kept, [before[0], before[2], before[5]])
 
 
-@pytest.mark.spec("CSV-03", "CSV-02")
-async def test_messages_after_the_split_follow_the_picks(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-03", "CSV-02")
+async def test_messages_after_the_split_follow_the_picks(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 6))
-    compression.summarizer.picks = [1]
-    task = await _held_run(compression, compression.build(settings=GENEROUS), "CSV-03")
+    aalis_compression.summarizer.picks = [1]
+    task = await _held_run(aalis_compression, aalis_compression.build(settings=GENEROUS), "CSV-03")
     await save_all(memory, S, [msg("late1", 5000), msg("late2", 5010, role="assistant")])
-    compression.summarizer.release()
+    aalis_compression.summarizer.release()
     await task
     got = await talk(memory, S)
     expect("CSV-03", got[-2:] == ["late1", "late2"],
@@ -140,42 +140,42 @@ async def test_messages_after_the_split_follow_the_picks(compression: Harness) -
                  got, ["m1", "late1", "late2"])
 
 
-@pytest.mark.spec("CSV-04")
-async def test_one_archive_span_commits_it(compression: Harness) -> None:
-    await save_all(compression.memory, S, [marker("old-divider", 990), *conversation("m", 6)])
-    compression.summarizer.picks = [2, 4]
-    recorder = ArchiveCalls(compression.memory)
-    await compression.build(memory=recorder, settings=GENEROUS).compress(S)
+@pytest.mark.aalis_spec("CSV-04")
+async def test_one_archive_span_commits_it(aalis_compression: Harness) -> None:
+    await save_all(aalis_compression.memory, S, [marker("old-divider", 990), *conversation("m", 6)])
+    aalis_compression.summarizer.picks = [2, 4]
+    recorder = ArchiveCalls(aalis_compression.memory)
+    await aalis_compression.build(memory=recorder, settings=GENEROUS).compress(S)
     expect_equal("CSV-04", "archive_span calls (count, sorted keep) for [divider, m0..m5] "
                  "with picks [2, 4] of the conversation", recorder.calls, [(7, [3, 5])])
 
 
-@pytest.mark.spec("CSV-05")
+@pytest.mark.aalis_spec("CSV-05")
 @pytest.mark.parametrize(("ratio", "allowed"), [(None, 10), (0.25, 25)])
 async def test_picks_stay_within_the_token_budget(
-    compression: Harness, ratio: float | None, allowed: int
+    aalis_compression: Harness, ratio: float | None, allowed: int
 ) -> None:
-    memory = compression.memory
+    memory = aalis_compression.memory
     history = [msg(f"{i}" * 10, 1000 + i) for i in range(10)]  # 10 tokens each, 100 in all
     await save_all(memory, S, history)
-    compression.summarizer.picks = list(range(10))
+    aalis_compression.summarizer.picks = list(range(10))
     settings = CompressionSettings() if ratio is None else CompressionSettings(picks_ratio=ratio)
-    await compression.build(settings=settings).compress(S)
+    await aalis_compression.build(settings=settings).compress(S)
     kept = sum(len(c or "") for c in await talk(memory, S))
     expect("CSV-05", kept <= allowed,
            f"picks of 100 tokens of conversation at ratio {ratio or 0.1}: expected at most {allowed} "
            f"tokens kept, got {kept}")
 
 
-@pytest.mark.spec("CSV-06")
-async def test_picks_and_late_messages_stay_within_half_the_limit(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-06")
+async def test_picks_and_late_messages_stay_within_half_the_limit(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 8))
-    compression.summarizer.picks = [0, 1, 2, 3, 4, 5]
+    aalis_compression.summarizer.picks = [0, 1, 2, 3, 4, 5]
     settings = CompressionSettings(picks_ratio=1.0, history_limit=7)  # half: 3
-    task = await _held_run(compression, compression.build(settings=settings), "CSV-06")
+    task = await _held_run(aalis_compression, aalis_compression.build(settings=settings), "CSV-06")
     await save_all(memory, S, [msg("late1", 5000), msg("late2", 5010)])
-    compression.summarizer.release()
+    aalis_compression.summarizer.release()
     await task
     got = await talk(memory, S)
     expect("CSV-06", len(got) <= 3 and got[-2:] == ["late1", "late2"],
@@ -185,122 +185,122 @@ async def test_picks_and_late_messages_stay_within_half_the_limit(compression: H
 # -- how compress resolves and rejects ------------------------------------------------------
 
 
-@pytest.mark.spec("CSV-07")
-async def test_compress_resolves_after_the_commit(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-07")
+async def test_compress_resolves_after_the_commit(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    service = compression.build()
-    task = await _held_run(compression, service, "CSV-07")
+    service = aalis_compression.build()
+    task = await _held_run(aalis_compression, service, "CSV-07")
     expect_equal("CSV-07", "active conversation while the summary is being written",
                  await talk(memory, S), ["m0", "m1", "m2", "m3"])
-    compression.summarizer.release()
+    aalis_compression.summarizer.release()
     await task
     expect_equal("CSV-07", "active conversation as soon as compress resolved",
                  await talk(memory, S), [])
 
 
-@pytest.mark.spec("CSV-08")
-async def test_a_second_compress_is_rejected_while_one_runs(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-08")
+async def test_a_second_compress_is_rejected_while_one_runs(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    service = compression.build()
-    task = await _held_run(compression, service, "CSV-08")
+    service = aalis_compression.build()
+    task = await _held_run(aalis_compression, service, "CSV-08")
     with expect_raises("CSV-08", "compress(s) while compress(s) runs", AlreadyCompressing):
         await service.compress(S)
-    compression.summarizer.release()
+    aalis_compression.summarizer.release()
     await task
     expect_equal("CSV-08", "summarizer calls for two overlapping compress(s)",
-                 len(compression.summarizer.calls), 1)
+                 len(aalis_compression.summarizer.calls), 1)
     expect_equal("CSV-08", "active conversation after the first compress resolved",
                  await talk(memory, S), [])
 
 
-@pytest.mark.spec("CSV-09")
-async def test_absent_memory_or_summarizer_rejects_quietly(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-09")
+async def test_absent_memory_or_summarizer_rejects_quietly(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
     with expect_raises("CSV-09", "compress(s) without memory", MemoryUnavailable):
-        await compression.build(memory=None).compress(S)
+        await aalis_compression.build(memory=None).compress(S)
     with expect_raises("CSV-09", "compress(s) without summarizer", SummarizerUnavailable):
-        await compression.build(summarizer=None).compress(S)
+        await aalis_compression.build(summarizer=None).compress(S)
     expect_equal("CSV-09", "active conversation after both rejections",
                  await talk(memory, S), ["m0", "m1", "m2", "m3"])
-    expect_equal("CSV-09", "events sent by both rejections", compression.statuses(S), [])
+    expect_equal("CSV-09", "events sent by both rejections", aalis_compression.statuses(S), [])
 
 
-@pytest.mark.spec("CSV-10", "CSV-13")
-async def test_summarizer_failure_rejects_and_archives_nothing(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-10", "CSV-13")
+async def test_summarizer_failure_rejects_and_archives_nothing(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    compression.summarizer.error = RuntimeError("model overloaded")
+    aalis_compression.summarizer.error = RuntimeError("model overloaded")
     with expect_raises("CSV-10", "compress(s) with a failing summarizer", SummarizerFailed):
-        await compression.build().compress(S)
+        await aalis_compression.build().compress(S)
     expect_equal("CSV-10", "active conversation after the failed compress",
                  await talk(memory, S), ["m0", "m1", "m2", "m3"])
     expect_equal("CSV-13", "events of a compress whose summarizer failed",
-                 compression.statuses(S), ["start", "error"])
+                 aalis_compression.statuses(S), ["start", "error"])
 
 
-@pytest.mark.spec("CSV-11", "CSV-13")
-async def test_history_cleared_meanwhile_rejects(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-11", "CSV-13")
+async def test_history_cleared_meanwhile_rejects(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    task = await _held_run(compression, compression.build(), "CSV-11")
+    task = await _held_run(aalis_compression, aalis_compression.build(), "CSV-11")
     await memory.clear_session(S)
     await save_all(memory, S, [msg("fresh", 6000)])
-    compression.summarizer.release()
+    aalis_compression.summarizer.release()
     with expect_raises("CSV-11", "compress(s) cleared while summarizing", HistoryCleared):
         await task
     expect_equal("CSV-11", "active conversation after the rejected compress",
                  await talk(memory, S), ["fresh"])
     expect_equal("CSV-13", "events of a compress rejected for a clear",
-                 compression.statuses(S), ["start", "error"])
+                 aalis_compression.statuses(S), ["start", "error"])
 
 
-@pytest.mark.spec("CSV-11")
+@pytest.mark.aalis_spec("CSV-11")
 @requires.delete_messages_by_timestamps
-async def test_history_changed_meanwhile_rejects(compression: Harness) -> None:
-    memory = compression.memory
+async def test_history_changed_meanwhile_rejects(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    task = await _held_run(compression, compression.build(), "CSV-11")
+    task = await _held_run(aalis_compression, aalis_compression.build(), "CSV-11")
     await memory.delete_messages_by_timestamps(S, [1010])  # m1, a rollback
-    compression.summarizer.release()
+    aalis_compression.summarizer.release()
     with expect_raises("CSV-11", "compress(s) with m1 deleted while summarizing", HistoryChanged):
         await task
     expect_equal("CSV-11", "active conversation after the rejected compress",
                  await talk(memory, S), ["m0", "m2", "m3"])
 
 
-@pytest.mark.spec("CSV-12")
+@pytest.mark.aalis_spec("CSV-12")
 @pytest.mark.parametrize("history", ["empty", "markers"])
-async def test_nothing_to_compress_is_a_quiet_no_op(compression: Harness, history: str) -> None:
-    memory = compression.memory
+async def test_nothing_to_compress_is_a_quiet_no_op(aalis_compression: Harness, history: str) -> None:
+    memory = aalis_compression.memory
     if history == "markers":
         await save_all(memory, S, [marker("d1", 1000), turn("t1", 1010)])
     before = contents(await memory.get_history(S, math.inf))
-    await compression.build().compress(S)
+    await aalis_compression.build().compress(S)
     expect_equal("CSV-12", f"active history after compress of a {history} history",
                  contents(await memory.get_history(S, math.inf)), before)
     expect_equal("CSV-12", f"summarizer calls for a {history} history",
-                 len(compression.summarizer.calls), 0)
-    expect_equal("CSV-12", f"events for a {history} history", compression.statuses(S), [])
+                 len(aalis_compression.summarizer.calls), 0)
+    expect_equal("CSV-12", f"events for a {history} history", aalis_compression.statuses(S), [])
 
 
-@pytest.mark.spec("CSV-13")
-async def test_a_compression_sends_start_then_done(compression: Harness) -> None:
-    await save_all(compression.memory, S, conversation("m", 3))
-    await save_all(compression.memory, OTHER, conversation("o", 3))
-    await compression.build().compress(S)
+@pytest.mark.aalis_spec("CSV-13")
+async def test_a_compression_sends_start_then_done(aalis_compression: Harness) -> None:
+    await save_all(aalis_compression.memory, S, conversation("m", 3))
+    await save_all(aalis_compression.memory, OTHER, conversation("o", 3))
+    await aalis_compression.build().compress(S)
     expect_equal("CSV-13", "events of a successful compress(s)",
-                 compression.statuses(S), ["start", "done"])
-    expect_equal("CSV-13", "events for another session", compression.statuses(OTHER), [])
+                 aalis_compression.statuses(S), ["start", "done"])
+    expect_equal("CSV-13", "events for another session", aalis_compression.statuses(OTHER), [])
 
 
-@pytest.mark.spec("CSV-14")
-async def test_compress_at_follows_the_platform_tier(compression: Harness) -> None:
+@pytest.mark.aalis_spec("CSV-14")
+async def test_compress_at_follows_the_platform_tier(aalis_compression: Harness) -> None:
     settings = CompressionSettings(compress_at=0.7, platforms={"qq": 0.5, "discord": 0})
     born = {"s-born-qq": "qq", "s-born-discord": "discord"}
-    service = compression.build(settings=settings, birth_platform=born.get)
+    service = aalis_compression.build(settings=settings, birth_platform=born.get)
     cases: list[tuple[str, str | None, float | None]] = [
         ("s-new", None, 0.7),
         ("s-new", "qq", 0.5),
@@ -312,16 +312,16 @@ async def test_compress_at_follows_the_platform_tier(compression: Harness) -> No
     for session_id, platform, expected in cases:
         expect_equal("CSV-14", f"compress_at({session_id!r}, {platform!r})",
                      service.compress_at(session_id, platform), expected)
-    off = compression.build(settings=CompressionSettings(compress_at=0))
+    off = aalis_compression.build(settings=CompressionSettings(compress_at=0))
     expect_equal("CSV-14", "compress_at(s) with the line at 0", off.compress_at(S), None)
 
 
-@pytest.mark.spec("CSV-15")
-async def test_manual_compress_takes_even_a_short_conversation(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-15")
+async def test_manual_compress_takes_even_a_short_conversation(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, [msg("hi", 1000), marker("d", 1005), msg("hello", 1010, "assistant")])
-    await compression.build().compress(S)
-    given = [[m.content for m in call.messages] for call in compression.summarizer.calls]
+    await aalis_compression.build().compress(S)
+    given = [[m.content for m in call.messages] for call in aalis_compression.summarizer.calls]
     expect_equal("CSV-15", "messages given to the summarizer", given, [["hi", "hello"]])
     expect_equal("CSV-15", "active conversation after compress", await talk(memory, S), [])
 
@@ -329,12 +329,12 @@ async def test_manual_compress_takes_even_a_short_conversation(compression: Harn
 # -- the kit's reading of silent points -------------------------------------------------------
 
 
-@pytest.mark.spec("CSV-16")
-async def test_summary_is_stored_and_folded_into_the_next(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-16")
+async def test_summary_is_stored_and_folded_into_the_next(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
-    compression.summarizer.text = "FIRST"
-    service = compression.build()
+    aalis_compression.summarizer.text = "FIRST"
+    service = aalis_compression.build()
     await service.compress(S)
     summary = getattr(service, "summary", None)
     if callable(summary):
@@ -343,46 +343,46 @@ async def test_summary_is_stored_and_folded_into_the_next(compression: Harness) 
     expect("CSV-16", all(m.content != "FIRST" for m in history),
            f"the summary should not be a history message; active {contents(history)}")
     await save_all(memory, S, conversation("n", 2, start_ts=4000))
-    compression.summarizer.text = "SECOND"
+    aalis_compression.summarizer.text = "SECOND"
     await service.compress(S)
-    previous = [call.previous for call in compression.summarizer.calls]
+    previous = [call.previous for call in aalis_compression.summarizer.calls]
     expect_equal("CSV-16", "previous summaries handed to the summarizer", previous,
                  [None, "FIRST"])
 
 
-@pytest.mark.spec("CSV-17")
-async def test_one_divider_is_stamped_at_commit(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-17")
+async def test_one_divider_is_stamped_at_commit(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
-    compression.summarizer.picks = [2]
-    await compression.build(settings=GENEROUS).compress(S)
+    aalis_compression.summarizer.picks = [2]
+    await aalis_compression.build(settings=GENEROUS).compress(S)
     after = await snapshot(memory, S)
     dividers = [m for m in after if m.is_control]
     expect_equal("CSV-17", "control records after one compress",
                  [(m.role, m.kind) for m in dividers], [("system", "event-marker")])
     stamp = dividers[0].timestamp if dividers else None
-    expect("CSV-17", stamp is not None and CLOCK_START <= stamp <= compression.last_tick
+    expect("CSV-17", stamp is not None and CLOCK_START <= stamp <= aalis_compression.last_tick
            and after[-1] == dividers[0],
            f"the divider should be the last active message, stamped by the clock at commit "
            f"(>= {CLOCK_START}); active {contents(after)} with stamp {stamp}")
 
 
-@pytest.mark.spec("CSV-18")
-async def test_an_open_tool_exchange_is_not_split(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-18")
+async def test_an_open_tool_exchange_is_not_split(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     await save_all(memory, S, [
         *conversation("m", 2),
         msg("calling", 1020, role="assistant", tool_calls=[call]),
     ])
-    await compression.build().compress(S)
+    await aalis_compression.build().compress(S)
     expect_equal("CSV-18", "active conversation after compress with an unanswered tool call",
                  await talk(memory, S), ["calling"])
 
 
-@pytest.mark.spec("CSV-18")
-async def test_a_picked_tool_reply_keeps_its_call(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-18")
+async def test_a_picked_tool_reply_keeps_its_call(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     await save_all(memory, S, [
         msg("ask", 1000),
@@ -390,53 +390,53 @@ async def test_a_picked_tool_reply_keeps_its_call(compression: Harness) -> None:
         msg("result", 1020, role="tool", tool_call_id="c1"),
         msg("answer", 1030, role="assistant"),
     ])
-    compression.summarizer.picks = [2]
-    await compression.build(settings=GENEROUS).compress(S)
+    aalis_compression.summarizer.picks = [2]
+    await aalis_compression.build(settings=GENEROUS).compress(S)
     expect_equal("CSV-18", "active conversation after picking the tool reply",
                  await talk(memory, S), ["calling", "result"])
 
 
-@pytest.mark.spec("CSV-19")
-async def test_picks_are_taken_in_the_summarizers_order(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-19")
+async def test_picks_are_taken_in_the_summarizers_order(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, [msg(f"{i}" * 10, 1000 + i) for i in range(10)])
-    compression.summarizer.picks = [7, 2]
-    await compression.build().compress(S)  # the budget holds one pick
+    aalis_compression.summarizer.picks = [7, 2]
+    await aalis_compression.build().compress(S)  # the budget holds one pick
     expect_equal("CSV-19", "active conversation with budget for one of picks [7, 2]",
                  await talk(memory, S), ["7" * 10])
 
 
-@pytest.mark.spec("CSV-19")
+@pytest.mark.aalis_spec("CSV-19")
 @pytest.mark.parametrize(("text", "picks"), [("  ", []), ("SUMMARY", [9]), ("SUMMARY", [-1])])
 async def test_an_unusable_draft_is_a_summarizer_failure(
-    compression: Harness, text: str, picks: list[int]
+    aalis_compression: Harness, text: str, picks: list[int]
 ) -> None:
-    memory = compression.memory
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
-    compression.summarizer.text = text
-    compression.summarizer.picks = picks
+    aalis_compression.summarizer.text = text
+    aalis_compression.summarizer.picks = picks
     with expect_raises("CSV-19", f"compress(s) with draft {text!r} {picks}", SummarizerFailed):
-        await compression.build().compress(S)
+        await aalis_compression.build().compress(S)
     expect_equal("CSV-19", "active conversation after the rejected draft",
                  await talk(memory, S), ["m0", "m1", "m2"])
 
 
-@pytest.mark.spec("CSV-20")
-async def test_an_unknown_reason_is_refused(compression: Harness) -> None:
-    memory = compression.memory
+@pytest.mark.aalis_spec("CSV-20")
+async def test_an_unknown_reason_is_refused(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
-    service: Any = compression.build()
+    service: Any = aalis_compression.build()
     with expect_raises("CSV-20", "compress(s, 'auto')", ValueError):
         await service.compress(S, "auto")
     expect_equal("CSV-20", "active conversation after the refused call",
                  await talk(memory, S), ["m0", "m1", "m2"])
-    expect_equal("CSV-20", "events of the refused call", compression.statuses(S), [])
+    expect_equal("CSV-20", "events of the refused call", aalis_compression.statuses(S), [])
 
 
-@pytest.mark.spec("CSV-21")
-async def test_unreadable_history_rejects_quietly(compression: Harness) -> None:
-    await save_all(compression.memory, S, conversation("m", 3))
-    service = compression.build(memory=UnreadableHistory(compression.memory))
+@pytest.mark.aalis_spec("CSV-21")
+async def test_unreadable_history_rejects_quietly(aalis_compression: Harness) -> None:
+    await save_all(aalis_compression.memory, S, conversation("m", 3))
+    service = aalis_compression.build(memory=UnreadableHistory(aalis_compression.memory))
     with expect_raises("CSV-21", "compress(s) when get_history fails", HistoryUnreadable):
         await service.compress(S)
-    expect_equal("CSV-21", "events of the rejected call", compression.statuses(S), [])
+    expect_equal("CSV-21", "events of the rejected call", aalis_compression.statuses(S), [])

@@ -18,41 +18,41 @@ S = "s-hist"
 # -- the limit rule on get_history / get_full_history -----------------------------------------
 
 
-@pytest.mark.spec("LIM-01")
-async def test_history_limit_zero_is_empty(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b"))
-    expect_equal("LIM-01", "get_history(s, 0)", contents(await memory.get_history(S, 0)), [])
+@pytest.mark.aalis_spec("LIM-01")
+async def test_history_limit_zero_is_empty(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
+    expect_equal("LIM-01", "get_history(s, 0)", contents(await aalis_memory.get_history(S, 0)), [])
 
 
-@pytest.mark.spec("LIM-01")
-async def test_history_limit_zero_is_empty_with_markers_only(memory: Any) -> None:
-    await save_all(memory, S, timeline("|d1", "#t1"))
+@pytest.mark.aalis_spec("LIM-01")
+async def test_history_limit_zero_is_empty_with_markers_only(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("|d1", "#t1"))
     expect_equal(
-        "LIM-01", "get_history(s, 0) over [d1, t1]", contents(await memory.get_history(S, 0)), []
+        "LIM-01", "get_history(s, 0) over [d1, t1]", contents(await aalis_memory.get_history(S, 0)), []
     )
 
 
-@pytest.mark.spec("LIM-02")
-async def test_history_limit_inf_is_everything(memory: Any) -> None:
-    await save_all(memory, S, conversation("m", 60))
-    got = contents(await memory.get_history(S, math.inf))
+@pytest.mark.aalis_spec("LIM-02")
+async def test_history_limit_inf_is_everything(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, conversation("m", 60))
+    got = contents(await aalis_memory.get_history(S, math.inf))
     expect_equal("LIM-02", "get_history(s, inf) over m0..m59", got, [f"m{i}" for i in range(60)])
 
 
 @requires.get_full_history
-@pytest.mark.spec("LIM-01")
-async def test_full_history_limit_zero_is_empty(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b"))
-    await memory.archive_span(S, 1)
-    got = contents(await memory.get_full_history(S, 0))
+@pytest.mark.aalis_spec("LIM-01")
+async def test_full_history_limit_zero_is_empty(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
+    await aalis_memory.archive_span(S, 1)
+    got = contents(await aalis_memory.get_full_history(S, 0))
     expect_equal("LIM-01", "get_full_history(s, 0)", got, [])
 
 
 @requires.get_full_history
-@pytest.mark.spec("LIM-02")
-async def test_full_history_limit_inf_is_everything(memory: Any) -> None:
-    await save_all(memory, S, conversation("m", 210))
-    got = contents(await memory.get_full_history(S, math.inf))
+@pytest.mark.aalis_spec("LIM-02")
+async def test_full_history_limit_inf_is_everything(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, conversation("m", 210))
+    got = contents(await aalis_memory.get_full_history(S, math.inf))
     expect_equal(
         "LIM-02", "get_full_history(s, inf) over m0..m209", got, [f"m{i}" for i in range(210)]
     )
@@ -61,28 +61,28 @@ async def test_full_history_limit_inf_is_everything(memory: Any) -> None:
 # -- get_history ----------------------------------------------------------------------------
 
 
-@pytest.mark.spec("HIST-01")
-async def test_history_leaves_out_archived(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "c", "|d1", "d"))
-    await memory.archive_span(S, 3)
+@pytest.mark.aalis_spec("HIST-01")
+async def test_history_leaves_out_archived(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c", "|d1", "d"))
+    await aalis_memory.archive_span(S, 3)
     expect_equal("HIST-01", "get_history(s, inf) after archiving [a, b, c]",
-                 await active(memory, S), ["d1", "d"])
+                 await active(aalis_memory, S), ["d1", "d"])
     expect_equal("HIST-01", "get_history(s, 10) after archiving [a, b, c]",
-                 contents(await memory.get_history(S, 10)), ["d1", "d"])
+                 contents(await aalis_memory.get_history(S, 10)), ["d1", "d"])
 
 
-@pytest.mark.spec("HIST-02")
-async def test_history_is_ascending(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "c", "d"))
-    expect_equal("HIST-02", "get_history(s, inf)", await active(memory, S), ["a", "b", "c", "d"])
-    expect_equal("HIST-02", "get_history(s, 2)", contents(await memory.get_history(S, 2)),
+@pytest.mark.aalis_spec("HIST-02")
+async def test_history_is_ascending(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
+    expect_equal("HIST-02", "get_history(s, inf)", await active(aalis_memory, S), ["a", "b", "c", "d"])
+    expect_equal("HIST-02", "get_history(s, 2)", contents(await aalis_memory.get_history(S, 2)),
                  ["c", "d"])
 
 
-@pytest.mark.spec("HIST-02")
-async def test_history_same_millisecond_keeps_write_order(memory: Any) -> None:
+@pytest.mark.aalis_spec("HIST-02")
+async def test_history_same_millisecond_keeps_write_order(aalis_memory: Any) -> None:
     # An assistant tool call and its tool reply often share one millisecond.
-    await save_all(memory, S, [
+    await save_all(aalis_memory, S, [
         msg("q", 500),
         msg("call", 700, role="assistant"),
         msg("reply", 700, role="tool"),
@@ -90,122 +90,122 @@ async def test_history_same_millisecond_keeps_write_order(memory: Any) -> None:
         msg("last", 900),
     ])
     expect_equal("HIST-02", "get_history(s, inf) with three messages at 700 ms",
-                 await active(memory, S), ["q", "call", "reply", "more", "last"])
+                 await active(aalis_memory, S), ["q", "call", "reply", "more", "last"])
     expect_equal("HIST-02", "get_history(s, 3) with three messages at 700 ms",
-                 contents(await memory.get_history(S, 3)), ["reply", "more", "last"])
+                 contents(await aalis_memory.get_history(S, 3)), ["reply", "more", "last"])
 
 
 @requires.timestamp_ordering
-@pytest.mark.spec("HIST-02")
-async def test_history_puts_late_arrivals_in_timestamp_order(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 300)])
+@pytest.mark.aalis_spec("HIST-02")
+async def test_history_puts_late_arrivals_in_timestamp_order(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 300)])
     expect_equal("HIST-02", "get_history(s, inf) written a@100, c@300, b@200, d@300",
-                 await active(memory, S), ["a", "b", "c", "d"])
+                 await active(aalis_memory, S), ["a", "b", "c", "d"])
     expect_equal("HIST-02", "get_history(s, 3) written a@100, c@300, b@200, d@300",
-                 contents(await memory.get_history(S, 3)), ["b", "c", "d"])
+                 contents(await aalis_memory.get_history(S, 3)), ["b", "c", "d"])
 
 
-@pytest.mark.spec("HIST-03")
-async def test_history_limit_counts_only_conversation(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "|d1", "c", "#t1"))
+@pytest.mark.aalis_spec("HIST-03")
+async def test_history_limit_counts_only_conversation(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "|d1", "c", "#t1"))
     expect_equal("HIST-03", "get_history(s, 2) over [a, b, d1, c, t1]",
-                 contents(await memory.get_history(S, 2)), ["b", "d1", "c", "t1"])
+                 contents(await aalis_memory.get_history(S, 2)), ["b", "d1", "c", "t1"])
 
 
-@pytest.mark.spec("HIST-03")
-async def test_history_trailing_markers_use_no_slot(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "c", "|d1", "#t1", "|d2"))
+@pytest.mark.aalis_spec("HIST-03")
+async def test_history_trailing_markers_use_no_slot(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c", "|d1", "#t1", "|d2"))
     expect_equal("HIST-03", "get_history(s, 2) over [a, b, c, d1, t1, d2]",
-                 contents(await memory.get_history(S, 2)), ["b", "c", "d1", "t1", "d2"])
+                 contents(await aalis_memory.get_history(S, 2)), ["b", "c", "d1", "t1", "d2"])
 
 
-@pytest.mark.spec("HIST-04")
-async def test_history_window_keeps_markers_in_between(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b", "#t1", "|d2", "c"))
+@pytest.mark.aalis_spec("HIST-04")
+async def test_history_window_keeps_markers_in_between(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b", "#t1", "|d2", "c"))
     expect_equal("HIST-04", "get_history(s, 1) over [a, d1, b, t1, d2, c]",
-                 contents(await memory.get_history(S, 1)), ["t1", "d2", "c"])
+                 contents(await aalis_memory.get_history(S, 1)), ["t1", "d2", "c"])
     expect_equal("HIST-04", "get_history(s, 2) over [a, d1, b, t1, d2, c]",
-                 contents(await memory.get_history(S, 2)), ["d1", "b", "t1", "d2", "c"])
+                 contents(await aalis_memory.get_history(S, 2)), ["d1", "b", "t1", "d2", "c"])
 
 
-@pytest.mark.spec("HIST-05")
-async def test_history_within_limit_is_everything_active(memory: Any) -> None:
-    await save_all(memory, S, timeline("|d0", "#t0", "a", "|d1", "b"))
+@pytest.mark.aalis_spec("HIST-05")
+async def test_history_within_limit_is_everything_active(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("|d0", "#t0", "a", "|d1", "b"))
     expected = ["d0", "t0", "a", "d1", "b"]
     expect_equal("HIST-05", "get_history(s, 2) over [d0, t0, a, d1, b]",
-                 contents(await memory.get_history(S, 2)), expected)
+                 contents(await aalis_memory.get_history(S, 2)), expected)
     expect_equal("HIST-05", "get_history(s, 3) over [d0, t0, a, d1, b]",
-                 contents(await memory.get_history(S, 3)), expected)
+                 contents(await aalis_memory.get_history(S, 3)), expected)
 
 
-@pytest.mark.spec("HIST-05")
-async def test_history_of_markers_only(memory: Any) -> None:
-    await save_all(memory, S, timeline("|d0", "#t0", "|d1"))
+@pytest.mark.aalis_spec("HIST-05")
+async def test_history_of_markers_only(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1"))
     expect_equal("HIST-05", "get_history(s, 1) over [d0, t0, d1]",
-                 contents(await memory.get_history(S, 1)), ["d0", "t0", "d1"])
+                 contents(await aalis_memory.get_history(S, 1)), ["d0", "t0", "d1"])
     expect_equal("HIST-05", "get_history(s) over [d0, t0, d1]",
-                 contents(await memory.get_history(S)), ["d0", "t0", "d1"])
+                 contents(await aalis_memory.get_history(S)), ["d0", "t0", "d1"])
 
 
 # -- count_history ----------------------------------------------------------------------------
 
 
 @requires.count_history
-@pytest.mark.spec("COUNT-01")
-async def test_count_history_counts_active_conversation(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "|d1", "#t1", "c", "|d2"))
+@pytest.mark.aalis_spec("COUNT-01")
+async def test_count_history_counts_active_conversation(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "|d1", "#t1", "c", "|d2"))
     expect_equal("COUNT-01", "count_history over [a, b, d1, t1, c, d2]",
-                 await memory.count_history(S), 3)
-    await memory.archive_span(S, 2)
+                 await aalis_memory.count_history(S), 3)
+    await aalis_memory.archive_span(S, 2)
     expect_equal("COUNT-01", "count_history after archiving [a, b]",
-                 await memory.count_history(S), 1)
+                 await aalis_memory.count_history(S), 1)
 
 
 @requires.count_history
-@pytest.mark.spec("COUNT-01")
-async def test_count_history_of_markers_only_is_zero(memory: Any) -> None:
-    await save_all(memory, S, timeline("|d0", "#t0"))
-    expect_equal("COUNT-01", "count_history over [d0, t0]", await memory.count_history(S), 0)
+@pytest.mark.aalis_spec("COUNT-01")
+async def test_count_history_of_markers_only_is_zero(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("|d0", "#t0"))
+    expect_equal("COUNT-01", "count_history over [d0, t0]", await aalis_memory.count_history(S), 0)
 
 
 # -- get_full_history -------------------------------------------------------------------------
 
 
 @requires.get_full_history
-@pytest.mark.spec("FULL-01")
-async def test_full_history_includes_archived(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "b", "c", "d", "e"))
-    await memory.archive_span(S, 3)
+@pytest.mark.aalis_spec("FULL-01")
+async def test_full_history_includes_archived(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c", "d", "e"))
+    await aalis_memory.archive_span(S, 3)
     expect_equal("FULL-01", "get_full_history(s, inf) after archiving 3",
-                 await everything(memory, S), ["a", "b", "c", "d", "e"])
+                 await everything(aalis_memory, S), ["a", "b", "c", "d", "e"])
     expect_equal("FULL-01", "get_full_history(s, 4) after archiving 3",
-                 contents(await memory.get_full_history(S, 4)), ["b", "c", "d", "e"])
+                 contents(await aalis_memory.get_full_history(S, 4)), ["b", "c", "d", "e"])
 
 
 @requires.get_full_history
-@pytest.mark.spec("FULL-02")
-async def test_full_history_limit_counts_markers(memory: Any) -> None:
-    await save_all(memory, S, timeline("a", "|d1", "b", "#t1", "c"))
+@pytest.mark.aalis_spec("FULL-02")
+async def test_full_history_limit_counts_markers(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "|d1", "b", "#t1", "c"))
     expect_equal("FULL-02", "get_full_history(s, 3) over [a, d1, b, t1, c]",
-                 contents(await memory.get_full_history(S, 3)), ["b", "t1", "c"])
+                 contents(await aalis_memory.get_full_history(S, 3)), ["b", "t1", "c"])
     expect_equal("FULL-02", "get_full_history(s, 2) over [a, d1, b, t1, c]",
-                 contents(await memory.get_full_history(S, 2)), ["t1", "c"])
+                 contents(await aalis_memory.get_full_history(S, 2)), ["t1", "c"])
 
 
 @requires.get_full_history
-@pytest.mark.spec("FULL-02")
-async def test_full_history_same_millisecond_keeps_write_order(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 300)])
+@pytest.mark.aalis_spec("FULL-02")
+async def test_full_history_same_millisecond_keeps_write_order(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 300)])
     expect_equal("FULL-02", "get_full_history(s, inf) with b and c at 200 ms",
-                 await everything(memory, S), ["a", "b", "c", "d"])
+                 await everything(aalis_memory, S), ["a", "b", "c", "d"])
 
 
 @requires.timestamp_ordering
 @requires.get_full_history
-@pytest.mark.spec("FULL-02")
-async def test_full_history_puts_late_arrivals_in_timestamp_order(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("c", 300), msg("b", 200)])
+@pytest.mark.aalis_spec("FULL-02")
+async def test_full_history_puts_late_arrivals_in_timestamp_order(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200)])
     expect_equal("FULL-02", "get_full_history(s, inf) written a@100, c@300, b@200",
-                 await everything(memory, S), ["a", "b", "c"])
+                 await everything(aalis_memory, S), ["a", "b", "c"])
     expect_equal("FULL-02", "get_full_history(s, 2) written a@100, c@300, b@200",
-                 contents(await memory.get_full_history(S, 2)), ["b", "c"])
+                 contents(await aalis_memory.get_full_history(S, 2)), ["b", "c"])

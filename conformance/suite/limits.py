@@ -19,69 +19,69 @@ S = "s-lim"
 BAD_LIMITS: Final[tuple[object, ...]] = (-1, -math.inf, math.nan, 2.5, "5")
 
 
-@pytest.mark.spec("LIM-05")
-async def test_history_default_limit_is_50(memory: Any) -> None:
-    await save_all(memory, S, conversation("m", 60))
-    expect_equal("LIM-05", "get_history(s) over m0..m59", contents(await memory.get_history(S)),
+@pytest.mark.aalis_spec("LIM-05")
+async def test_history_default_limit_is_50(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, conversation("m", 60))
+    expect_equal("LIM-05", "get_history(s) over m0..m59", contents(await aalis_memory.get_history(S)),
                  [f"m{i}" for i in range(10, 60)])
 
 
 @requires.get_full_history
-@pytest.mark.spec("LIM-05")
-async def test_full_history_default_limit_is_200(memory: Any) -> None:
-    await save_all(memory, S, conversation("m", 210))
+@pytest.mark.aalis_spec("LIM-05")
+async def test_full_history_default_limit_is_200(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, conversation("m", 210))
     expect_equal("LIM-05", "get_full_history(s) over m0..m209",
-                 contents(await memory.get_full_history(S)), [f"m{i}" for i in range(10, 210)])
+                 contents(await aalis_memory.get_full_history(S)), [f"m{i}" for i in range(10, 210)])
 
 
 @requires.update_message_content
-@pytest.mark.spec("LIM-05")
-async def test_update_default_recent_limit_is_100(memory: Any) -> None:
-    await save_all(memory, S, [msg(f"cat {i}", 1000 + i) for i in range(110)])
-    changed = await memory.update_message_content(S, "cat", "dog")
+@pytest.mark.aalis_spec("LIM-05")
+async def test_update_default_recent_limit_is_100(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg(f"cat {i}", 1000 + i) for i in range(110)])
+    changed = await aalis_memory.update_message_content(S, "cat", "dog")
     expect_equal("LIM-05", "update_message_content(s, cat, dog) over 110 matches", changed, 100)
     expect_equal("LIM-05", "get_history after update_message_content(s, cat, dog)",
-                 await active(memory, S, 1000),
+                 await active(aalis_memory, S, 1000),
                  [f"cat {i}" for i in range(10)] + [f"dog {i}" for i in range(10, 110)])
 
 
-@pytest.mark.spec("LIM-06")
+@pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_history_bad_limit_raises(memory: Any, limit: object) -> None:
-    await save_all(memory, S, timeline("a", "b"))
+async def test_history_bad_limit_raises(aalis_memory: Any, limit: object) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b"))
     with expect_raises("LIM-06", f"get_history(s, {limit!r})", ValueError):
-        await memory.get_history(S, limit)
+        await aalis_memory.get_history(S, limit)
     expect_equal("LIM-06", f"get_history after get_history(s, {limit!r})",
-                 await active(memory, S), ["a", "b"])
+                 await active(aalis_memory, S), ["a", "b"])
 
 
 @requires.get_full_history
-@pytest.mark.spec("LIM-06")
+@pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_full_history_bad_limit_raises(memory: Any, limit: object) -> None:
-    await save_all(memory, S, timeline("a", "b"))
+async def test_full_history_bad_limit_raises(aalis_memory: Any, limit: object) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b"))
     with expect_raises("LIM-06", f"get_full_history(s, {limit!r})", ValueError):
-        await memory.get_full_history(S, limit)
+        await aalis_memory.get_full_history(S, limit)
 
 
 @requires.update_message_content
-@pytest.mark.spec("LIM-06")
+@pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
 async def test_update_bad_recent_limit_raises_and_changes_nothing(
-    memory: Any, limit: object
+    aalis_memory: Any, limit: object
 ) -> None:
-    await save_all(memory, S, timeline("cat a", "cat b"))
+    await save_all(aalis_memory, S, timeline("cat a", "cat b"))
     with expect_raises("LIM-06", f"update_message_content(s, cat, dog, {limit!r})", ValueError):
-        await memory.update_message_content(S, "cat", "dog", limit)
+        await aalis_memory.update_message_content(S, "cat", "dog", limit)
     expect_equal("LIM-06", f"get_history after update_message_content(..., {limit!r})",
-                 await active(memory, S), ["cat a", "cat b"])
+                 await active(aalis_memory, S), ["cat a", "cat b"])
 
 
 @requires.get_recent_messages_across_sessions
-@pytest.mark.spec("LIM-06")
+@pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_cross_session_bad_limit_raises(memory: Any, limit: object) -> None:
-    await save_all(memory, S, timeline("a", "b"))
+async def test_cross_session_bad_limit_raises(aalis_memory: Any, limit: object) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b"))
     query = RecentMessagesAcrossSessionsQuery(limit=limit)  # type: ignore[arg-type]
     with expect_raises("LIM-06", f"cross-session read with limit={limit!r}", ValueError):
-        await memory.get_recent_messages_across_sessions(query)
+        await aalis_memory.get_recent_messages_across_sessions(query)

@@ -25,25 +25,25 @@ def _epoch_ms() -> int:
 # -- MSG-01 ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.spec("MSG-01")
-async def test_sessions_do_not_share_history(memory: Any) -> None:
+@pytest.mark.aalis_spec("MSG-01")
+async def test_sessions_do_not_share_history(aalis_memory: Any) -> None:
     # Ids that differ only in case or by a trailing space are still different sessions.
-    await save_all(memory, "chat-A", timeline("A1", "A2"))
-    await save_all(memory, "chat-a", timeline("a1", "a2", "a3"))
-    await save_all(memory, "chat-a ", timeline("s1"))
-    expect_equal("MSG-01", "get_history(chat-A)", await active(memory, "chat-A"), ["A1", "A2"])
-    expect_equal("MSG-01", "get_history(chat-a)", await active(memory, "chat-a"),
+    await save_all(aalis_memory, "chat-A", timeline("A1", "A2"))
+    await save_all(aalis_memory, "chat-a", timeline("a1", "a2", "a3"))
+    await save_all(aalis_memory, "chat-a ", timeline("s1"))
+    expect_equal("MSG-01", "get_history(chat-A)", await active(aalis_memory, "chat-A"), ["A1", "A2"])
+    expect_equal("MSG-01", "get_history(chat-a)", await active(aalis_memory, "chat-a"),
                  ["a1", "a2", "a3"])
-    expect_equal("MSG-01", "get_history('chat-a ')", await active(memory, "chat-a "), ["s1"])
+    expect_equal("MSG-01", "get_history('chat-a ')", await active(aalis_memory, "chat-a "), ["s1"])
 
 
-@pytest.mark.spec("MSG-01")
-async def test_archive_stays_in_its_session(memory: Any) -> None:
-    await save_all(memory, "chat-a", timeline("a1", "a2", "a3"))
-    await save_all(memory, "chat-A", timeline("A1", "A2", start_ts=2000))
-    expect_equal("MSG-01", "archive_span(chat-A, 2)", await memory.archive_span("chat-A", 2), 2)
+@pytest.mark.aalis_spec("MSG-01")
+async def test_archive_stays_in_its_session(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, "chat-a", timeline("a1", "a2", "a3"))
+    await save_all(aalis_memory, "chat-A", timeline("A1", "A2", start_ts=2000))
+    expect_equal("MSG-01", "archive_span(chat-A, 2)", await aalis_memory.archive_span("chat-A", 2), 2)
     expect_equal("MSG-01", "get_history(chat-a) after archiving chat-A",
-                 await active(memory, "chat-a"), ["a1", "a2", "a3"])
+                 await active(aalis_memory, "chat-a"), ["a1", "a2", "a3"])
 
 
 # -- MSG-02 ---------------------------------------------------------------------------------------
@@ -78,10 +78,10 @@ NULL_REASONING = Message(role="assistant", content="", reasoning_content=None,
                          timestamp=1_700_000_000_400)
 
 
-@pytest.mark.spec("MSG-02")
-async def test_every_field_round_trips(memory: Any) -> None:
-    await save_all(memory, S, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
-    got = await memory.get_history(S, 10)
+@pytest.mark.aalis_spec("MSG-02")
+async def test_every_field_round_trips(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
+    got = await aalis_memory.get_history(S, 10)
     expect_equal("MSG-02", "every field of a full message read back", got[:1], [FULL])
     expect_equal("MSG-02", "a message with only role, content and timestamp read back",
                  got[1:2], [BARE])
@@ -91,24 +91,24 @@ async def test_every_field_round_trips(memory: Any) -> None:
 
 
 @requires.get_full_history
-@pytest.mark.spec("MSG-02")
-async def test_every_field_round_trips_through_archive(memory: Any) -> None:
-    await save_all(memory, S, [FULL, BARE])
-    await memory.archive_span(S, 1)
+@pytest.mark.aalis_spec("MSG-02")
+async def test_every_field_round_trips_through_archive(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [FULL, BARE])
+    await aalis_memory.archive_span(S, 1)
     expect_equal("MSG-02", "full history with the full message archived",
-                 await memory.get_full_history(S, 10), [FULL, BARE])
+                 await aalis_memory.get_full_history(S, 10), [FULL, BARE])
 
 
 # -- MSG-03 ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.spec("MSG-03")
-async def test_missing_timestamp_is_stamped_at_save(memory: Any) -> None:
+@pytest.mark.aalis_spec("MSG-03")
+async def test_missing_timestamp_is_stamped_at_save(aalis_memory: Any) -> None:
     before = _epoch_ms()
-    await memory.save_message(S, msg("now", None))
+    await aalis_memory.save_message(S, msg("now", None))
     after = _epoch_ms()
-    first = await memory.get_history(S, 10)
-    again = await memory.get_history(S, 10)
+    first = await aalis_memory.get_history(S, 10)
+    again = await aalis_memory.get_history(S, 10)
     stamp = first[0].timestamp if first else None
     expect("MSG-03", isinstance(stamp, int) and before <= stamp <= after,
            f"timestamp of a message saved without one: expected integer epoch ms in "
@@ -120,54 +120,54 @@ async def test_missing_timestamp_is_stamped_at_save(memory: Any) -> None:
 # -- MSG-04 ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.spec("MSG-04")
-async def test_unknown_session_reads_empty(memory: Any) -> None:
-    await save_all(memory, S, timeline("a"))
-    expect_equal("MSG-04", "get_history(unknown)", await memory.get_history(UNKNOWN), [])
-    expect_equal("MSG-04", "get_history(unknown, 5)", await memory.get_history(UNKNOWN, 5), [])
-    expect_equal("MSG-04", "archive_span(unknown, 3)", await memory.archive_span(UNKNOWN, 3), 0)
+@pytest.mark.aalis_spec("MSG-04")
+async def test_unknown_session_reads_empty(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a"))
+    expect_equal("MSG-04", "get_history(unknown)", await aalis_memory.get_history(UNKNOWN), [])
+    expect_equal("MSG-04", "get_history(unknown, 5)", await aalis_memory.get_history(UNKNOWN, 5), [])
+    expect_equal("MSG-04", "archive_span(unknown, 3)", await aalis_memory.archive_span(UNKNOWN, 3), 0)
     expect_equal("MSG-04", "get_history(unknown) after archive_span",
-                 await memory.get_history(UNKNOWN), [])
-    await memory.clear_session(UNKNOWN)
+                 await aalis_memory.get_history(UNKNOWN), [])
+    await aalis_memory.clear_session(UNKNOWN)
 
 
 @requires.count_history
-@pytest.mark.spec("MSG-04")
-async def test_unknown_session_counts_zero(memory: Any) -> None:
-    expect_equal("MSG-04", "count_history(unknown)", await memory.count_history(UNKNOWN), 0)
+@pytest.mark.aalis_spec("MSG-04")
+async def test_unknown_session_counts_zero(aalis_memory: Any) -> None:
+    expect_equal("MSG-04", "count_history(unknown)", await aalis_memory.count_history(UNKNOWN), 0)
 
 
 @requires.get_full_history
-@pytest.mark.spec("MSG-04")
-async def test_unknown_session_full_history_is_empty(memory: Any) -> None:
-    expect_equal("MSG-04", "get_full_history(unknown)", await everything(memory, UNKNOWN), [])
+@pytest.mark.aalis_spec("MSG-04")
+async def test_unknown_session_full_history_is_empty(aalis_memory: Any) -> None:
+    expect_equal("MSG-04", "get_full_history(unknown)", await everything(aalis_memory, UNKNOWN), [])
 
 
 @requires.get_messages_by_session_range
-@pytest.mark.spec("MSG-04")
-async def test_unknown_session_range_is_empty(memory: Any) -> None:
+@pytest.mark.aalis_spec("MSG-04")
+async def test_unknown_session_range_is_empty(aalis_memory: Any) -> None:
     expect_equal("MSG-04", "get_messages_by_session_range(unknown, 0, 10**12)",
-                 await memory.get_messages_by_session_range(UNKNOWN, 0, 10**12), [])
+                 await aalis_memory.get_messages_by_session_range(UNKNOWN, 0, 10**12), [])
 
 
 @requires.update_message_content
-@pytest.mark.spec("MSG-04")
-async def test_unknown_session_update_changes_nothing(memory: Any) -> None:
+@pytest.mark.aalis_spec("MSG-04")
+async def test_unknown_session_update_changes_nothing(aalis_memory: Any) -> None:
     expect_equal("MSG-04", "update_message_content(unknown, a, b)",
-                 await memory.update_message_content(UNKNOWN, "a", "b"), 0)
+                 await aalis_memory.update_message_content(UNKNOWN, "a", "b"), 0)
 
 
 @requires.delete_messages_by_timestamps
-@pytest.mark.spec("MSG-04")
-async def test_unknown_session_delete_removes_nothing(memory: Any) -> None:
+@pytest.mark.aalis_spec("MSG-04")
+async def test_unknown_session_delete_removes_nothing(aalis_memory: Any) -> None:
     expect_equal("MSG-04", "delete_messages_by_timestamps(unknown, [1])",
-                 await memory.delete_messages_by_timestamps(UNKNOWN, [1]), 0)
+                 await aalis_memory.delete_messages_by_timestamps(UNKNOWN, [1]), 0)
 
 
 @requires.get_recent_messages_across_sessions
-@pytest.mark.spec("MSG-04")
-async def test_empty_store_cross_session_read_is_empty(memory: Any) -> None:
-    got = await memory.get_recent_messages_across_sessions(
+@pytest.mark.aalis_spec("MSG-04")
+async def test_empty_store_cross_session_read_is_empty(aalis_memory: Any) -> None:
+    got = await aalis_memory.get_recent_messages_across_sessions(
         RecentMessagesAcrossSessionsQuery(limit=5)
     )
     expect_equal("MSG-04", "cross-session read of an empty store", got, [])

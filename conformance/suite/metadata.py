@@ -15,7 +15,7 @@ from aalis_memory.conformance.checks import (
 )
 from aalis_memory.conformance.registry import RawMetadataKind
 from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._meta import (
+from aalis_memory.conformance.suite._metadata_views import (
     UNSERIALIZABLE,
     entries,
     entry,
@@ -29,143 +29,143 @@ NS = "plugin-meta"
 UNREADABLE: list[RawMetadataKind] = ["not-json", "not-object"]
 
 
-@pytest.mark.spec("META-01")
-async def test_get_returns_saved_object_and_none_when_missing(memory: Any) -> None:
-    await memory.save_metadata(NS, "profile", {"name": "Ann", "age": 31})
+@pytest.mark.aalis_spec("META-01")
+async def test_get_returns_saved_object_and_none_when_missing(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata(NS, "profile", {"name": "Ann", "age": 31})
     expect_equal(
         "META-01", "get_metadata(ns, 'profile')",
-        await memory.get_metadata(NS, "profile"), {"name": "Ann", "age": 31},
+        await aalis_memory.get_metadata(NS, "profile"), {"name": "Ann", "age": 31},
     )
     expect_equal(
-        "META-01", "get_metadata(ns, 'never-saved')", await memory.get_metadata(NS, "never-saved"),
+        "META-01", "get_metadata(ns, 'never-saved')", await aalis_memory.get_metadata(NS, "never-saved"),
         None,
     )
     expect_equal(
         "META-01", "get_metadata('unknown-namespace', 'profile')",
-        await memory.get_metadata("unknown-namespace", "profile"), None,
+        await aalis_memory.get_metadata("unknown-namespace", "profile"), None,
     )
-    await memory.save_metadata(NS, "profile", {"name": "Bob"})
+    await aalis_memory.save_metadata(NS, "profile", {"name": "Bob"})
     expect_equal(
         "META-01", "get_metadata after overwriting with {'name': 'Bob'}",
-        await memory.get_metadata(NS, "profile"), {"name": "Bob"},
+        await aalis_memory.get_metadata(NS, "profile"), {"name": "Bob"},
     )
 
 
-@pytest.mark.spec("META-01")
+@pytest.mark.aalis_spec("META-01")
 @pytest.mark.parametrize(
     ("first", "second"),
     [({"a": {}}, {"b": {}}), ({"x": 1}, {"y": 1}), ({"k": [1]}, {"k": [1], "l": None})],
     ids=["same-values-other-keys", "same-scalar-other-key", "superset"],
 )
 async def test_overwrite_replaces_the_whole_object(
-    memory: Any, first: JsonObject, second: JsonObject
+    aalis_memory: Any, first: JsonObject, second: JsonObject
 ) -> None:
     # Found by the state machine on FerretDB: a $set whose new subdocument had the old one's
     # values under other keys was skipped, leaving the old object in place.
     for how in ("save_metadata", "commit_metadata"):
         key = f"overwrite-{how}"
-        await memory.save_metadata(NS, key, first)
+        await aalis_memory.save_metadata(NS, key, first)
         if how == "save_metadata":
-            await memory.save_metadata(NS, key, second)
+            await aalis_memory.save_metadata(NS, key, second)
         else:
-            await memory.commit_metadata([MetadataPut(NS, key, second)])
+            await aalis_memory.commit_metadata([MetadataPut(NS, key, second)])
         expect_equal(
             "META-01", f"get_metadata after {how} of {second!r} over {first!r}",
-            await memory.get_metadata(NS, key), second,
+            await aalis_memory.get_metadata(NS, key), second,
         )
 
 
-@pytest.mark.spec("META-01", "META-02")
-async def test_namespaces_are_isolated(memory: Any) -> None:
-    await memory.save_metadata("ns-left", "shared-key", {"side": "left"})
-    await memory.save_metadata("ns-right", "shared-key", {"side": "right"})
+@pytest.mark.aalis_spec("META-01", "META-02")
+async def test_namespaces_are_isolated(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata("ns-left", "shared-key", {"side": "left"})
+    await aalis_memory.save_metadata("ns-right", "shared-key", {"side": "right"})
     expect_equal(
         "META-01", "get_metadata('ns-left', 'shared-key')",
-        await memory.get_metadata("ns-left", "shared-key"), {"side": "left"},
+        await aalis_memory.get_metadata("ns-left", "shared-key"), {"side": "left"},
     )
     expect_equal(
         "META-01", "get_metadata('ns-right', 'shared-key')",
-        await memory.get_metadata("ns-right", "shared-key"), {"side": "right"},
+        await aalis_memory.get_metadata("ns-right", "shared-key"), {"side": "right"},
     )
     expect_equal(
         "META-02", "list_metadata('ns-left')",
-        await entries(memory, "ns-left"), [("shared-key", {"side": "left"})],
+        await entries(aalis_memory, "ns-left"), [("shared-key", {"side": "left"})],
     )
 
 
-@pytest.mark.spec("META-02")
-async def test_list_returns_the_namespace_entries_only(memory: Any) -> None:
-    await memory.save_metadata("user", "k1", {"n": 1})
-    await memory.save_metadata("user", "k2", {"n": 2})
-    await memory.save_metadata("user2", "k1", {"n": 21})
-    await memory.save_metadata("use", "k0", {"n": 0})
-    await memory.save_metadata("other", "k3", {"n": 3})
-    listed = await memory.list_metadata("user")
+@pytest.mark.aalis_spec("META-02")
+async def test_list_returns_the_namespace_entries_only(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata("user", "k1", {"n": 1})
+    await aalis_memory.save_metadata("user", "k2", {"n": 2})
+    await aalis_memory.save_metadata("user2", "k1", {"n": 21})
+    await aalis_memory.save_metadata("use", "k0", {"n": 0})
+    await aalis_memory.save_metadata("other", "k3", {"n": 3})
+    listed = await aalis_memory.list_metadata("user")
     expect(
         "META-02", all(isinstance(e, MetadataEntry) for e in listed),
         f"list_metadata('user'): expected MetadataEntry items, got {describe(listed)}",
     )
     expect_equal(
         "META-02", "list_metadata('user') with neighbours 'user2', 'use', 'other'",
-        await entries(memory, "user"), [("k1", {"n": 1}), ("k2", {"n": 2})],
+        await entries(aalis_memory, "user"), [("k1", {"n": 1}), ("k2", {"n": 2})],
     )
     expect_equal(
-        "META-02", "list_metadata('user2')", await entries(memory, "user2"), [("k1", {"n": 21})]
+        "META-02", "list_metadata('user2')", await entries(aalis_memory, "user2"), [("k1", {"n": 21})]
     )
-    expect_equal("META-02", "list_metadata('empty-ns')", await entries(memory, "empty-ns"), [])
+    expect_equal("META-02", "list_metadata('empty-ns')", await entries(aalis_memory, "empty-ns"), [])
 
 
-@pytest.mark.spec("META-03")
-async def test_delete_removes_the_entry(memory: Any) -> None:
-    await memory.save_metadata(NS, "gone", {"v": 1})
-    await memory.save_metadata(NS, "stays", {"v": 2})
-    await memory.save_metadata("ns-other", "gone", {"v": 3})
-    await memory.delete_metadata(NS, "gone")
+@pytest.mark.aalis_spec("META-03")
+async def test_delete_removes_the_entry(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata(NS, "gone", {"v": 1})
+    await aalis_memory.save_metadata(NS, "stays", {"v": 2})
+    await aalis_memory.save_metadata("ns-other", "gone", {"v": 3})
+    await aalis_memory.delete_metadata(NS, "gone")
     expect_equal(
         "META-03", "list_metadata after delete_metadata(ns, 'gone')",
-        await entries(memory, NS), [("stays", {"v": 2})],
+        await entries(aalis_memory, NS), [("stays", {"v": 2})],
     )
     expect_equal(
         "META-03", "list_metadata('ns-other') after deleting 'gone' in another namespace",
-        await entries(memory, "ns-other"), [("gone", {"v": 3})],
+        await entries(aalis_memory, "ns-other"), [("gone", {"v": 3})],
     )
-    await memory.delete_metadata(NS, "stays")
+    await aalis_memory.delete_metadata(NS, "stays")
     expect_equal(
-        "META-03", "list_metadata after deleting the last key", await entries(memory, NS), []
+        "META-03", "list_metadata after deleting the last key", await entries(aalis_memory, NS), []
     )
 
 
-@pytest.mark.spec("META-11")
-async def test_delete_of_a_missing_key_is_a_no_op(memory: Any) -> None:
-    await memory.save_metadata(NS, "stays", {"v": 2})
+@pytest.mark.aalis_spec("META-11")
+async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata(NS, "stays", {"v": 2})
     for namespace in (NS, "unknown-namespace"):
         try:
-            await memory.delete_metadata(namespace, "never-saved")
+            await aalis_memory.delete_metadata(namespace, "never-saved")
         except Exception as exc:
             call = f"delete_metadata({namespace!r}, 'never-saved')"
             raise fail("META-11", f"{call}: expected no error, got {exc!r}") from exc
     expect_equal(
         "META-11", "list_metadata after deleting missing keys",
-        await entries(memory, NS), [("stays", {"v": 2})],
+        await entries(aalis_memory, NS), [("stays", {"v": 2})],
     )
 
 
-@pytest.mark.spec("META-04")
-async def test_list_is_sorted_by_key(memory: Any) -> None:
+@pytest.mark.aalis_spec("META-04")
+async def test_list_is_sorted_by_key(aalis_memory: Any) -> None:
     keys = ["b", "a10", "_x", "A", "a2", "a1", "Z9"]
     for key in keys:
-        await memory.save_metadata(NS, key, {"key": key})
-    await memory.save_metadata(NS, "a10", {"key": "a10", "again": True})
-    listed = [e.key for e in await memory.list_metadata(NS)]
+        await aalis_memory.save_metadata(NS, key, {"key": key})
+    await aalis_memory.save_metadata(NS, "a10", {"key": "a10", "again": True})
+    listed = [e.key for e in await aalis_memory.list_metadata(NS)]
     expect_equal("META-04", f"keys of list_metadata after saving {keys}", listed, sorted(keys))
 
 
-@pytest.mark.spec("META-05")
-async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(memory: Any) -> None:
+@pytest.mark.aalis_spec("META-05")
+async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Any) -> None:
     before = now_ms()
-    await memory.save_metadata(NS, "k", {"v": 0})
+    await aalis_memory.save_metadata(NS, "k", {"v": 0})
     after = now_ms_ceil()
-    first = await entry(memory, NS, "k")
+    first = await entry(aalis_memory, NS, "k")
     expect("META-05", first is not None, "list_metadata does not list the saved key 'k'")
     assert first is not None
     stamp = first.updated_at
@@ -180,10 +180,10 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(memory: Any) -> Non
     for version in range(1, 9):
         before = now_ms()
         if version % 2:
-            await memory.save_metadata(NS, "k", {"v": version})
+            await aalis_memory.save_metadata(NS, "k", {"v": version})
         else:
-            await memory.commit_metadata([MetadataPut(NS, "k", {"v": version})])
-        current = await entry(memory, NS, "k")
+            await aalis_memory.commit_metadata([MetadataPut(NS, "k", {"v": version})])
+        current = await entry(aalis_memory, NS, "k")
         assert current is not None
         expect(
             "META-05", type(current.updated_at) is int and current.updated_at > stamp,
@@ -198,44 +198,44 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(memory: Any) -> Non
         stamp = current.updated_at
 
 
-@pytest.mark.spec("META-06")
-async def test_stored_data_is_isolated_from_callers(memory: Any) -> None:
+@pytest.mark.aalis_spec("META-06")
+async def test_stored_data_is_isolated_from_callers(aalis_memory: Any) -> None:
     original: dict[str, Any] = {"tags": ["a", "b"], "inner": {"n": 1}}
     passed: dict[str, Any] = {"tags": ["a", "b"], "inner": {"n": 1}}
-    await memory.save_metadata(NS, "k", passed)
+    await aalis_memory.save_metadata(NS, "k", passed)
     passed["tags"].append("mutated")
     passed["inner"]["n"] = 99
     passed["added"] = True
     expect_equal(
         "META-06", "get_metadata after mutating the dict passed to save_metadata",
-        await memory.get_metadata(NS, "k"), original,
+        await aalis_memory.get_metadata(NS, "k"), original,
     )
-    returned = await memory.get_metadata(NS, "k")
+    returned = await aalis_memory.get_metadata(NS, "k")
     returned["tags"].append("mutated")
     returned["inner"]["n"] = 98
     returned["added"] = True
     expect_equal(
         "META-06", "get_metadata after mutating the dict get_metadata returned",
-        await memory.get_metadata(NS, "k"), original,
+        await aalis_memory.get_metadata(NS, "k"), original,
     )
-    listed = await memory.list_metadata(NS)
+    listed = await aalis_memory.list_metadata(NS)
     listed[0].data["tags"].clear()
     listed[0].data["inner"]["n"] = 97
     expect_equal(
         "META-06", "get_metadata after mutating the data list_metadata returned",
-        await memory.get_metadata(NS, "k"), original,
+        await aalis_memory.get_metadata(NS, "k"), original,
     )
     expect_equal(
         "META-06", "list_metadata after mutating an earlier listing",
-        await entries(memory, NS), [("k", original)],
+        await entries(aalis_memory, NS), [("k", original)],
     )
     put = MetadataPut(NS, "via-commit", {"tags": ["a", "b"], "inner": {"n": 1}})
-    await memory.commit_metadata([put])
+    await aalis_memory.commit_metadata([put])
     put.data["tags"].append("mutated")
     put.data["inner"]["n"] = 96
     expect_equal(
         "META-06", "get_metadata after mutating the data of a committed MetadataPut",
-        await memory.get_metadata(NS, "via-commit"), original,
+        await aalis_memory.get_metadata(NS, "via-commit"), original,
     )
 
 
@@ -259,25 +259,25 @@ def _rich_document() -> dict[str, Any]:
     }
 
 
-@pytest.mark.spec("META-07")
-async def test_data_round_trips_as_json(memory: Any) -> None:
+@pytest.mark.aalis_spec("META-07")
+async def test_data_round_trips_as_json(aalis_memory: Any) -> None:
     cases: dict[str, dict[str, Any]] = {
         "rich": _rich_document(),
         "empty-object": {},
         "dotted.$key/中": {"only": 1},
     }
     for key, data in cases.items():
-        await memory.save_metadata(NS, key, data)
+        await aalis_memory.save_metadata(NS, key, data)
     for key, data in cases.items():
-        _expect_same_json(f"get_metadata(ns, {key!r})", await memory.get_metadata(NS, key), data)
-    listed = dict(await entries(memory, NS))
+        _expect_same_json(f"get_metadata(ns, {key!r})", await aalis_memory.get_metadata(NS, key), data)
+    listed = dict(await entries(aalis_memory, NS))
     expect_equal("META-07", "keys of list_metadata", sorted(listed), sorted(cases))
     for key, data in cases.items():
         _expect_same_json(f"list_metadata(ns)[{key!r}]", listed[key], data)
-    await memory.commit_metadata([MetadataPut(NS, "via-commit", _rich_document())])
+    await aalis_memory.commit_metadata([MetadataPut(NS, "via-commit", _rich_document())])
     _expect_same_json(
         "get_metadata after a commit_metadata put",
-        await memory.get_metadata(NS, "via-commit"), _rich_document(),
+        await aalis_memory.get_metadata(NS, "via-commit"), _rich_document(),
     )
 
 
@@ -286,64 +286,64 @@ def _expect_same_json(call: str, actual: Any, expected: Any) -> None:
     expect("META-07", difference is None, f"{call}: {difference}")
 
 
-@pytest.mark.spec("META-08")
-async def test_save_of_unserializable_data_raises_and_stores_nothing(memory: Any) -> None:
-    await memory.save_metadata(NS, "existing", {"v": "old"})
+@pytest.mark.aalis_spec("META-08")
+async def test_save_of_unserializable_data_raises_and_stores_nothing(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
     for name, build in UNSERIALIZABLE.items():
         with expect_raises("META-08", f"save_metadata(ns, 'existing', <{name}>)",
                            TypeError, ValueError):
-            await memory.save_metadata(NS, "existing", build())
+            await aalis_memory.save_metadata(NS, "existing", build())
         with expect_raises("META-08", f"save_metadata(ns, 'fresh', <{name}>)",
                            TypeError, ValueError):
-            await memory.save_metadata(NS, "fresh", build())
+            await aalis_memory.save_metadata(NS, "fresh", build())
         expect_equal(
             "META-08", f"list_metadata after the failed saves of <{name}> over 'existing', 'fresh'",
-            await entries(memory, NS), [("existing", {"v": "old"})],
+            await entries(aalis_memory, NS), [("existing", {"v": "old"})],
         )
 
 
-@pytest.mark.spec("META-09")
+@pytest.mark.aalis_spec("META-09")
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_list_skips_unreadable_entries(
-    memory: Any, memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
 ) -> None:
-    await memory.save_metadata(NS, "a", {"v": "a"})
-    await memory.save_metadata(NS, "c", {"v": "c"})
-    await memory_raw.plant_metadata(NS, "b", kind)
-    await memory_raw.plant_metadata(NS, "0-first", kind)
+    await aalis_memory.save_metadata(NS, "a", {"v": "a"})
+    await aalis_memory.save_metadata(NS, "c", {"v": "c"})
+    await aalis_memory_raw.plant_metadata(NS, "b", kind)
+    await aalis_memory_raw.plant_metadata(NS, "0-first", kind)
     expect_equal(
         "META-09", f"list_metadata(ns) with {kind} entries planted at 'b' and '0-first'",
-        await entries(memory, NS), [("a", {"v": "a"}), ("c", {"v": "c"})],
+        await entries(aalis_memory, NS), [("a", {"v": "a"}), ("c", {"v": "c"})],
     )
 
 
-@pytest.mark.spec("META-10")
+@pytest.mark.aalis_spec("META-10")
 @requires.list_metadata_keys
-async def test_list_keys_lists_the_namespace_keys(memory: Any) -> None:
-    await memory.save_metadata(NS, "k2", {"v": 2})
-    await memory.save_metadata(NS, "k1", {"v": 1})
-    await memory.save_metadata(f"{NS}-2", "k9", {"v": 9})
+async def test_list_keys_lists_the_namespace_keys(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata(NS, "k2", {"v": 2})
+    await aalis_memory.save_metadata(NS, "k1", {"v": 1})
+    await aalis_memory.save_metadata(f"{NS}-2", "k9", {"v": 9})
     expect_equal(
         "META-10", "sorted(list_metadata_keys(ns))",
-        sorted(await memory.list_metadata_keys(NS)), ["k1", "k2"],
+        sorted(await aalis_memory.list_metadata_keys(NS)), ["k1", "k2"],
     )
     expect_equal(
-        "META-10", "list_metadata_keys('empty-ns')", await memory.list_metadata_keys("empty-ns"),
+        "META-10", "list_metadata_keys('empty-ns')", await aalis_memory.list_metadata_keys("empty-ns"),
         [],
     )
 
 
-@pytest.mark.spec("META-10")
+@pytest.mark.aalis_spec("META-10")
 @requires.list_metadata_keys
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_list_keys_includes_unreadable_entries(
-    memory: Any, memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
 ) -> None:
-    await memory.save_metadata(NS, "a", {"v": "a"})
-    await memory_raw.plant_metadata(NS, "b", kind)
+    await aalis_memory.save_metadata(NS, "a", {"v": "a"})
+    await aalis_memory_raw.plant_metadata(NS, "b", kind)
     expect_equal(
         "META-10", f"sorted(list_metadata_keys(ns)) with a {kind} entry planted at 'b'",
-        sorted(await memory.list_metadata_keys(NS)), ["a", "b"],
+        sorted(await aalis_memory.list_metadata_keys(NS)), ["a", "b"],
     )

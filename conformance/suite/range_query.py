@@ -16,94 +16,94 @@ S = "s-range"
 pytestmark = requires.get_messages_by_session_range
 
 
-@pytest.mark.spec("RANGE-01")
-async def test_range_is_cut_to_the_cap(memory: Any, memory_ctx: DriverContext) -> None:
-    cap = memory_ctx.range_query_limit
-    await save_all(memory, S, conversation("m", cap + 5))
-    got = await memory.get_messages_by_session_range(S, 0, 10**12)
+@pytest.mark.aalis_spec("RANGE-01")
+async def test_range_is_cut_to_the_cap(aalis_memory: Any, aalis_memory_ctx: DriverContext) -> None:
+    cap = aalis_memory_ctx.range_query_limit
+    await save_all(aalis_memory, S, conversation("m", cap + 5))
+    got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12)
     expect("RANGE-01", len(got) <= cap,
            f"get_messages_by_session_range over {cap + 5} messages with range_query_limit={cap} "
            f"(the cap in DriverContext): expected at most {cap}, got {len(got)}")
 
 
-@pytest.mark.spec("RANGE-02")
-async def test_range_bounds_are_inclusive(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
+@pytest.mark.aalis_spec("RANGE-02")
+async def test_range_bounds_are_inclusive(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     expect_equal("RANGE-02", "range [200, 300]",
-                 contents(await memory.get_messages_by_session_range(S, 200, 300)), ["b", "c"])
+                 contents(await aalis_memory.get_messages_by_session_range(S, 200, 300)), ["b", "c"])
     expect_equal("RANGE-02", "range [201, 299]",
-                 contents(await memory.get_messages_by_session_range(S, 201, 299)), [])
+                 contents(await aalis_memory.get_messages_by_session_range(S, 201, 299)), [])
     expect_equal("RANGE-02", "range [400, 400]",
-                 contents(await memory.get_messages_by_session_range(S, 400, 400)), ["d"])
+                 contents(await aalis_memory.get_messages_by_session_range(S, 400, 400)), ["d"])
 
 
-@pytest.mark.spec("RANGE-02")
-async def test_range_includes_archived(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
-    await memory.archive_span(S, 2)
+@pytest.mark.aalis_spec("RANGE-02")
+async def test_range_includes_archived(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
+    await aalis_memory.archive_span(S, 2)
     expect_equal("RANGE-02", "range [100, 300] after archiving a and b",
-                 contents(await memory.get_messages_by_session_range(S, 100, 300)),
+                 contents(await aalis_memory.get_messages_by_session_range(S, 100, 300)),
                  ["a", "b", "c"])
 
 
-@pytest.mark.spec("MSG-01")
-async def test_range_stays_in_its_session(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("b", 200)])
-    await save_all(memory, "s-range-other", [msg("x", 150)])
+@pytest.mark.aalis_spec("MSG-01")
+async def test_range_stays_in_its_session(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
+    await save_all(aalis_memory, "s-range-other", [msg("x", 150)])
     expect_equal("MSG-01", "range [0, 1000] of s",
-                 contents(await memory.get_messages_by_session_range(S, 0, 1000)), ["a", "b"])
+                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)), ["a", "b"])
 
 
-@pytest.mark.spec("RANGE-03")
-async def test_range_is_ascending_by_timestamp(memory: Any) -> None:
-    await save_all(memory, S, [msg("c", 300), msg("a", 100), msg("b1", 200), msg("b2", 200)])
+@pytest.mark.aalis_spec("RANGE-03")
+async def test_range_is_ascending_by_timestamp(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("c", 300), msg("a", 100), msg("b1", 200), msg("b2", 200)])
     expect_equal("RANGE-03", "range [0, 1000] written c@300, a@100, b1@200, b2@200",
-                 contents(await memory.get_messages_by_session_range(S, 0, 1000)),
+                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
                  ["a", "b1", "b2", "c"])
 
 
-@pytest.mark.spec("RANGE-03")
+@pytest.mark.aalis_spec("RANGE-03")
 async def test_range_truncation_keeps_the_earliest(
-    memory: Any, memory_ctx: DriverContext
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
 ) -> None:
-    cap = memory_ctx.range_query_limit
-    await save_all(memory, S, conversation("m", cap + 5))
+    cap = aalis_memory_ctx.range_query_limit
+    await save_all(aalis_memory, S, conversation("m", cap + 5))
     expect_equal("RANGE-03", f"range over {cap + 5} messages with range_query_limit={cap}",
-                 contents(await memory.get_messages_by_session_range(S, 0, 10**12)),
+                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 10**12)),
                  [f"m{i}" for i in range(cap)])
     expect_equal("RANGE-03", f"range from m3 over {cap + 5} messages, range_query_limit={cap}",
-                 contents(await memory.get_messages_by_session_range(S, 1030, 10**12)),
+                 contents(await aalis_memory.get_messages_by_session_range(S, 1030, 10**12)),
                  [f"m{i}" for i in range(3, 3 + cap)])
 
 
-@pytest.mark.spec("RANGE-04")
-async def test_range_roles_whitelist(memory: Any) -> None:
-    await save_all(memory, S, [
+@pytest.mark.aalis_spec("RANGE-04")
+async def test_range_roles_whitelist(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [
         msg("u1", 100), msg("a1", 200, role="assistant"), msg("t1", 300, role="tool"),
         msg("n1", 400, role="notice"), msg("u2", 500),
     ])
     expect_equal("RANGE-04", "range [0, 1000] roles=['user']",
-                 contents(await memory.get_messages_by_session_range(S, 0, 1000, ["user"])),
+                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, ["user"])),
                  ["u1", "u2"])
     expect_equal("RANGE-04", "range [0, 1000] roles=['tool', 'notice']",
-                 contents(await memory.get_messages_by_session_range(
+                 contents(await aalis_memory.get_messages_by_session_range(
                      S, 0, 1000, ["tool", "notice"])),
                  ["t1", "n1"])
     expect_equal("RANGE-04", "range [0, 1000] roles=None",
-                 contents(await memory.get_messages_by_session_range(S, 0, 1000, None)),
+                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, None)),
                  ["u1", "a1", "t1", "n1", "u2"])
 
 
-@pytest.mark.spec("RANGE-04")
-async def test_range_exclude_kinds_keeps_kindless(memory: Any) -> None:
-    await save_all(memory, S, [
+@pytest.mark.aalis_spec("RANGE-04")
+async def test_range_exclude_kinds_keeps_kindless(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [
         *timeline("a", "|d1", "#t1"),
         msg("poke", 2000, kind="poke"),
         msg("b", 2010),
     ])
-    got = await memory.get_messages_by_session_range(S, 0, 10**6, None, [MARKER, "poke"])
+    got = await aalis_memory.get_messages_by_session_range(S, 0, 10**6, None, [MARKER, "poke"])
     expect_equal("RANGE-04", "range exclude_kinds=['event-marker', 'poke']",
-                 contents(got), ["a", "t1", "b"])
-    got = await memory.get_messages_by_session_range(S, 0, 10**6, ["user"], [MARKER])
+                 contents(got), ["a", "b"])
+    got = await aalis_memory.get_messages_by_session_range(S, 0, 10**6, ["user"], [MARKER])
     expect_equal("RANGE-04", "range roles=['user'] exclude_kinds=['event-marker']",
                  contents(got), ["a", "poke", "b"])

@@ -25,71 +25,71 @@ def _cats(count: int) -> list[Message]:
 
 
 @requires.update_message_content
-@pytest.mark.spec("LIM-03")
-async def test_update_recent_limit_zero_changes_nothing(memory: Any) -> None:
-    await save_all(memory, S, _cats(3))
-    changed = await memory.update_message_content(S, "cat", "dog", 0)
+@pytest.mark.aalis_spec("LIM-03")
+async def test_update_recent_limit_zero_changes_nothing(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _cats(3))
+    changed = await aalis_memory.update_message_content(S, "cat", "dog", 0)
     expect_equal("LIM-03", "get_history after update_message_content(s, cat, dog, 0)",
-                 await active(memory, S), ["cat 0", "cat 1", "cat 2"])
+                 await active(aalis_memory, S), ["cat 0", "cat 1", "cat 2"])
     expect_equal("LIM-03", "update_message_content(s, cat, dog, 0)", changed, 0)
 
 
 @requires.update_message_content
-@pytest.mark.spec("LIM-03")
-async def test_update_recent_limit_inf_covers_all_active(memory: Any) -> None:
-    await save_all(memory, S, _cats(120))
-    changed = await memory.update_message_content(S, "cat", "dog", math.inf)
+@pytest.mark.aalis_spec("LIM-03")
+async def test_update_recent_limit_inf_covers_all_active(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _cats(120))
+    changed = await aalis_memory.update_message_content(S, "cat", "dog", math.inf)
     expect_equal("LIM-03", "update_message_content(s, cat, dog, inf) over 120 matches",
                  changed, 120)
     expect_equal("LIM-03", "get_history after update_message_content(s, cat, dog, inf)",
-                 await active(memory, S, 1000), [f"dog {i}" for i in range(120)])
+                 await active(aalis_memory, S, 1000), [f"dog {i}" for i in range(120)])
 
 
 @requires.update_message_content
-@pytest.mark.spec("UPD-01")
-async def test_update_window_is_newest_active_with_markers(memory: Any) -> None:
-    await save_all(memory, S, [
+@pytest.mark.aalis_spec("UPD-01")
+async def test_update_window_is_newest_active_with_markers(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [
         msg("cat a", 100), msg("cat b", 200), msg("cat c", 300), marker("divider", 400),
         msg("cat e", 500),
     ])
-    changed = await memory.update_message_content(S, "cat", "dog", 3)
+    changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
     expect_equal("UPD-01", "get_history after update_message_content(s, cat, dog, 3)",
-                 await active(memory, S), ["cat a", "cat b", "dog c", "divider", "dog e"])
+                 await active(aalis_memory, S), ["cat a", "cat b", "dog c", "divider", "dog e"])
     expect_equal("UPD-01", "update_message_content(s, cat, dog, 3)", changed, 2)
 
 
 @requires.update_message_content
-@pytest.mark.spec("UPD-01")
-async def test_update_window_skips_archived(memory: Any) -> None:
-    await save_all(memory, S, [
+@pytest.mark.aalis_spec("UPD-01")
+async def test_update_window_skips_archived(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [
         msg("cat a", 100), msg("cat b", 200), msg("cat c", 300), msg("plain d", 400),
         msg("plain e", 500),
     ])
-    await memory.archive_span(S, 2)
-    changed = await memory.update_message_content(S, "cat", "dog", 3)
+    await aalis_memory.archive_span(S, 2)
+    changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
     expect_equal("UPD-01", "update_message_content(s, cat, dog, 3) after archiving a, b",
                  changed, 1)
-    changed = await memory.update_message_content(S, "cat", "cow", math.inf)
+    changed = await aalis_memory.update_message_content(S, "cat", "cow", math.inf)
     expect_equal("UPD-01", "update_message_content(s, cat, cow, inf) after archiving a, b",
                  changed, 0)
     expect_equal("UPD-01", "get_history after the two updates",
-                 await active(memory, S), ["dog c", "plain d", "plain e"])
+                 await active(aalis_memory, S), ["dog c", "plain d", "plain e"])
 
 
 @requires.get_full_history
 @requires.update_message_content
-@pytest.mark.spec("UPD-01")
-async def test_update_leaves_archived_text_alone(memory: Any) -> None:
-    await save_all(memory, S, [msg("cat a", 100), msg("cat b", 200), msg("cat c", 300)])
-    await memory.archive_span(S, 1)
-    await memory.update_message_content(S, "cat", "dog", math.inf)
+@pytest.mark.aalis_spec("UPD-01")
+async def test_update_leaves_archived_text_alone(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("cat a", 100), msg("cat b", 200), msg("cat c", 300)])
+    await aalis_memory.archive_span(S, 1)
+    await aalis_memory.update_message_content(S, "cat", "dog", math.inf)
     expect_equal("UPD-01", "get_full_history after archiving a and updating cat -> dog",
-                 await everything(memory, S), ["cat a", "dog b", "dog c"])
+                 await everything(aalis_memory, S), ["cat a", "dog b", "dog c"])
 
 
 @requires.update_message_content
-@pytest.mark.spec("UPD-02")
-async def test_update_rewrites_every_occurrence_case_sensitively(memory: Any) -> None:
+@pytest.mark.aalis_spec("UPD-02")
+async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: Any) -> None:
     segments = ({"type": "text", "content": "world"},)
     saved = [
         msg("hello world, world", 100),
@@ -98,9 +98,9 @@ async def test_update_rewrites_every_occurrence_case_sensitively(memory: Any) ->
         msg("no match", 400, role="assistant", reasoning_content="world", segments=segments),
         msg("worldworld", 500),
     ]
-    await save_all(memory, S, saved)
-    changed = await memory.update_message_content(S, "world", "earth", 10)
-    got = await memory.get_history(S, 10)
+    await save_all(aalis_memory, S, saved)
+    changed = await aalis_memory.update_message_content(S, "world", "earth", 10)
+    got = await aalis_memory.get_history(S, 10)
     expect_equal("UPD-02", "contents after update_message_content(s, world, earth, 10)",
                  contents(got),
                  ["hello earth, earth", "Hello World", None, "no match", "earthearth"])
@@ -112,80 +112,80 @@ async def test_update_rewrites_every_occurrence_case_sensitively(memory: Any) ->
 
 
 @requires.update_message_content
-@pytest.mark.spec("UPD-02")
-async def test_update_without_a_match_changes_nothing(memory: Any) -> None:
-    await save_all(memory, S, _cats(3))
-    changed = await memory.update_message_content(S, "CAT", "dog", 10)
+@pytest.mark.aalis_spec("UPD-02")
+async def test_update_without_a_match_changes_nothing(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _cats(3))
+    changed = await aalis_memory.update_message_content(S, "CAT", "dog", 10)
     expect_equal("UPD-02", "update_message_content(s, CAT, dog, 10) over lower-case cats",
                  changed, 0)
     expect_equal("UPD-02", "get_history after update_message_content(s, CAT, dog, 10)",
-                 await active(memory, S), ["cat 0", "cat 1", "cat 2"])
+                 await active(aalis_memory, S), ["cat 0", "cat 1", "cat 2"])
 
 
 @requires.update_message_content
-@pytest.mark.spec("UPD-02")
-async def test_update_to_the_same_text_counts_nothing(memory: Any) -> None:
+@pytest.mark.aalis_spec("UPD-02")
+async def test_update_to_the_same_text_counts_nothing(aalis_memory: Any) -> None:
     """Counting matches instead of changes (MongoDB's matched vs modified count) would tell the
     caller, who re-indexes what changed, that unchanged messages were rewritten."""
-    await save_all(memory, S, _cats(3))
-    changed = await memory.update_message_content(S, "cat", "cat", 10)
+    await save_all(aalis_memory, S, _cats(3))
+    changed = await aalis_memory.update_message_content(S, "cat", "cat", 10)
     expect_equal("UPD-02", "update_message_content(s, cat, cat, 10) over three cats", changed, 0)
     expect_equal("UPD-02", "get_history after update_message_content(s, cat, cat, 10)",
-                 await active(memory, S), ["cat 0", "cat 1", "cat 2"])
+                 await active(aalis_memory, S), ["cat 0", "cat 1", "cat 2"])
 
 
 @requires.update_message_content
-@pytest.mark.spec("UPD-03")
-async def test_update_with_empty_old_text_raises(memory: Any) -> None:
-    await save_all(memory, S, _cats(2))
+@pytest.mark.aalis_spec("UPD-03")
+async def test_update_with_empty_old_text_raises(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _cats(2))
     with expect_raises("UPD-03", "update_message_content(s, '', dog)", ValueError):
-        await memory.update_message_content(S, "", "dog", 10)
+        await aalis_memory.update_message_content(S, "", "dog", 10)
     expect_equal("UPD-03", "get_history after update_message_content(s, '', dog)",
-                 await active(memory, S), ["cat 0", "cat 1"])
+                 await active(aalis_memory, S), ["cat 0", "cat 1"])
 
 
 # -- delete_messages_by_timestamps --------------------------------------------------------------
 
 
 @requires.delete_messages_by_timestamps
-@pytest.mark.spec("DEL-01")
-async def test_delete_by_timestamps_reaches_archived(memory: Any) -> None:
-    await save_all(memory, S, [
+@pytest.mark.aalis_spec("DEL-01")
+async def test_delete_by_timestamps_reaches_archived(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [
         msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 300), msg("e", 400),
     ])
-    await memory.archive_span(S, 2)
-    deleted = await memory.delete_messages_by_timestamps(S, [100, 300, 999])
+    await aalis_memory.archive_span(S, 2)
+    deleted = await aalis_memory.delete_messages_by_timestamps(S, [100, 300, 999])
     expect_equal("DEL-01", "delete_messages_by_timestamps(s, [100, 300, 999])", deleted, 3)
-    expect_equal("DEL-01", "get_history after deleting 100, 300", await active(memory, S), ["e"])
+    expect_equal("DEL-01", "get_history after deleting 100, 300", await active(aalis_memory, S), ["e"])
 
 
 @requires.get_full_history
 @requires.delete_messages_by_timestamps
-@pytest.mark.spec("DEL-01")
-async def test_delete_by_timestamps_removes_from_full_history(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
-    await memory.archive_span(S, 2)
-    await memory.delete_messages_by_timestamps(S, [200, 300])
+@pytest.mark.aalis_spec("DEL-01")
+async def test_delete_by_timestamps_removes_from_full_history(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
+    await aalis_memory.archive_span(S, 2)
+    await aalis_memory.delete_messages_by_timestamps(S, [200, 300])
     expect_equal("DEL-01", "get_full_history after deleting archived b and active c",
-                 await everything(memory, S), ["a", "d"])
+                 await everything(aalis_memory, S), ["a", "d"])
 
 
 @requires.delete_messages_by_timestamps
-@pytest.mark.spec("DEL-02")
-async def test_delete_by_empty_list_returns_zero(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("b", 200)])
-    deleted = await memory.delete_messages_by_timestamps(S, [])
+@pytest.mark.aalis_spec("DEL-02")
+async def test_delete_by_empty_list_returns_zero(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
+    deleted = await aalis_memory.delete_messages_by_timestamps(S, [])
     expect_equal("DEL-02", "delete_messages_by_timestamps(s, [])", deleted, 0)
-    expect_equal("DEL-02", "get_history after deleting []", await active(memory, S), ["a", "b"])
+    expect_equal("DEL-02", "get_history after deleting []", await active(aalis_memory, S), ["a", "b"])
 
 
 @requires.delete_messages_by_timestamps
-@pytest.mark.spec("DEL-02")
-async def test_delete_by_timestamps_stays_in_its_session(memory: Any) -> None:
-    await save_all(memory, S, [msg("a", 100), msg("b", 200)])
-    await save_all(memory, OTHER, [msg("x", 100), msg("y", 200)])
-    deleted = await memory.delete_messages_by_timestamps(S, [100])
+@pytest.mark.aalis_spec("DEL-02")
+async def test_delete_by_timestamps_stays_in_its_session(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
+    await save_all(aalis_memory, OTHER, [msg("x", 100), msg("y", 200)])
+    deleted = await aalis_memory.delete_messages_by_timestamps(S, [100])
     expect_equal("DEL-02", "get_history(other) after deleting 100 in s",
-                 await active(memory, OTHER), ["x", "y"])
+                 await active(aalis_memory, OTHER), ["x", "y"])
     expect_equal("DEL-02", "delete_messages_by_timestamps(s, [100]) with x@100 in other",
                  deleted, 1)

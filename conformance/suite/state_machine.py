@@ -37,19 +37,19 @@ def _run(request: pytest.FixtureRequest, targets: list[Target]) -> None:
     request.node.user_properties.append((PROP_EXAMPLES, rounds * BUDGET_ROUND))
 
 
-@pytest.mark.spec(*COVERED_RULES)
+@pytest.mark.aalis_spec(*COVERED_RULES)
 def test_state_machine(
     request: pytest.FixtureRequest,
-    memory_registration: DriverRegistration,
-    memory_ctx: DriverContext,
+    aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext,
 ) -> None:
-    _run(request, [Target(memory_registration, memory_ctx)])
+    _run(request, [Target(aalis_memory_registration, aalis_memory_ctx)])
 
 
-@pytest.mark.spec(*COVERED_RULES)
+@pytest.mark.aalis_spec(*COVERED_RULES)
 def test_state_machine_differential(
     request: pytest.FixtureRequest,
-    memory_driver_name: str,
+    aalis_memory_driver: str,
     tmp_path: Path,
 ) -> None:
     """One history, every selected driver: any disagreement outside the declared tiers fails.
@@ -62,7 +62,7 @@ def test_state_machine_differential(
     names = selected_drivers(request.config)
     if len(names) < 2:
         pytest.skip("differential mode needs at least two --memory-driver names")
-    if memory_driver_name != names[0]:
+    if aalis_memory_driver != names[0]:
         pytest.skip(f"the differential history runs once, under driver {names[0]!r}")
     options = request.config.stash[SESSION_OPTIONS]
     targets = []
