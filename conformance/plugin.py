@@ -16,10 +16,11 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance import registry, report
+from aalis_memory.conformance import registry, report, report_render
 from aalis_memory.conformance.adapters import missing_required, opened_store
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration, RawMetadataKind
-from aalis_memory.conformance.requirements import unmet_reason
+from aalis_memory.conformance.requirements import unmet
+from aalis_memory.conformance.verdicts import Verdict, skip
 
 SUITE_DIR: Final = Path(__file__).resolve().parent / "suite"
 SUITE_PACKAGE: Final = "aalis_memory.conformance.suite"
@@ -49,9 +50,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--memory-report",
+        action="append",
         metavar="PATH",
-        default=None,
-        help="write the per-driver, per-rule verdicts as JSON to PATH",
+        default=[],
+        help="write the per-driver, per-rule verdicts to PATH: a Markdown conformance matrix "
+        "when PATH ends in .md, else JSON (repeatable)",
     )
     group.addoption(
         "--memory-hypothesis-profile",
@@ -148,11 +151,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         return []
     lines = [f"aalis-memory: strict={config.stash[STRICT]}"]
     for name in selected_drivers(config):
-        caps = registry.get(name).capabilities
-        lines.append(
-            f"  driver {name}: ordering={caps.ordering} metadata={caps.metadata_atomicity} "
-            f"archive={caps.archive_atomicity}"
-        )
+        declared, warnings = report_render.tier_line(name)
+        weaker = " (weaker than the documents grant: see the summary)" if warnings else ""
+        lines.append(f"  driver {name}: {declared}{weaker}")
     return lines
 
 
@@ -205,6 +206,25 @@ class SuiteModule(pytest.Module):
         for item in super().collect():
             item.add_marker(pytest.mark.aalis_conformance)
             yield item
+
+
+#: The one test that drives several drivers at once (``--memory-differential``).
+DIFFERENTIAL_TEST: Final = "test_state_machine_differential"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The differential test exists only when it runs: once, under the first driver.
+
+    Dropped rather than skipped, so a run without the mode carries no noise about it.
+    """
+    names = config.stash.get(SELECTED, [])
+    wanted = bool(names) and bool(config.getoption("--memory-differential"))
+    first = selected_drivers(config)[0] if wanted else None
+    items[:] = [
+        item for item in items
+        if getattr(item, "originalname", None) != DIFFERENTIAL_TEST
+        or (first is not None and report.driver_of(item) == first)
+    ]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -305,9 +325,9 @@ def _checked(
             pytrace=False,
         )
     wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires") for arg in mark.args]
-    reason = unmet_reason(wanted, registration, store)
-    if reason is not None:
-        pytest.skip(reason)
+    missing_requirement = unmet(wanted, registration, store)
+    if missing_requirement is not None:
+        skip(*missing_requirement)
     yield store
 
 
@@ -322,14 +342,14 @@ class RawAccess:
         """Plant an unreadable entry; skip when this kind cannot exist in the backend."""
         hook = self._registration.raw_metadata
         if hook is None:
-            pytest.skip(f"unverified: no raw access (driver {self._registration.name!r})")
+            skip(Verdict.UNVERIFIED, f"no raw access (driver {self._registration.name!r} "
+                 "registers no raw_metadata hook)")
         store = getattr(self._store, "wrapped", self._store)
         result = hook(store, namespace, key, kind)
         planted = await result if inspect.isawaitable(result) else result
         if not planted:
-            pytest.skip(
-                f"unverified: driver {self._registration.name!r} cannot hold a {kind} entry"
-            )
+            skip(Verdict.UNVERIFIED,
+                 f"driver {self._registration.name!r} cannot hold a {kind} entry")
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from aalis_memory.conformance.named_registry import NamedRegistry
 Ordering: TypeAlias = Literal["timestamp", "write"]
 MetadataAtomicity: TypeAlias = Literal["atomic", "ordered"]
 ArchiveAtomicity: TypeAlias = Literal["atomic", "partial"]
+DocumentedBackend: TypeAlias = Literal["inmemory", "sqlite", "mongodb"]
 
 ENTRY_POINT_GROUP: Final = "aalis_memory.drivers"
 
@@ -89,6 +90,9 @@ class DriverRegistration:
     #: ``pytest.skip.Exception`` in it skips every test of the driver with that reason.
     session_setup: SessionSetup | None = None
     description: str = ""
+    #: Which backend of the documents this driver is ("inmemory", "sqlite", "mongodb"), if any:
+    #: the documents grant some weaker tiers to one backend only (see ``conformance.tiers``).
+    documented_backend: DocumentedBackend | None = None
 
     @property
     def is_async(self) -> bool:
@@ -112,6 +116,7 @@ def memory_driver(
     raw_metadata: RawMetadataHook | None = None,
     session_setup: SessionSetup | None = None,
     description: str = "",
+    documented_backend: DocumentedBackend | None = None,
 ) -> Callable[[DriverFactory], DriverRegistration]:
     """Register a driver factory under ``name`` (use in a ``conftest.py``).
 
@@ -131,6 +136,7 @@ def memory_driver(
             raw_metadata=raw_metadata,
             session_setup=session_setup,
             description=description or (inspect.getdoc(factory) or "").split("\n")[0],
+            documented_backend=documented_backend,
         )
         add_registration(registration)
         return registration

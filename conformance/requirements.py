@@ -13,14 +13,17 @@ import attrs
 import pytest
 
 from aalis_memory.conformance.registry import DriverRegistration
+from aalis_memory.conformance.verdicts import Verdict
 from aalis_memory.service import OPTIONAL_METHODS
 
 
 @attrs.frozen
 class Requirement:
     name: str
-    #: Returns ``None`` when met, else the reason to skip.
+    #: Returns ``None`` when met, else the reason the test cannot run.
     unmet: Callable[[DriverRegistration, Any], str | None]
+    #: What an unmet requirement makes of the test's rules.
+    verdict: Verdict
 
 
 def _method(name: str) -> Requirement:
@@ -29,7 +32,7 @@ def _method(name: str) -> Requirement:
             return None
         return f"driver {registration.name!r} does not implement optional method {name}()"
 
-    return Requirement(name, unmet)
+    return Requirement(name, unmet, Verdict.NOT_IMPLEMENTED)
 
 
 def _tier(field: str, wanted: str) -> Requirement:
@@ -37,15 +40,16 @@ def _tier(field: str, wanted: str) -> Requirement:
         declared = getattr(registration.capabilities, field)
         if declared == wanted:
             return None
-        return f"driver {registration.name!r} declares {field}={declared!r}, test needs {wanted!r}"
+        return (f"driver {registration.name!r} declares {field}={declared!r}; this test checks "
+                f"what {field}={wanted!r} promises")
 
-    return Requirement(f"{field}={wanted}", unmet)
+    return Requirement(f"{field}={wanted}", unmet, Verdict.EXCLUDED)
 
 
 def _raw_metadata(registration: DriverRegistration, _store: Any) -> str | None:
     if registration.raw_metadata is not None:
         return None
-    return f"unverified: no raw access (driver {registration.name!r} registers no raw_metadata hook)"
+    return f"no raw access (driver {registration.name!r} registers no raw_metadata hook)"
 
 
 REQUIREMENTS: Final[dict[str, Requirement]] = {
@@ -53,7 +57,7 @@ REQUIREMENTS: Final[dict[str, Requirement]] = {
     "timestamp_ordering": _tier("ordering", "timestamp"),
     "atomic_metadata": _tier("metadata_atomicity", "atomic"),
     "atomic_archive": _tier("archive_atomicity", "atomic"),
-    "raw_metadata": Requirement("raw_metadata", _raw_metadata),
+    "raw_metadata": Requirement("raw_metadata", _raw_metadata, Verdict.UNVERIFIED),
 }
 
 
@@ -69,10 +73,14 @@ class _Requires:
 requires: Final = _Requires()
 
 
-def unmet_reason(names: list[str], registration: DriverRegistration, store: Any) -> str | None:
-    """The first reason a test with these requirements cannot run on this driver."""
+def unmet(
+    names: list[str], registration: DriverRegistration, store: Any
+) -> tuple[Verdict, str] | None:
+    """The first reason a test with these requirements cannot run on this driver, with the
+    verdict that gives its rules."""
     for name in names:
-        reason = REQUIREMENTS[name].unmet(registration, store)
+        requirement = REQUIREMENTS[name]
+        reason = requirement.unmet(registration, store)
         if reason is not None:
-            return reason
+            return requirement.verdict, reason
     return None

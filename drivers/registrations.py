@@ -31,6 +31,7 @@ def plant_inmemory(store: InMemoryMemory, namespace: str, key: str, kind: RawMet
     "inmemory",
     capabilities=Capabilities(ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"),
     raw_metadata=plant_inmemory,
+    documented_backend="inmemory",
 )
 async def inmemory(ctx: DriverContext) -> AsyncIterator[InMemoryMemory]:
     """The in-memory reference driver."""
@@ -59,6 +60,7 @@ def _plant_sqlite(store: SqliteMemory, namespace: str, key: str, kind: RawMetada
         ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"
     ),
     raw_metadata=_plant_sqlite,
+    documented_backend="sqlite",
 )
 async def sqlite(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
     """The SQLite reference driver (a real database file in the test's tmp_path)."""
@@ -94,6 +96,7 @@ def _mongodb_session(config: Any) -> AbstractContextManager[Mapping[str, Any]]:
     ),
     raw_metadata=_plant_mongodb,
     session_setup=_mongodb_session,
+    documented_backend="mongodb",
 )
 async def mongodb(ctx: DriverContext) -> AsyncIterator[Any]:
     """The MongoDB reference driver, on its own database per test (dropped afterwards)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 
 from broken_drivers import BROKEN, load_all
+from reports import load_report, verdicts
 
 TESTS_DIR = Path(__file__).resolve().parent
 load_all()
@@ -29,7 +29,7 @@ def run_suite(workdir: Path, drivers: list[str], *extra: str) -> tuple[int, dict
         ],
         cwd=workdir, env=env, capture_output=True, text=True, timeout=600, check=False,
     )
-    data = json.loads(report.read_text()) if report.exists() else {}
+    data = load_report(report) if report.exists() else {}
     return proc.returncode, data, proc.stdout + proc.stderr
 
 
@@ -49,8 +49,8 @@ def strict_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_suite_flags_exactly_the_broken_rules(name: str, strict_report: dict[str, Any]) -> None:
     entry = BROKEN[name]
-    verdicts = strict_report.get(f"broken-{name}", {})
-    failing = {rule for rule, result in verdicts.items() if result["verdict"] == "fail"}
+    found = verdicts(strict_report, f"broken-{name}")
+    failing = {rule for rule, verdict in found.items() if verdict == "fail"}
     assert failing == set(entry.breaks), (
         f"broken-{name} ({entry.why}): expected failures {sorted(entry.breaks)}, "
         f"suite reported {sorted(failing)}"

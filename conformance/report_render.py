@@ -1,0 +1,230 @@
+"""The verdicts written out: the terminal summary, the JSON report and the Markdown matrix.
+
+All three are built from the same per-driver :class:`RuleVerdict` mapping, so they cannot
+disagree. The JSON follows ``report.schema.json`` (shipped in the package).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Mapping
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Final
+
+from aalis_memory.conformance import registry, tiers
+from aalis_memory.conformance.rules import CATALOGUE
+from aalis_memory.conformance.verdicts import RuleVerdict, Verdict, counts, summary_line
+
+#: Per driver, per rule: everything a report shows.
+Results = Mapping[str, Mapping[str, RuleVerdict]]
+
+SCHEMA_PATH: Final = Path(__file__).resolve().parent / "report.schema.json"
+SCHEMA_VERSION: Final = 1
+
+#: Verdicts listed rule by rule in the summary, with their message; the rest are grouped.
+_LISTED: Final = (Verdict.FAIL, Verdict.ADVISORY, Verdict.KNOWN_FAILURE)
+_GROUPED: Final = (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED,
+                   Verdict.NOT_RUN)
+
+#: The Markdown matrix's cell for each verdict (the legend under the table spells them out).
+SYMBOLS: Final = {
+    Verdict.PASS: "✅",
+    Verdict.FAIL: "❌",
+    Verdict.ADVISORY: "⚠️",
+    Verdict.KNOWN_FAILURE: "🟡",
+    Verdict.NOT_IMPLEMENTED: "—",
+    Verdict.EXCLUDED: "🔸",
+    Verdict.UNVERIFIED: "❔",
+    Verdict.NOT_RUN: "⏭️",
+}
+
+
+def kit_version() -> str:
+    try:
+        return metadata.version("aalis-memory-conformance")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _registration(driver: str) -> registry.DriverRegistration | None:
+    try:
+        return registry.get(driver)
+    except LookupError:
+        return None
+
+
+def tier_line(driver: str) -> tuple[str, list[str]]:
+    """The declared tiers of ``driver`` and the warnings about them."""
+    found = _registration(driver)
+    if found is None:
+        return "tiers unknown", []
+    caps = found.capabilities
+    return tiers.describe(caps), tiers.weaker_than_granted(caps, found.documented_backend)
+
+
+def first_line(text: str) -> str:
+    return text.split("\n", 1)[0]
+
+
+# -- terminal ------------------------------------------------------------------------------
+
+
+def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict]) -> list[str]:
+    """The summary lines of one driver: totals, each failure, then the rules that did not pass
+    grouped by reason, then warnings about its tiers."""
+    declared, warnings = tier_line(driver)
+    found = counts(r.verdict for r in per_rule.values())
+    lines = [f"{driver}: {summary_line(found)}", f"  tiers: {declared}"]
+    for rule_id, result in sorted(per_rule.items()):
+        if result.verdict in _LISTED:
+            label = result.verdict.value.upper()
+            deciding = result.deciding
+            where = f" ({deciding.where})" if deciding and deciding.where else ""
+            lines.append(f"  {label} {rule_id}: {first_line(result.message)}{where}")
+    partly: dict[str, list[str]] = defaultdict(list)
+    for rule_id, result in sorted(per_rule.items()):
+        for caveat in result.caveats:  # an absent optional method's part is no news
+            if caveat is not Verdict.NOT_IMPLEMENTED:
+                partly[caveat.value].append(rule_id)
+    for part, rule_ids in partly.items():
+        lines.append(f"  pass, but partly {part}: {', '.join(rule_ids)}")
+    for verdict in _GROUPED:
+        by_reason: dict[str, list[str]] = defaultdict(list)
+        for rule_id, result in sorted(per_rule.items()):
+            if result.verdict is verdict:
+                by_reason[result.message].append(rule_id)
+        for reason, rule_ids in by_reason.items():
+            lines.append(f"  {verdict.value} ({first_line(reason)}): {', '.join(rule_ids)}")
+    lines += [f"  WARNING: {driver} {warning}" for warning in warnings]
+    return lines
+
+
+# -- JSON ----------------------------------------------------------------------------------
+
+
+def as_json(results: Results, strict: bool) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA_VERSION,
+        "kit": {"name": "aalis-memory-conformance", "version": kit_version()},
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "strict": strict,
+        "drivers": {driver: driver_json(driver, per_rule)
+                    for driver, per_rule in sorted(results.items())},
+    }
+
+
+def driver_json(driver: str, per_rule: Mapping[str, RuleVerdict]) -> dict[str, Any]:
+    found = _registration(driver)
+    declared, warnings = tier_line(driver)
+    caps = found.capabilities if found else None
+    return {
+        "capabilities": {
+            "ordering": caps.ordering if caps else None,
+            "metadata_atomicity": caps.metadata_atomicity if caps else None,
+            "archive_atomicity": caps.archive_atomicity if caps else None,
+            "raw_metadata": bool(found and found.raw_metadata is not None),
+            "summary": declared,
+        },
+        "documented_backend": found.documented_backend if found else None,
+        "tier_warnings": warnings,
+        "totals": {v.value: n for v, n in counts(r.verdict for r in per_rule.values()).items()},
+        "rules": {rule_id: rule_json(rule_id, result)
+                  for rule_id, result in sorted(per_rule.items())},
+    }
+
+
+def rule_json(rule_id: str, result: RuleVerdict) -> dict[str, Any]:
+    rule = CATALOGUE.get(rule_id)
+    return {
+        "level": rule.level.value if rule else None,
+        "text": rule.summary if rule else None,
+        "verdict": result.verdict.value,
+        "message": result.message if result.verdict is not Verdict.PASS else "",
+        "caveats": [v.value for v in result.caveats],
+        "messages": list(dict.fromkeys(o.message for o in result.outcomes
+                                       if o.message and o.verdict is not Verdict.PASS)),
+        "tests": [{"id": o.test, "verdict": o.verdict.value, "message": o.message,
+                   "where": o.where, "duration": round(o.duration, 6)}
+                  for o in result.outcomes],
+    }
+
+
+# -- Markdown ------------------------------------------------------------------------------
+
+
+def as_markdown(results: Results, strict: bool) -> str:
+    """A conformance matrix (rules down, drivers across) fit for a pull-request comment."""
+    drivers = sorted(results)
+    rule_ids = sorted({rule for per_rule in results.values() for rule in per_rule},
+                      key=_catalogue_order)
+    mode = "strict" if strict else "default (a failed SHOULD rule is an advisory)"
+    lines = [
+        "## Aalis MemoryService conformance",
+        "",
+        f"aalis-memory-conformance {kit_version()}, mode: {mode}.",
+        "",
+        "| driver | tiers | " + " | ".join(v.value for v in Verdict) + " |",
+        "|---|---|" + "---:|" * len(Verdict),
+    ]
+    for driver in drivers:
+        found = counts(r.verdict for r in results[driver].values())
+        lines.append(f"| `{driver}` | {tier_line(driver)[0]} | "
+                     + " | ".join(str(found[v]) for v in Verdict) + " |")
+    lines += ["", "| rule | level | " + " | ".join(f"`{d}`" for d in drivers) + " |",
+              "|---|---|" + ":---:|" * len(drivers)]
+    for rule_id in rule_ids:
+        rule = CATALOGUE.get(rule_id)
+        cells = []
+        for driver in drivers:
+            result = results[driver].get(rule_id)
+            cells.append(SYMBOLS[result.verdict] if result else "")
+        level = rule.level.value if rule else "?"
+        lines.append(f"| {rule_id} | {level} | " + " | ".join(cells) + " |")
+    legend = ", ".join(f"{symbol} {verdict.value}" for verdict, symbol in SYMBOLS.items())
+    lines += ["", f"Legend: {legend}."]
+    problems = [
+        (driver, rule_id, result)
+        for driver in drivers
+        for rule_id, result in sorted(results[driver].items(), key=lambda i: _catalogue_order(i[0]))
+        if result.verdict in _LISTED
+    ]
+    if problems:
+        lines += ["", "### Failures and advisories", ""]
+        for driver, rule_id, result in problems:
+            text = first_line(result.message).replace("|", "\\|")
+            lines.append(f"- `{driver}` **{rule_id}** ({result.verdict.value}): {text}")
+    warnings = [(d, w) for d in drivers for w in tier_line(d)[1]]
+    if warnings:
+        lines += ["", "### Tier warnings", ""]
+        lines += [f"- `{driver}` {warning}" for driver, warning in warnings]
+    return "\n".join(lines) + "\n"
+
+
+def _catalogue_order(rule_id: str) -> tuple[int, str]:
+    order = list(CATALOGUE)
+    return (order.index(rule_id), rule_id) if rule_id in CATALOGUE else (len(order), rule_id)
+
+
+def write_reports(paths: list[str], results: Results, strict: bool) -> None:
+    """Each path ending in ``.md`` gets the Markdown matrix, any other the JSON report."""
+    import json
+
+    for path in paths:
+        target = Path(path)
+        if target.suffix.lower() in (".md", ".markdown"):
+            target.write_text(as_markdown(results, strict), encoding="utf-8")
+        else:
+            target.write_text(json.dumps(as_json(results, strict), indent=2, sort_keys=True,
+                                         ensure_ascii=False), encoding="utf-8")
+
+
+__all__ = [
+    "SCHEMA_PATH",
+    "as_json",
+    "as_markdown",
+    "driver_summary",
+    "tier_line",
+    "write_reports",
+]
