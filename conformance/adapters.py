@@ -1,19 +1,100 @@
-"""Running drivers: sync stores are lifted to the async contract through a worker thread."""
+"""Running drivers: sync stores lifted to the async contract, every call under a time limit.
+
+A hanging driver method must cost one failed test, not the whole run: every contract call the
+kit makes goes through :class:`GuardedStore`, which gives up after the per-call limit and names
+the driver, the method and its arguments. A sync store runs on a daemon worker thread, so a call
+stuck forever neither blocks Ctrl-C nor keeps the process alive at exit.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import inspect
+import itertools
+import queue
+import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
+from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 
 CONTRACT_METHODS = REQUIRED_METHODS + OPTIONAL_METHODS
+
+#: Opening or closing a store may connect, migrate or build indexes: it gets this many calls' time.
+OPEN_CLOSE_FACTOR: Final = 6
+
+
+class CallTimeout(Exception):
+    """A driver call did not return within the kit's per-call time limit."""
+
+
+#: Driver calls in progress, by id: (what, started at). Shown when the run is interrupted.
+IN_FLIGHT: dict[int, tuple[str, float]] = {}
+_ids = itertools.count()
+
+
+def in_flight() -> list[str]:
+    """The calls in progress right now, with how long each has been running."""
+    now = time.monotonic()
+    return [f"{what} (running for {now - started:.1f} s)"
+            for what, started in list(IN_FLIGHT.values())]
+
+
+@contextmanager
+def _tracked(what: str) -> Iterator[None]:
+    call_id = next(_ids)
+    IN_FLIGHT[call_id] = (what, time.monotonic())
+    try:
+        yield
+    finally:
+        IN_FLIGHT.pop(call_id, None)
+
+
+def _render_call(driver: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    shown = [describe(a) for a in args] + [f"{k}={describe(v)}" for k, v in kwargs.items()]
+    return f"driver {driver!r}: {method}({', '.join(shown)})"
+
+
+class DaemonWorker(concurrent.futures.Executor):
+    """One daemon thread running submitted calls in order (a sync store's only thread).
+
+    Unlike ``ThreadPoolExecutor`` its thread is never joined at interpreter exit, so a driver
+    call that never returns cannot keep the process alive.
+    """
+
+    def __init__(self, name: str = "aalis-sync-driver") -> None:
+        self._calls: queue.SimpleQueue[
+            tuple[concurrent.futures.Future[Any], Callable[[], Any]] | None
+        ] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (job := self._calls.get()) is not None:
+            future, call = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(call())
+            except BaseException as exc:
+                future.set_exception(exc)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+               ) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._calls.put((future, functools.partial(fn, *args, **kwargs)))
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._calls.put(None)
+        if wait:
+            self._thread.join()
 
 
 class SyncStoreAdapter:
@@ -26,9 +107,9 @@ class SyncStoreAdapter:
     keeps working through the adapter.
     """
 
-    def __init__(self, store: Any, worker: ThreadPoolExecutor | None = None) -> None:
+    def __init__(self, store: Any, worker: DaemonWorker | None = None) -> None:
         self.wrapped = store
-        self._worker = worker or new_worker()
+        self._worker = worker or DaemonWorker()
         for name in CONTRACT_METHODS:
             method = getattr(store, name, None)
             if callable(method):
@@ -52,13 +133,60 @@ class SyncStoreAdapter:
 
         return call
 
-    def shutdown(self) -> None:
+    def shutdown(self, wait: bool = True) -> None:
         """Stop the worker thread once the store is no longer used."""
-        self._worker.shutdown(wait=True)
+        self._worker.shutdown(wait=wait)
 
 
-def new_worker() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="aalis-sync-driver")
+class GuardedStore:
+    """The store as the suite sees it: each contract method under the per-call time limit.
+
+    Only the methods the store has are exposed (optional-method detection keeps working);
+    ``wrapped`` is the driver's own object, for hooks that reach around the API.
+    """
+
+    def __init__(self, store: Any, driver: str, timeout: float | None) -> None:
+        self._store = store
+        self.wrapped = getattr(store, "wrapped", store)
+        self._driver = driver
+        self._timeout = timeout
+        #: A call gave up while its thread may still run it: the store cannot be closed safely.
+        self.stuck = False
+        for name in CONTRACT_METHODS:
+            method = getattr(store, name, None)
+            if callable(method):
+                setattr(self, name, self._guard(name, method))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in CONTRACT_METHODS:
+            raise AttributeError(name)
+        return getattr(self._store, name)
+
+    def _guard(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            what = _render_call(self._driver, name, args, kwargs)
+            with _tracked(what):
+                try:
+                    return await within(self._timeout, method(*args, **kwargs), what)
+                except CallTimeout:
+                    self.stuck = isinstance(self._store, SyncStoreAdapter)
+                    raise
+
+        return call
+
+
+async def within(timeout: float | None, awaitable: Any, what: str) -> Any:
+    """``await awaitable``, or :class:`CallTimeout` naming ``what`` after ``timeout`` seconds."""
+    if timeout is None:
+        return await awaitable
+    try:
+        return await asyncio.wait_for(awaitable, timeout)
+    except TimeoutError:
+        raise CallTimeout(
+            f"{what} did not return within {timeout:g} s (the kit's per-call limit, "
+            "--memory-call-timeout; 0 disables it)"
+        ) from None
 
 
 def as_async(store: Any) -> Any:
@@ -78,32 +206,51 @@ def missing_required(store: Any) -> list[str]:
 def opened_store(
     registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner
 ) -> Iterator[Any]:
-    """A fresh store from the driver's factory, async-shaped, closed by the factory afterwards.
+    """A fresh store from the driver's factory, async-shaped and guarded, closed afterwards.
 
     Async factories run on ``runner``'s loop; sync factories open, use and close their store on
     one worker thread, the same thread every adapted call runs on.
     """
+    name = registration.name
+    limit = None if ctx.call_timeout is None else ctx.call_timeout * OPEN_CLOSE_FACTOR
     factory = registration.factory(ctx)
     if isinstance(factory, AsyncIterator):
-        store = as_async(runner.run(_first(factory)))
+        opened = runner.run(within(limit, _first(factory), f"driver {name!r}: opening a store"))
+        store = as_async(opened)
+        guarded = GuardedStore(store, name, ctx.call_timeout)
         try:
-            yield store
+            yield guarded
         finally:
             try:
-                runner.run(_finish(factory, registration.name))
+                if not guarded.stuck:  # closing would wait behind the stuck call forever
+                    runner.run(within(limit, _finish(factory, name),
+                                      f"driver {name!r}: closing a store"))
             finally:
                 if isinstance(store, SyncStoreAdapter):
-                    store.shutdown()
+                    store.shutdown(wait=False)
         return
-    worker = new_worker()
+    worker = DaemonWorker()
     try:
-        adapter = SyncStoreAdapter(worker.submit(next, factory).result(), worker)
+        adapter = SyncStoreAdapter(
+            _result(worker.submit(next, factory), limit, f"driver {name!r}: opening a store"),
+            worker,
+        )
+        guarded = GuardedStore(adapter, name, ctx.call_timeout)
         try:
-            yield adapter
+            yield guarded
         finally:
-            worker.submit(_finish_sync, factory, registration.name).result()
+            if not guarded.stuck:
+                _result(worker.submit(_finish_sync, factory, name), limit,
+                        f"driver {name!r}: closing a store")
     finally:
-        worker.shutdown(wait=True)
+        worker.shutdown(wait=False)  # a daemon thread: it ends once its queue is drained
+
+
+def _result(future: concurrent.futures.Future[Any], timeout: float | None, what: str) -> Any:
+    try:
+        return future.result(timeout)
+    except concurrent.futures.TimeoutError:
+        raise CallTimeout(f"{what} did not finish within {timeout:g} s") from None
 
 
 async def _first(agen: AsyncIterator[Any]) -> Any:

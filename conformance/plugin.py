@@ -17,8 +17,13 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance import registry, report, report_render
-from aalis_memory.conformance.adapters import missing_required, opened_store
-from aalis_memory.conformance.registry import DriverContext, DriverRegistration, RawMetadataKind
+from aalis_memory.conformance.adapters import in_flight, missing_required, opened_store
+from aalis_memory.conformance.registry import (
+    DEFAULT_CALL_TIMEOUT,
+    DriverContext,
+    DriverRegistration,
+    RawMetadataKind,
+)
 from aalis_memory.conformance.requirements import unmet
 from aalis_memory.conformance.verdicts import Verdict, skip
 
@@ -70,6 +75,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="M",
         help="with the thorough profile: keep generating histories for M minutes per state "
         "machine test, then pass (instead of its fixed 3000 examples)",
+    )
+    group.addoption(
+        "--memory-call-timeout",
+        type=float,
+        default=DEFAULT_CALL_TIMEOUT,
+        metavar="SECONDS",
+        help=f"give up on a driver call after SECONDS and fail its test, naming the call "
+        f"(default {DEFAULT_CALL_TIMEOUT:g}; 0 disables the limit)",
     )
     group.addoption(
         "--memory-differential",
@@ -300,7 +313,22 @@ def aalis_memory_ctx(
 ) -> DriverContext:
     """The context handed to the driver factory."""
     options = request.config.stash[SESSION_OPTIONS].for_driver(aalis_memory_registration)
-    return DriverContext(name=aalis_memory_registration.name, tmp_path=tmp_path, options=dict(options))
+    return DriverContext(name=aalis_memory_registration.name, tmp_path=tmp_path,
+                         options=dict(options), call_timeout=call_timeout(request.config))
+
+
+def call_timeout(config: pytest.Config) -> float | None:
+    """The per-call limit in seconds (``None``: no limit)."""
+    seconds = float(config.getoption("--memory-call-timeout"))
+    return seconds if seconds > 0 else None
+
+
+def pytest_keyboard_interrupt(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+    """Ctrl-C during a run names the driver calls that were in progress."""
+    calls = in_flight()
+    if calls:
+        lines = "\n".join(f"  {call}" for call in calls)
+        print(f"\naalis-memory: interrupted during driver call(s):\n{lines}", flush=True)
 
 
 @pytest.fixture

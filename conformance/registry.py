@@ -24,6 +24,9 @@ DocumentedBackend: TypeAlias = Literal["inmemory", "sqlite", "mongodb"]
 
 ENTRY_POINT_GROUP: Final = "aalis_memory.drivers"
 
+#: Default per-call time limit in seconds (``--memory-call-timeout``).
+DEFAULT_CALL_TIMEOUT: Final = 10.0
+
 #: Caps the kit hands to drivers: small, so truncation is cheap to exercise.
 KIT_RANGE_QUERY_LIMIT: Final = 7
 KIT_CROSS_SESSION_MAX_LIMIT: Final = 5
@@ -60,6 +63,9 @@ class DriverContext:
     cross_session_max_limit: int = KIT_CROSS_SESSION_MAX_LIMIT
     #: Driver-specific settings the plugin resolved (e.g. a MongoDB URI); empty by default.
     options: dict[str, Any] = attrs.field(factory=dict)
+    #: The kit gives up on a driver call after this many seconds (``None``: never); opening and
+    #: closing a store get several times as long. A driver may size its own timeouts by it.
+    call_timeout: float | None = DEFAULT_CALL_TIMEOUT
 
 
 #: Raw payload kinds the kit may plant to check that reads survive unreadable entries.

@@ -68,6 +68,16 @@ def first_line(text: str) -> str:
     return text.split("\n", 1)[0]
 
 
+#: Rule IDs shown on one summary line before the rest are counted (the reports list them all).
+MAX_LISTED: Final = 12
+
+
+def listed(rule_ids: list[str]) -> str:
+    if len(rule_ids) <= MAX_LISTED:
+        return ", ".join(rule_ids)
+    return f"{', '.join(rule_ids[:MAX_LISTED])} and {len(rule_ids) - MAX_LISTED} more"
+
+
 # -- terminal ------------------------------------------------------------------------------
 
 
@@ -89,14 +99,14 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict]) -> list[str
             if caveat is not Verdict.NOT_IMPLEMENTED:
                 partly[caveat.value].append(rule_id)
     for part, rule_ids in partly.items():
-        lines.append(f"  pass, but partly {part}: {', '.join(rule_ids)}")
+        lines.append(f"  pass, but partly {part}: {listed(rule_ids)}")
     for verdict in _GROUPED:
         by_reason: dict[str, list[str]] = defaultdict(list)
         for rule_id, result in sorted(per_rule.items()):
             if result.verdict is verdict:
                 by_reason[result.message].append(rule_id)
         for reason, rule_ids in by_reason.items():
-            lines.append(f"  {verdict.value} ({first_line(reason)}): {', '.join(rule_ids)}")
+            lines.append(f"  {verdict.value} ({first_line(reason)}): {listed(rule_ids)}")
     lines += [f"  WARNING: {driver} {warning}" for warning in warnings]
     return lines
 
