@@ -34,6 +34,15 @@ class CallTimeout(Exception):
     """A driver call did not return within the kit's per-call time limit."""
 
 
+#: Drivers that cannot be used at all in this process (no store opens, a required method is
+#: missing), with the cause: reported once, at the first test, and the rest are not run.
+UNUSABLE: dict[str, str] = {}
+
+
+def unusable(name: str, cause: str) -> None:
+    UNUSABLE.setdefault(name, cause)
+
+
 #: Driver calls in progress, by id: (what, started at). Shown when the run is interrupted.
 IN_FLIGHT: dict[int, tuple[str, float]] = {}
 _ids = itertools.count()
@@ -214,36 +223,35 @@ def opened_store(
     name = registration.name
     limit = None if ctx.call_timeout is None else ctx.call_timeout * OPEN_CLOSE_FACTOR
     factory = registration.factory(ctx)
-    if isinstance(factory, AsyncIterator):
-        opened = runner.run(within(limit, _first(factory), f"driver {name!r}: opening a store"))
-        store = as_async(opened)
-        guarded = GuardedStore(store, name, ctx.call_timeout)
-        try:
-            yield guarded
-        finally:
-            try:
-                if not guarded.stuck:  # closing would wait behind the stuck call forever
-                    runner.run(within(limit, _finish(factory, name),
-                                      f"driver {name!r}: closing a store"))
-            finally:
-                if isinstance(store, SyncStoreAdapter):
-                    store.shutdown(wait=False)
-        return
-    worker = DaemonWorker()
+    worker = None if isinstance(factory, AsyncIterator) else DaemonWorker()
     try:
-        adapter = SyncStoreAdapter(
-            _result(worker.submit(next, factory), limit, f"driver {name!r}: opening a store"),
-            worker,
-        )
-        guarded = GuardedStore(adapter, name, ctx.call_timeout)
-        try:
-            yield guarded
-        finally:
-            if not guarded.stuck:
-                _result(worker.submit(_finish_sync, factory, name), limit,
-                        f"driver {name!r}: closing a store")
+        opening = f"driver {name!r}: opening a store"
+        if isinstance(factory, AsyncIterator):
+            opened = runner.run(within(limit, _first(factory), opening))
+        else:
+            assert worker is not None
+            opened = _result(worker.submit(next, factory), limit, opening)
+    except Exception as exc:
+        unusable(name, f"could not open a store: {type(exc).__name__}: {exc}")
+        if worker is not None:
+            worker.shutdown(wait=False)
+        raise
+    store = as_async(opened) if worker is None else SyncStoreAdapter(opened, worker)
+    guarded = GuardedStore(store, name, ctx.call_timeout)
+    try:
+        yield guarded
     finally:
-        worker.shutdown(wait=False)  # a daemon thread: it ends once its queue is drained
+        try:
+            if not guarded.stuck:  # closing would wait behind the stuck call forever
+                closing = f"driver {name!r}: closing a store"
+                if isinstance(factory, AsyncIterator):
+                    runner.run(within(limit, _finish(factory, name), closing))
+                else:
+                    assert worker is not None
+                    _result(worker.submit(_finish_sync, factory, name), limit, closing)
+        finally:
+            if isinstance(store, SyncStoreAdapter):
+                store.shutdown(wait=False)  # a daemon thread: it ends once its queue drains
 
 
 def _result(future: concurrent.futures.Future[Any], timeout: float | None, what: str) -> Any:

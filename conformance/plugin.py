@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fnmatch
 import importlib
 import inspect
 from collections.abc import Callable, Iterator, Mapping
@@ -17,7 +18,13 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance import registry, report, report_render
-from aalis_memory.conformance.adapters import in_flight, missing_required, opened_store
+from aalis_memory.conformance.adapters import (
+    UNUSABLE,
+    in_flight,
+    missing_required,
+    opened_store,
+    unusable,
+)
 from aalis_memory.conformance.registry import (
     DEFAULT_CALL_TIMEOUT,
     DriverContext,
@@ -25,6 +32,7 @@ from aalis_memory.conformance.registry import (
     RawMetadataKind,
 )
 from aalis_memory.conformance.requirements import unmet
+from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.verdicts import Verdict, skip
 
 SUITE_DIR: Final = Path(__file__).resolve().parent / "suite"
@@ -36,6 +44,29 @@ pytest_plugins = ["aalis_memory.conformance.compression.plugin"]
 SELECTED: Final = pytest.StashKey[list[str]]()
 STRICT: Final = pytest.StashKey[bool]()
 SESSION_OPTIONS: Final = pytest.StashKey["SessionOptions"]()
+RULES: Final = pytest.StashKey["RuleSelection"]()
+
+
+class RuleSelection:
+    """The rules ``--memory-rules`` selected (every rule when it was not given)."""
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.patterns = patterns
+
+    def __call__(self, rule_id: str) -> bool:
+        return not self.patterns or any(fnmatch.fnmatchcase(rule_id, p) for p in self.patterns)
+
+
+def rule_selection(patterns: list[str]) -> RuleSelection:
+    """A selection whose every pattern names at least one rule of the catalogue."""
+    upper = [p.upper() for p in patterns]
+    unknown = [p for p in upper if not any(fnmatch.fnmatchcase(r, p) for r in CATALOGUE)]
+    if unknown:
+        raise pytest.UsageError(
+            f"--memory-rules: {', '.join(unknown)} matches no rule of the catalogue (list them "
+            "with `python -m aalis_memory.conformance rules`)"
+        )
+    return RuleSelection(upper)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -77,6 +108,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "machine test, then pass (instead of its fixed 3000 examples)",
     )
     group.addoption(
+        "--memory-rules",
+        action="append",
+        default=[],
+        metavar="IDS",
+        help="run only the tests of these rules: IDs or glob patterns, comma lists, repeatable "
+        "(--memory-rules=ARCH-01,COUNT-*); the other rules are reported 'not run'",
+    )
+    group.addoption(
         "--memory-call-timeout",
         type=float,
         default=DEFAULT_CALL_TIMEOUT,
@@ -114,13 +153,16 @@ def pytest_configure(config: pytest.Config) -> None:
             "more time would repeat the same histories)"
         )
     config.stash[SESSION_OPTIONS] = SessionOptions(config)
+    config.stash[RULES] = rule_selection(_split(config.getoption("--memory-rules")))
     # Drivers named on the command line always bring the suite in; drivers from the ini file only
     # when no explicit paths were given, so `pytest tests/test_x.py` stays a one-file run.
     explicit = bool(config.getoption("--memory-driver"))
     wanted = names and (explicit or config.args_source is not pytest.Config.ArgsSource.ARGS)
     if wanted and not any(_covers(arg, SUITE_DIR) for arg in config.args):
         config.args.append(str(SUITE_DIR))
-    config.pluginmanager.register(report.Reporter(config, config.stash[STRICT]), "aalis-memory-reporter")
+    config.pluginmanager.register(
+        report.Reporter(config, config.stash[STRICT], config.stash[RULES]), "aalis-memory-reporter"
+    )
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -210,15 +252,44 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> 
 
 
 class SuiteModule(pytest.Module):
-    """A suite module imported under its installed name, so the kit has one copy of itself."""
+    """A suite module imported under its installed name, so the kit has one copy of itself.
+
+    Its coroutine tests are handed to pytest as plain functions that run on the test's own
+    event loop (the one its store was opened on), so an async plugin of the user's project
+    (pytest-asyncio in auto mode, anyio) never takes them over onto another loop.
+    """
 
     def _getobj(self) -> Any:
-        return importlib.import_module(f"{SUITE_PACKAGE}.{self.path.stem}")
+        module = importlib.import_module(f"{SUITE_PACKAGE}.{self.path.stem}")
+        for name, obj in list(vars(module).items()):
+            if name.startswith("test") and inspect.iscoroutinefunction(obj):
+                setattr(module, name, on_store_loop(obj))
+        return module
 
     def collect(self) -> Any:
         for item in super().collect():
             item.add_marker(pytest.mark.aalis_conformance)
+            item.extra_keyword_matches.update(report.spec_ids(item))  # -k ARCH-01 works
             yield item
+
+
+def on_store_loop(test: Callable[..., Any]) -> Callable[..., None]:
+    """``test`` as a plain function that runs the coroutine on the ``aalis_memory_loop``."""
+    signature = inspect.signature(test)
+    borrowed = LOOP_FIXTURE not in signature.parameters
+    parameters = list(signature.parameters.values())
+    if borrowed:
+        parameters.append(inspect.Parameter(LOOP_FIXTURE, inspect.Parameter.KEYWORD_ONLY))
+
+    def run(*args: Any, **kwargs: Any) -> None:
+        runner = kwargs.pop(LOOP_FIXTURE) if borrowed else kwargs[LOOP_FIXTURE]
+        runner.run(test(*args, **kwargs))
+
+    for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(run, attribute, getattr(test, attribute))
+    run.__dict__.update(test.__dict__)  # marks (pytestmark) and the like
+    run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return run
 
 
 #: The one test that drives several drivers at once (``--memory-differential``).
@@ -238,6 +309,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if getattr(item, "originalname", None) != DIFFERENTIAL_TEST
         or (first is not None and report.driver_of(item) == first)
     ]
+    selected = config.stash[RULES]
+    if selected.patterns:
+        dropped = [i for i in items
+                   if report.spec_ids(i) and not any(map(selected, report.spec_ids(i)))]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = [i for i in items if i not in dropped]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -248,13 +326,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 # -- running -----------------------------------------------------------------------------
 
+#: The fixture holding each test's event loop.
+LOOP_FIXTURE: Final = "aalis_memory_loop"
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    """Run coroutine tests on the test's own event loop (the one its store was opened on)."""
+    """A coroutine test outside the suite that asks for ``aalis_memory_loop`` runs on it (the
+    kit's own driver tests do; the suite's tests are made plain functions at import)."""
     if not inspect.iscoroutinefunction(pyfuncitem.obj):
         return None
-    runner = pyfuncitem.funcargs.get("aalis_memory_loop")
+    runner = pyfuncitem.funcargs.get(LOOP_FIXTURE)
     if not isinstance(runner, asyncio.Runner):
         return None
     names = pyfuncitem._fixtureinfo.argnames
@@ -312,6 +394,10 @@ def aalis_memory_ctx(
     tmp_path: Path,
 ) -> DriverContext:
     """The context handed to the driver factory."""
+    cause = UNUSABLE.get(aalis_memory_registration.name)
+    if cause is not None:
+        pytest.skip(f"driver {aalis_memory_registration.name!r} {cause} (reported once, at its "
+                    "first test)")
     options = request.config.stash[SESSION_OPTIONS].for_driver(aalis_memory_registration)
     return DriverContext(name=aalis_memory_registration.name, tmp_path=tmp_path,
                          options=dict(options), call_timeout=call_timeout(request.config))
@@ -348,10 +434,9 @@ def _checked(
 ) -> Iterator[Any]:
     missing = missing_required(store)
     if missing:
-        pytest.fail(
-            f"driver {registration.name!r} lacks required method(s): {', '.join(missing)}",
-            pytrace=False,
-        )
+        cause = f"lacks required method(s): {', '.join(missing)}"
+        unusable(registration.name, cause)
+        pytest.fail(f"driver {registration.name!r} {cause}", pytrace=False)
     wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires") for arg in mark.args]
     missing_requirement = unmet(wanted, registration, store)
     if missing_requirement is not None:

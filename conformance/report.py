@@ -9,6 +9,7 @@ checked it (see :mod:`aalis_memory.conformance.verdicts`).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -42,7 +43,7 @@ PROP_JUNIT_VERDICT: Final = "aalis_verdict"
 ADVISORY: Final = "advisory"
 
 
-def spec_ids(item: pytest.Item) -> list[str]:
+def spec_ids(item: pytest.Item | pytest.Collector) -> list[str]:
     return [str(arg) for mark in item.iter_markers("aalis_spec") for arg in mark.args]
 
 
@@ -54,9 +55,12 @@ def driver_of(item: pytest.Item) -> str | None:
 class Reporter:
     """Collects rule outcomes per driver and writes the verdicts at the end of the run."""
 
-    def __init__(self, config: pytest.Config, strict: bool) -> None:
+    def __init__(self, config: pytest.Config, strict: bool,
+                 selected: Callable[[str], bool] = lambda _rule: True) -> None:
         self.config = config
         self.strict = strict
+        #: Whether a rule is selected (``--memory-rules``); the others are reported not run.
+        self.selected = selected
         self.results: dict[str, dict[str, RuleVerdict]] = defaultdict(
             lambda: defaultdict(RuleVerdict)
         )
@@ -81,7 +85,7 @@ class Reporter:
                 continue
             for rule in spec_ids(item):
                 self.results[driver][rule].add(
-                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected (-k/-m)")
+                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected")
                 )
 
     # -- running: the worker judges each phase --------------------------------------------
@@ -181,6 +185,8 @@ class Reporter:
         if report.when == "call" and examples is not None:
             self.budgeted.append((report.nodeid, examples))
         for rule, verdict, message, where in judged:
+            if not self.selected(rule):  # a selected test may check others too: they wait
+                verdict, message, where = Verdict.NOT_RUN.value, "not selected (--memory-rules)", ""
             self.results[driver][rule].add(
                 Outcome(Verdict(verdict), report.nodeid, message, where, report.duration)
             )

@@ -86,3 +86,72 @@ def test_a_hanging_method_fails_its_tests_in_bounded_time(
     assert "did not return within 0.5 s" in rules["COUNT-01"]["message"]
     # Methods that return are still judged: the run went on after the timeouts.
     assert result.parseoutcomes().get("passed", 0) >= 1, result.stdout.str()
+
+
+UNUSABLE = '''
+from aalis_memory.conformance import Capabilities, memory_driver
+from aalis_memory.drivers.inmemory import InMemoryMemory
+
+
+class NoArchive(InMemoryMemory):
+    archive_span = None
+
+
+@memory_driver("cannot-open", capabilities=Capabilities(ordering="write"))
+async def cannot_open(ctx):
+    raise ConnectionRefusedError("the server at db.invalid:1 refused the connection")
+    yield
+
+
+@memory_driver("no-archive", capabilities=Capabilities(ordering="write"))
+async def no_archive(ctx):
+    yield NoArchive()
+'''
+
+
+@pytest.mark.parametrize(("driver", "cause"), [
+    ("cannot-open", "could not open a store: ConnectionRefusedError: the server at db.invalid:1"),
+    ("no-archive", "lacks required method(s): archive_span"),
+])
+def test_an_unusable_driver_is_reported_once(
+    pytester: pytest.Pytester, driver: str, cause: str
+) -> None:
+    pytester.makeconftest(UNUSABLE)
+    report = pytester.path / "report.json"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", f"--memory-driver={driver}", f"--memory-report={report}",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("errors", 0) + outcomes.get("failed", 0) == 1, outcomes
+    assert outcomes.get("passed", 0) == 0, outcomes
+    assert result.stdout.str().count(cause) <= 4, result.stdout.str()  # the error, not per test
+    rules = load_report(report)["drivers"][driver]["rules"]
+    not_run = [r for r, e in rules.items() if e["verdict"] == "not run"]
+    assert len(not_run) >= len(rules) - 3
+    assert all(cause in rules[r]["message"] for r in not_run), rules[not_run[0]]
+
+
+def test_one_rule_is_selected_by_its_id(pytester: pytest.Pytester) -> None:
+    report = pytester.path / "report.json"
+    by_id = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--memory-driver=inmemory", "--memory-rules=ARCH-07,COUNT-*",
+        f"--memory-report={report}",
+    )
+    assert by_id.ret == 0, by_id.stdout.str()
+    rules = load_report(report)["drivers"]["inmemory"]["rules"]
+    assert {r for r, e in rules.items() if e["verdict"] == "pass"} == {"ARCH-07", "COUNT-01"}
+    assert all(e["verdict"] == "not run" for r, e in rules.items()
+               if r not in ("ARCH-07", "COUNT-01"))
+    # -k takes rule IDs too: each suite test carries its rules as keywords.
+    by_keyword = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--memory-driver=inmemory", "-k", "ARCH-07 and not state",
+        "--co", "-q",
+    )
+    ids = [line for line in by_keyword.stdout.lines if "::" in line]
+    assert ids, by_keyword.stdout.str()
+    assert all("archive" in line for line in ids), ids
+    unknown = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--memory-driver=inmemory",
+                                            "--memory-rules=ARC-07")
+    assert unknown.ret == pytest.ExitCode.USAGE_ERROR
+    unknown.stderr.fnmatch_lines(["*--memory-rules: ARC-07 matches no rule of the catalogue*"])
