@@ -30,6 +30,10 @@ CONTRACT_METHODS = REQUIRED_METHODS + OPTIONAL_METHODS
 OPEN_CLOSE_FACTOR: Final = 6
 
 
+#: The note the kit adds to an exception a driver call raised, naming the call.
+RAISED_BY: Final = "raised by driver call "
+
+
 class CallTimeout(Exception):
     """A driver call did not return within the kit's per-call time limit."""
 
@@ -180,6 +184,10 @@ class GuardedStore:
                     return await within(self._timeout, method(*args, **kwargs), what)
                 except CallTimeout:
                     self.stuck = isinstance(self._store, SyncStoreAdapter)
+                    raise
+                except Exception as exc:
+                    if not any(n.startswith(RAISED_BY) for n in getattr(exc, "__notes__", ())):
+                        exc.add_note(f"{RAISED_BY}{what}")
                     raise
 
         return call

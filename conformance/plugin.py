@@ -139,6 +139,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "aalis_requires(name): a named requirement of a conformance test")
     config.addinivalue_line("markers", "aalis_conformance: a test of the conformance suite")
     registry.load_entry_points()
+    if registry.conflicts:
+        raise pytest.UsageError("\n".join(registry.conflicts.values()))
     names = _split(config.getoption("--memory-driver")) or _split(config.getini("aalis_memory_drivers"))
     config.stash[SELECTED] = names
     strict = config.getoption("--memory-strict")
@@ -163,6 +165,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(
         report.Reporter(config, config.stash[STRICT], config.stash[RULES]), "aalis-memory-reporter"
     )
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Drivers registered by the user's project but not selected: say how to run them."""
+    if config.stash.get(SELECTED, []):
+        return
+    own = sorted(name for name, reg in registry.registered().items()
+                 if not getattr(reg.factory, "__module__", "").startswith("aalis_memory."))
+    if own:
+        terminalreporter.write_line(
+            f"aalis-memory: driver(s) {', '.join(own)} registered but none selected: run the "
+            f"conformance suite with --memory-driver={','.join(own)}"
+        )
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -99,6 +99,9 @@ class DriverRegistration:
     #: Which backend of the documents this driver is ("inmemory", "sqlite", "mongodb"), if any:
     #: the documents grant some weaker tiers to one backend only (see ``conformance.tiers``).
     documented_backend: DocumentedBackend | None = None
+    #: Rules this driver is known to break, with the reason: reported ``known failure`` without
+    #: failing the run; a listed rule that passes fails the run (remove the entry).
+    known_failures: Mapping[str, str] = attrs.field(factory=dict, converter=dict)
 
     @property
     def is_async(self) -> bool:
@@ -110,6 +113,7 @@ _REGISTRY: NamedRegistry[DriverRegistration] = NamedRegistry(
 )
 add_registration = _REGISTRY.add
 load_entry_points = _REGISTRY.load_entry_points
+conflicts = _REGISTRY.conflicts
 registered = _REGISTRY.registered
 get = _REGISTRY.get
 select = _REGISTRY.select
@@ -123,6 +127,7 @@ def memory_driver(
     session_setup: SessionSetup | None = None,
     description: str = "",
     documented_backend: DocumentedBackend | None = None,
+    known_failures: Mapping[str, str] | None = None,
 ) -> Callable[[DriverFactory], DriverRegistration]:
     """Register a driver factory under ``name`` (use in a ``conftest.py``).
 
@@ -143,6 +148,7 @@ def memory_driver(
             session_setup=session_setup,
             description=description or (inspect.getdoc(factory) or "").split("\n")[0],
             documented_backend=documented_backend,
+            known_failures=known_failures or {},
         )
         add_registration(registration)
         return registration

@@ -1,13 +1,14 @@
-"""Turning test outcomes into rule verdicts: the summary, the JSON report, JUnit properties.
+"""Turning test outcomes into rule verdicts: the summary, the reports, JUnit properties.
 
-The worker that runs a test decides what it says about each of its rules (see :func:`judge`)
-and sends that along as a report property; the process that writes the summary only adds them
-up, so the verdicts are the same under pytest-xdist. A rule passes only when a test really
-checked it (see :mod:`aalis_memory.conformance.verdicts`).
+The worker that runs a test decides what it says about each of its rules (see
+:meth:`Reporter.judge`) and sends that along as a report property; the process that writes the
+summary only adds them up, so the verdicts are the same under pytest-xdist. A rule passes only
+when a test really checked it (see :mod:`aalis_memory.conformance.verdicts`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,8 @@ from typing import Any, Final
 
 import pytest
 
+from aalis_memory.conformance import registry
+from aalis_memory.conformance.adapters import RAISED_BY
 from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.report_render import driver_summary, write_reports
 from aalis_memory.conformance.rules import CATALOGUE, Level
@@ -23,7 +26,8 @@ from aalis_memory.conformance.verdicts import Outcome, RuleVerdict, Verdict, ski
 #: Report properties (xdist-safe: plain data on the test report).
 PROP_RULES: Final = "aalis_rules"
 PROP_DRIVER: Final = "aalis_driver"
-#: ``[[rule, verdict, message, where], ...]``: what this phase of the test says of each rule.
+#: ``[{"rule", "verdict", "message", "where", "cause"}, ...]``: what this phase of the test
+#: says of each rule (see :func:`judged`).
 PROP_OUTCOMES: Final = "aalis_outcomes"
 #: Set by a time-budgeted state-machine run: how many histories it checked (shown in the summary).
 PROP_EXAMPLES: Final = "aalis_state_machine_examples"
@@ -33,14 +37,23 @@ PROP_CHECKED: Final = "aalis_checked"
 #: Set by a test that records SHOULD divergences and goes on (non-strict state machine):
 #: ``[{"rule": rule_id, "message": text}, ...]``; each becomes an advisory of its rule.
 PROP_ADVISORIES: Final = "aalis_advisories"
-#: Set on a differential failure: the driver the failure belongs to.
-PROP_BLAMED: Final = "aalis_blamed_driver"
-#: JUnit-visible properties, one per rule of the test: ``"ARCH-01 MUST pass"``.
+#: JUnit-visible properties: one per rule of the test (``"ARCH-01 MUST pass"``) and one for
+#: the whole test (its worst verdict).
 PROP_JUNIT_RULE: Final = "aalis_rule"
 PROP_JUNIT_VERDICT: Final = "aalis_verdict"
 
-#: The test status letter and word of a SHOULD failure outside strict mode.
+#: The test status word of a SHOULD failure outside strict mode.
 ADVISORY: Final = "advisory"
+
+Judged = dict[str, str]
+
+
+def judged(rule: str, verdict: Verdict, message: str = "", where: str = "", cause: str = ""
+           ) -> Judged:
+    """One rule's outcome in one test phase. ``cause`` groups failures that share one exception
+    (type, text and driver method) into one summary line."""
+    return {"rule": rule, "verdict": verdict.value, "message": message, "where": where,
+            "cause": cause}
 
 
 def spec_ids(item: pytest.Item | pytest.Collector) -> list[str]:
@@ -100,26 +113,30 @@ class Reporter:
         driver = driver_of(item)
         if not rules or driver is None:
             return
-        blamed, judged = self.judge(item, call, report, rules)
+        blamed, found = self.judge(item, call, report, rules)
+        found = known(blamed or driver, found, report)
         report.user_properties.append((PROP_RULES, rules))
         report.user_properties.append((PROP_DRIVER, blamed or driver))
-        report.user_properties.append((PROP_OUTCOMES, judged))
-        if judged:  # JUnit keeps the properties of the teardown report: put them on the item
-            item.user_properties.append((PROP_JUNIT_VERDICT, _test_verdict(judged)))
-            for rule, verdict, _message, _where in judged:
-                level = CATALOGUE[rule].level.value if rule in CATALOGUE else "?"
-                item.user_properties.append((PROP_JUNIT_RULE, f"{rule} {level} {verdict}"))
+        report.user_properties.append((PROP_OUTCOMES, found))
+        if found:  # JUnit keeps the properties of the teardown report: put them on the item
+            worst = min((Verdict(j["verdict"]) for j in found), key=lambda v: v.rank)
+            item.user_properties.append((PROP_JUNIT_VERDICT, worst.value))
+            for one in found:
+                rule = CATALOGUE.get(one["rule"])
+                level = rule.level.value if rule else "?"
+                item.user_properties.append(
+                    (PROP_JUNIT_RULE, f"{one['rule']} {level} {one['verdict']}")
+                )
 
     def judge(
         self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport,
         rules: list[str],
-    ) -> tuple[str | None, list[list[str]]]:
-        """What this phase says of each rule: ``(blamed driver or None, [[rule, verdict,
-        message, where], ...])``. Mutates ``report`` for advisories (a pass, lettered ``A``)."""
+    ) -> tuple[str | None, list[Judged]]:
+        """What this phase says of each rule, and the driver a differential failure belongs to.
+        Turns a SHOULD failure outside strict mode into a pass lettered ``A`` (advisory)."""
         if report.skipped and report.when in ("setup", "call"):
-            reason = _skip_reason(report)
-            verdict, text = skip_verdict(reason)
-            return None, [[rule, verdict.value, text, ""] for rule in rules]
+            verdict, text = skip_verdict(_skip_reason(report))
+            return None, [judged(rule, verdict, text) for rule in rules]
         if report.when == "call" and report.passed:
             return None, self._passed(item, rules)
         if not report.failed or call.excinfo is None:
@@ -128,48 +145,58 @@ class Reporter:
         where = _where(item, call)
         if isinstance(exc, ConformanceFailure):
             report.longrepr = f"{exc}\n  (checked at {where})"
-            verdict = Verdict.FAIL
-            if exc.rule.level is Level.SHOULD and not self.strict:
+            verdict = self._failed(exc.rule.id)
+            if verdict is Verdict.ADVISORY:
                 report.outcome = "passed"
-                verdict = Verdict.ADVISORY
-            judged = [[exc.rule.id, verdict.value, str(exc), where]]
             stopped = f"not checked: the test stopped at {exc.rule.id} first"
-            judged += [[r, Verdict.NOT_RUN.value, stopped, ""] for r in rules if r != exc.rule.id]
-            return exc.driver, judged + self._checked_before(item, rules, exc.rule.id)
+            return exc.driver, [
+                judged(exc.rule.id, verdict, str(exc), where),
+                *(judged(r, Verdict.NOT_RUN, stopped) for r in rules if r != exc.rule.id),
+                *self._checked_before(item, rules, exc.rule.id),
+            ]
         phase = "" if report.when == "call" else f"{report.when}: "
-        text = f"{phase}{type(exc).__name__}: {exc}".strip()
+        call_note = next((n.removeprefix(RAISED_BY) for n in getattr(exc, "__notes__", ())
+                          if n.startswith(RAISED_BY)), "")
+        text = f"{phase}{type(exc).__name__}: {exc}"
+        method = re.search(r": (\w+)\(", call_note)
+        cause = f"{text} (raised by {method.group(1)})" if method else text
+        if call_note:
+            text += f" (raised by {call_note})"
         named = ", ".join(f"{r} ({CATALOGUE[r].level.value})" for r in rules if r in CATALOGUE)
         report.sections.append(("conformance rules", f"this test checks {named}"))
-        return None, [[rule, Verdict.FAIL.value, text, where] for rule in rules]
+        found = [judged(rule, self._failed(rule), text, where, cause) for rule in rules]
+        if all(one["verdict"] == Verdict.ADVISORY.value for one in found):
+            report.outcome = "passed"  # only SHOULD rules, outside strict mode
+        return None, found
 
-    def _passed(self, item: pytest.Item, rules: list[str]) -> list[list[str]]:
+    def _failed(self, rule_id: str) -> Verdict:
+        """A failed check of ``rule_id``: an advisory for a SHOULD rule outside strict mode."""
+        rule = CATALOGUE.get(rule_id)
+        should = rule is not None and rule.level is Level.SHOULD
+        return Verdict.ADVISORY if should and not self.strict else Verdict.FAIL
+
+    def _passed(self, item: pytest.Item, rules: list[str]) -> list[Judged]:
         """A passing test passes its rules, or only those it reports having checked."""
         checked = _prop(item.user_properties, PROP_CHECKED)
-        judged: list[list[str]] = []
-        for rule in rules:
-            if checked is None or checked.get(rule, 0) > 0:
-                judged.append([rule, Verdict.PASS.value, "", ""])
-            else:
-                judged.append([rule, Verdict.NOT_RUN.value, "no generated history exercised it",
-                               ""])
-        for advisory in _prop(item.user_properties, PROP_ADVISORIES) or []:
-            verdict = Verdict.FAIL if self.strict else Verdict.ADVISORY
-            judged.append([advisory["rule"], verdict.value, advisory["message"], ""])
-        return judged
+        found = [
+            judged(rule, Verdict.PASS) if checked is None or checked.get(rule, 0) > 0
+            else judged(rule, Verdict.NOT_RUN, "no generated history exercised it")
+            for rule in rules
+        ]
+        found += [judged(a["rule"], self._failed(a["rule"]), a["message"])
+                  for a in _prop(item.user_properties, PROP_ADVISORIES) or []]
+        return found
 
     def _checked_before(self, item: pytest.Item, rules: list[str], failed: str
-                        ) -> list[list[str]]:
+                        ) -> list[Judged]:
         """A failing state machine still passes what it checked before the failure."""
-        checked = _prop(item.user_properties, PROP_CHECKED)
-        if checked is None:
-            return []
-        return [[r, Verdict.PASS.value, "", ""] for r in rules
-                if r != failed and checked.get(r, 0) > 0]
+        checked = _prop(item.user_properties, PROP_CHECKED) or {}
+        return [judged(r, Verdict.PASS) for r in rules if r != failed and checked.get(r, 0) > 0]
 
     def pytest_report_teststatus(self, report: pytest.TestReport) -> Any:
         if report.when == "call" and report.passed and any(
-            verdict == Verdict.ADVISORY.value
-            for _rule, verdict, _m, _w in _prop(report.user_properties, PROP_OUTCOMES) or []
+            j["verdict"] == Verdict.ADVISORY.value
+            for j in _prop(report.user_properties, PROP_OUTCOMES) or []
         ):
             return ADVISORY, "A", "ADVISORY"
         return None
@@ -177,39 +204,86 @@ class Reporter:
     # -- the controller adds up ------------------------------------------------------------
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        judged = _prop(report.user_properties, PROP_OUTCOMES)
+        found = _prop(report.user_properties, PROP_OUTCOMES)
         driver = _prop(report.user_properties, PROP_DRIVER)
-        if judged is None or driver is None:
+        if found is None or driver is None:
             return
         examples = _prop(report.user_properties, PROP_EXAMPLES)
         if report.when == "call" and examples is not None:
             self.budgeted.append((report.nodeid, examples))
-        for rule, verdict, message, where in judged:
-            if not self.selected(rule):  # a selected test may check others too: they wait
-                verdict, message, where = Verdict.NOT_RUN.value, "not selected (--memory-rules)", ""
-            self.results[driver][rule].add(
-                Outcome(Verdict(verdict), report.nodeid, message, where, report.duration)
-            )
+        for one in found:
+            outcome = Outcome(Verdict(one["verdict"]), report.nodeid, one["message"],
+                              one["where"], report.duration, one["cause"])
+            if not self.selected(one["rule"]):  # a selected test may check others too
+                outcome = Outcome(Verdict.NOT_RUN, report.nodeid, "not selected (--memory-rules)")
+            self.results[driver][one["rule"]].add(outcome)
+
+    def fixed_known_failures(self) -> list[str]:
+        """Rules listed in a driver's ``known_failures`` that passed: the entry must go."""
+        fixed = []
+        for driver, per_rule in sorted(self.results.items()):
+            listed = _known_failures(driver)
+            fixed += [f"{driver} {rule}: listed in known_failures ({listed[rule]!r}) but it "
+                      "passed; remove the entry" for rule, result in sorted(per_rule.items())
+                      if rule in listed and result.verdict is Verdict.PASS]
+        return fixed
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.fixed_known_failures() and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.results:
             return
         tr = terminalreporter
         tr.write_sep("=", "aalis memory conformance")
-        mode = "strict: a failed SHOULD rule fails" if self.strict else \
-            "default mode: a failed SHOULD rule is an advisory (--memory-strict fails it)"
-        tr.write_line(mode)
+        tr.write_line("strict: a failed SHOULD rule fails" if self.strict else
+                      "default mode: a failed SHOULD rule is an advisory (--memory-strict "
+                      "fails it)")
         for driver, per_rule in sorted(self.results.items()):
             for line in driver_summary(driver, per_rule):
                 tr.write_line(line)
+        for line in self.fixed_known_failures():
+            tr.write_line(f"FIXED {line}")
         for nodeid, examples in self.budgeted:
             tr.write_line(f"time budget: {nodeid} checked {examples} generated histories")
+        failing = sorted({rule for per_rule in self.results.values()
+                          for rule, result in per_rule.items()
+                          if result.verdict in (Verdict.FAIL, Verdict.ADVISORY)})
+        if failing:
+            drivers = ",".join(sorted(self.results))
+            tr.write_line(f"rerun one rule: pytest --memory-driver={drivers} "
+                          f"--memory-rules={failing[0]}")
         write_reports(self.config.getoption("--memory-report") or [], self.results, self.strict)
 
 
-def _test_verdict(judged: list[list[str]]) -> str:
-    """One word for a whole test phase (JUnit): its rules' worst verdict."""
-    return min((Verdict(v) for _r, v, _m, _w in judged), key=lambda v: v.rank).value
+def _known_failures(driver: str) -> dict[str, str]:
+    try:
+        return dict(registry.get(driver).known_failures)
+    except LookupError:
+        return {}
+
+
+def known(driver: str, found: list[Judged], report: pytest.TestReport) -> list[Judged]:
+    """Failures of rules the driver lists in ``known_failures`` become known failures; a test
+    left with no other failure is reported xfailed, with the reasons."""
+    listed = _known_failures(driver)
+    if not listed:
+        return found
+    failing = (Verdict.FAIL.value, Verdict.ADVISORY.value)
+    out = [
+        {**one, "verdict": Verdict.KNOWN_FAILURE.value,
+         "message": f"known failure ({listed[one['rule']]}): {one['message']}"}
+        if one["verdict"] in failing and one["rule"] in listed else one
+        for one in found
+    ]
+    if report.failed and not any(one["verdict"] == Verdict.FAIL.value for one in out):
+        reasons = sorted({listed[one["rule"]] for one in out
+                          if one["verdict"] == Verdict.KNOWN_FAILURE.value})
+        report.outcome = "skipped"
+        report.wasxfail = "known failure: " + "; ".join(reasons)  # type: ignore[attr-defined]
+    return out
 
 
 def _skip_reason(report: pytest.TestReport) -> str:

@@ -87,12 +87,24 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict]) -> list[str
     declared, warnings = tier_line(driver)
     found = counts(r.verdict for r in per_rule.values())
     lines = [f"{driver}: {summary_line(found)}", f"  tiers: {declared}"]
+    causes: dict[str, list[str]] = defaultdict(list)
     for rule_id, result in sorted(per_rule.items()):
-        if result.verdict in _LISTED:
-            label = result.verdict.value.upper()
+        if result.verdict in _LISTED:  # one driver exception behind several rules: one line
             deciding = result.deciding
-            where = f" ({deciding.where})" if deciding and deciding.where else ""
-            lines.append(f"  {label} {rule_id}: {first_line(result.message)}{where}")
+            key = deciding.cause if deciding and deciding.cause else f"{rule_id} {result.message}"
+            causes[key].append(rule_id)
+    for rule_ids in causes.values():
+        first = per_rule[rule_ids[0]]
+        where = f" ({first.deciding.where})" if first.deciding and first.deciding.where else ""
+        message = first_line(first.message)
+        if len(rule_ids) == 1:
+            lines.append(f"  {first.verdict.value.upper()} {rule_ids[0]}: {message}{where}")
+            continue
+        by_verdict = "; ".join(
+            f"{verdict.value.upper()} {listed(ids)}" for verdict in _LISTED
+            if (ids := [r for r in rule_ids if per_rule[r].verdict is verdict])
+        )
+        lines.append(f"  ONE CAUSE of {len(rule_ids)} rules ({by_verdict}): {message}{where}")
     partly: dict[str, list[str]] = defaultdict(list)
     for rule_id, result in sorted(per_rule.items()):
         for caveat in result.caveats:  # an absent optional method's part is no news

@@ -76,6 +76,8 @@ class Outcome:
     where: str = ""
     #: Seconds the test phase took.
     duration: float = 0.0
+    #: For a driver exception: its type, text and method, shared by every rule it broke.
+    cause: str = ""
 
 
 @attrs.define

@@ -155,3 +155,100 @@ def test_one_rule_is_selected_by_its_id(pytester: pytest.Pytester) -> None:
                                             "--memory-rules=ARC-07")
     assert unknown.ret == pytest.ExitCode.USAGE_ERROR
     unknown.stderr.fnmatch_lines(["*--memory-rules: ARC-07 matches no rule of the catalogue*"])
+
+
+SLICE_BUG = '''
+import math
+
+from aalis_memory.conformance import Capabilities, memory_driver
+from aalis_memory.drivers.inmemory import InMemoryMemory
+
+
+class SliceInf(InMemoryMemory):
+    """rows[-limit:]: fails on math.inf, and accepts a negative limit (LIM-06)."""
+
+    async def get_history(self, session_id, limit=None):
+        rows = await super().get_history(session_id, math.inf)
+        wanted = 50 if limit is None else limit
+        return rows[-wanted:] if wanted else []
+
+
+def register(name, known):
+    @memory_driver(name, capabilities=Capabilities(ordering="write"), known_failures=known)
+    async def factory(ctx):
+        yield SliceInf(range_query_limit=ctx.range_query_limit,
+                       cross_session_max_limit=ctx.cross_session_max_limit)
+
+
+register("slice-known", {"LIM-06": "we accept any limit"})
+register("slice-stale", {"META-01": "an entry left over after the fix"})
+'''
+
+
+def test_one_cause_is_one_line_and_known_failures_are_declared(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(SLICE_BUG)
+    report = pytester.path / "report.json"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--memory-driver=slice-known,slice-stale",
+        f"--memory-report={report}", "-k", "not state_machine",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    summary = result.stdout.str().split("aalis memory conformance", 1)[1]
+    # The TypeError of rows[-inf:] broke many rules: one line names them all, once per driver.
+    causes = [line for line in summary.splitlines()
+              if "ONE CAUSE of" in line and "TypeError: slice indices" in line]
+    assert len(causes) == 2, summary
+    assert all("(raised by driver 'slice-" in line and "get_history(" in line for line in causes)
+    rules = load_report(report)["drivers"]
+    assert rules["slice-known"]["rules"]["LIM-06"]["verdict"] == "known failure"
+    assert "we accept any limit" in rules["slice-known"]["rules"]["LIM-06"]["message"]
+    assert rules["slice-stale"]["rules"]["LIM-06"]["verdict"] == "advisory"
+    # A listed rule that passes fails the run and says to remove the entry.
+    result.stdout.fnmatch_lines([
+        "FIXED slice-stale META-01: listed in known_failures * but it passed; remove the entry",
+    ])
+    result.stdout.fnmatch_lines(["rerun one rule: pytest --memory-driver=* --memory-rules=*"])
+
+
+def test_a_driver_known_only_for_its_failures_runs_green(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(SLICE_BUG.replace('{"LIM-06": "we accept any limit"}',
+                                            '{"LIM-06": "any limit", "LIM-02": "inf"}'))
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--memory-driver=slice-known", "--memory-rules=LIM-02,LIM-06",
+    )
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    assert result.parseoutcomes().get("xfailed", 0) >= 1
+
+
+COLLIDING = '''
+from aalis_memory.conformance import memory_driver
+from aalis_memory.drivers.inmemory import InMemoryMemory
+
+
+@memory_driver("inmemory")
+async def mine(ctx):
+    yield InMemoryMemory()
+'''
+
+
+def test_a_name_registered_twice_is_one_usage_error_naming_both(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(COLLIDING)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--memory-driver=inmemory")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([
+        "ERROR: memory driver 'inmemory' is registered twice: at conftest.py:5 and at "
+        "*registrations.py:*; rename one of them",
+    ])
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_registered_driver_without_selection_gets_a_hint(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(COLLIDING.replace('"inmemory"', '"mine"'))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    result.stdout.fnmatch_lines([
+        "aalis-memory: driver(s) mine registered but none selected: run the conformance suite "
+        "with --memory-driver=mine",
+    ])
