@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import Any, Final
 
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.registry import DriverContext, DriverRegistration, RawMetadataKind
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 
 CONTRACT_METHODS = REQUIRED_METHODS + OPTIONAL_METHODS
@@ -212,6 +212,26 @@ def as_async(store: Any) -> Any:
     if all(inspect.iscoroutinefunction(m) for m in methods):
         return store
     return SyncStoreAdapter(store)
+
+
+async def plant_raw(registration: DriverRegistration, store: Any, namespace: str, key: str,
+                    kind: RawMetadataKind) -> bool:
+    """Plant an unreadable metadata entry through the driver's ``raw_metadata`` hook.
+
+    The hook answers ``True`` (planted) or ``False`` (this backend cannot hold such an entry);
+    anything else is a broken hook, not a silent skip.
+    """
+    hook = registration.raw_metadata
+    if hook is None:
+        raise LookupError(f"driver {registration.name!r} registers no raw_metadata hook")
+    result = hook(getattr(store, "wrapped", store), namespace, key, kind)
+    planted = await result if inspect.isawaitable(result) else result
+    if not isinstance(planted, bool):
+        raise TypeError(
+            f"driver {registration.name!r}: the raw_metadata hook returned {planted!r}; it must "
+            f"return True (the {kind} entry was written) or False (this backend cannot hold one)"
+        )
+    return planted
 
 
 def missing_required(store: Any) -> list[str]:

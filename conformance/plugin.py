@@ -23,6 +23,7 @@ from aalis_memory.conformance.adapters import (
     in_flight,
     missing_required,
     opened_store,
+    plant_raw,
     unusable,
 )
 from aalis_memory.conformance.registry import (
@@ -468,14 +469,10 @@ class RawAccess:
 
     async def plant_metadata(self, namespace: str, key: str, kind: RawMetadataKind) -> None:
         """Plant an unreadable entry; skip when this kind cannot exist in the backend."""
-        hook = self._registration.raw_metadata
-        if hook is None:
+        if self._registration.raw_metadata is None:
             skip(Verdict.UNVERIFIED, f"no raw access (driver {self._registration.name!r} "
                  "registers no raw_metadata hook)")
-        store = getattr(self._store, "wrapped", self._store)
-        result = hook(store, namespace, key, kind)
-        planted = await result if inspect.isawaitable(result) else result
-        if not planted:
+        if not await plant_raw(self._registration, self._store, namespace, key, kind):
             skip(Verdict.UNVERIFIED,
                  f"driver {self._registration.name!r} cannot hold a {kind} entry")
 

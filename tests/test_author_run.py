@@ -252,3 +252,29 @@ def test_a_registered_driver_without_selection_gets_a_hint(pytester: pytest.Pyte
         "aalis-memory: driver(s) mine registered but none selected: run the conformance suite "
         "with --memory-driver=mine",
     ])
+
+
+def test_a_raw_hook_must_say_whether_it_planted(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest('''
+from aalis_memory.conformance import Capabilities, memory_driver
+from aalis_memory.drivers.inmemory import InMemoryMemory
+
+
+def forgetful_hook(store, namespace, key, kind):
+    store.plant_raw_metadata(namespace, key, "{not json")  # and returns nothing
+
+
+@memory_driver("forgetful", capabilities=Capabilities(ordering="write"),
+               raw_metadata=forgetful_hook)
+async def forgetful(ctx):
+    yield InMemoryMemory()
+''')
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--memory-driver=forgetful", "--memory-rules=META-09",
+        "-k", "not state_machine",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.stdout.fnmatch_lines([
+        "*TypeError: driver 'forgetful': the raw_metadata hook returned None; it must return "
+        "True (the * entry was written) or False (this backend cannot hold one)*",
+    ])
