@@ -14,6 +14,8 @@ import pytest
 from broken_providers import BROKEN, NAMES
 from test_broken_drivers import run_suite
 
+from reports import verdicts
+
 
 def _run(workdir: Path, name: str) -> tuple[int, dict[str, Any], str]:
     workdir.mkdir()
@@ -40,8 +42,7 @@ def test_suite_flags_exactly_the_broken_rules(
     entry = BROKEN[name]
     code, data, output = provider_reports[name]
     assert code == 1, f"the suite should fail on broken-{name} (exit {code}):\n{output[-3000:]}"
-    failing = {rule for rule, result in data.get("inmemory", {}).items()
-               if result["verdict"] == "fail"}
+    failing = {rule for rule, verdict in verdicts(data, "inmemory").items() if verdict == "fail"}
     assert failing == set(entry.breaks), (
         f"broken-{name} ({entry.why}): expected failures {sorted(entry.breaks)}, "
         f"suite reported {sorted(failing)}"

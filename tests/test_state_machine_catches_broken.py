@@ -57,7 +57,7 @@ def machine_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 @pytest.mark.parametrize("name", REACHABLE)
 def test_machine_catches(name: str, machine_report: dict[str, Any]) -> None:
     entry = BROKEN[name]
-    verdicts = machine_report.get(f"broken-{name}", {})
+    verdicts = machine_report.get("drivers", {}).get(f"broken-{name}", {}).get("rules", {})
     failing = {rule: result for rule, result in verdicts.items() if result["verdict"] == "fail"}
     assert failing, f"broken-{name} ({entry.why}) passed the state machine"
     # The report files a failure under its primary rule: every one must be a declared rule.
@@ -74,7 +74,8 @@ def test_printed_reproduction_runs_and_shows_the_bug(
 ) -> None:
     """The snippet in the failure is Python a user can paste: run on a fresh store of the broken
     driver and of the reference driver of the same ordering, the calls' results differ."""
-    messages = [m for r in machine_report.get(f"broken-{name}", {}).values()
+    messages = [m for r in machine_report.get("drivers", {}).get(f"broken-{name}", {})
+                .get("rules", {}).values()
                 if r["verdict"] == "fail" for m in r["messages"]]
     if not messages:
         pytest.skip(f"broken-{name} was not caught (test_machine_catches says why)")
