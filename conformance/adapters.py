@@ -197,8 +197,9 @@ async def within(timeout: float | None, awaitable: Any, what: str) -> Any:
     """``await awaitable``, or :class:`CallTimeout` naming ``what`` after ``timeout`` seconds."""
     if timeout is None:
         return await awaitable
-    try:
-        return await asyncio.wait_for(awaitable, timeout)
+    try:  # in the calling task (no wait_for task): scheduling stays what the driver makes it
+        async with asyncio.timeout(timeout):
+            return await awaitable
     except TimeoutError:
         raise CallTimeout(
             f"{what} did not return within {timeout:g} s (the kit's per-call limit, "

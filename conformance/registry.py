@@ -101,7 +101,7 @@ class DriverRegistration:
     documented_backend: DocumentedBackend | None = None
     #: Rules this driver is known to break, with the reason: reported ``known failure`` without
     #: failing the run; a listed rule that passes fails the run (remove the entry).
-    known_failures: Mapping[str, str] = attrs.field(factory=dict, converter=dict)
+    known_failures: Mapping[str, str] = attrs.field(factory=dict)
 
     @property
     def is_async(self) -> bool:
@@ -148,7 +148,7 @@ def memory_driver(
             session_setup=session_setup,
             description=description or (inspect.getdoc(factory) or "").split("\n")[0],
             documented_backend=documented_backend,
-            known_failures=known_failures or {},
+            known_failures=dict(known_failures or {}),
         )
         add_registration(registration)
         return registration

@@ -282,7 +282,7 @@ def known(driver: str, found: list[Judged], report: pytest.TestReport) -> list[J
         reasons = sorted({listed[one["rule"]] for one in out
                           if one["verdict"] == Verdict.KNOWN_FAILURE.value})
         report.outcome = "skipped"
-        report.wasxfail = "known failure: " + "; ".join(reasons)  # type: ignore[attr-defined]
+        report.wasxfail = "known failure: " + "; ".join(reasons)
     return out
 
 
