@@ -51,3 +51,24 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
         cwd=REPO / "tests", env=env, capture_output=True, text=True,
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
+
+
+EXAMPLE = REPO / "examples" / "json-file-backend"
+
+
+def test_the_example_backend_is_ruff_and_mypy_clean(tmp_path: Path) -> None:
+    """Backend authors copy it: it passes its own ruff and mypy --strict settings."""
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install -e '.[dev]')")
+    pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[dev]')")
+    lint = subprocess.run([ruff, "check", "."], cwd=EXAMPLE, capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    root = installed_layout(tmp_path)
+    env = {**os.environ, "MYPYPATH": f"{root}{os.pathsep}{EXAMPLE / 'src'}"}
+    typed = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(EXAMPLE / "pyproject.toml"),
+         "--no-incremental", "--cache-dir", str(tmp_path / ".mypy_cache"), "-p", "jsonfile_memory"],
+        cwd=tmp_path, env=env, capture_output=True, text=True,
+    )
+    assert typed.returncode == 0, typed.stdout + typed.stderr
