@@ -19,21 +19,32 @@ SHIPPED = {"SPEC_MAP.md": Path("aalis_memory", "conformance", "SPEC_MAP.md")}
 
 
 class BuildPyShippingRepoFiles(build_py):
-    """``build_py`` that also copies the repository files in ``SHIPPED`` into the package."""
+    """``build_py`` that also copies the repository files in ``SHIPPED`` into the package.
 
-    def run(self) -> None:
-        super().run()
-        if self.editable_mode:  # an editable install reads the repository, nothing to copy
-            return
+    A wheel gets copies. An editable install gets the mapping instead (output -> repository
+    file), so a ``editable_mode=strict`` link tree links the repository's own file.
+    """
+
+    def _targets(self) -> dict[str, str]:
+        targets = {}
         for source, target in SHIPPED.items():
             path = ROOT / source
             if not path.is_file():
                 raise FileNotFoundError(f"{path} is missing: the wheel must ship it")
-            self.copy_file(str(path), str(Path(self.build_lib) / target))
+            targets[str(Path(self.build_lib) / target)] = str(path)
+        return targets
+
+    def run(self) -> None:
+        super().run()
+        if not self.editable_mode:
+            for target, source in self._targets().items():
+                self.copy_file(source, target)
 
     def get_outputs(self, include_bytecode: bool = True) -> list[str]:
-        return [*super().get_outputs(include_bytecode),
-                *(str(Path(self.build_lib) / target) for target in SHIPPED.values())]
+        return [*super().get_outputs(include_bytecode), *self._targets()]
+
+    def get_output_mapping(self) -> dict[str, str]:
+        return {**super().get_output_mapping(), **self._targets()}
 
 
 setup(cmdclass={"build_py": BuildPyShippingRepoFiles})
