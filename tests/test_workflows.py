@@ -94,6 +94,12 @@ def test_actionlint_rejects_a_broken_workflow(actionlint: str, tmp_path: Path) -
 
 
 @pytest.mark.parametrize("workflow", workflow_files(), ids=lambda p: str(p.relative_to(REPO)))
+def test_run_steps_fail_on_a_failing_pipe(workflow: Path) -> None:
+    """GitHub's implicit shell is `bash -e` without pipefail; `shell: bash` adds it."""
+    assert load(workflow)["defaults"]["run"]["shell"] == "bash"
+
+
+@pytest.mark.parametrize("workflow", workflow_files(), ids=lambda p: str(p.relative_to(REPO)))
 def test_actions_are_pinned(workflow: Path) -> None:
     for name, job in load(workflow)["jobs"].items():
         for step in steps(job):
