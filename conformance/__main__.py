@@ -19,6 +19,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     repo: Path = args.repo
+    if not spec_map.is_repository(repo):
+        print(f"spec-map: needs a checkout of the kit's repository ({repo.resolve()} is not one: "
+              "the tests of some rules live in its tests/ folder, which is not installed); run it "
+              "there or pass --repo PATH", file=sys.stderr)
+        return 2
     output: Path = args.output or repo / "SPEC_MAP.md"
     found = spec_map.scan(spec_map.default_roots(repo), relative_to=repo)
     text = spec_map.render(found)
