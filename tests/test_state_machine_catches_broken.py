@@ -28,7 +28,11 @@ load_all()
 
 #: Broken drivers the machine cannot catch although a declared rule is in COVERED_RULES, with
 #: the reason (empty when it catches them all).
-NOT_CAUGHT: Final[dict[str, str]] = {}
+NOT_CAUGHT: Final[dict[str, str]] = {
+    "cross-empty-over-cap": "needs a finite limit above cross_session_max_limit with more matching "
+                            "messages than the cap; the deep profile's histories rarely hold one "
+                            "(the example test CROSS-01 catches it)",
+}
 
 
 def unreachable(entry: Broken) -> str | None:

@@ -1,5 +1,5 @@
-"""commit_metadata: ordered batches, bad payloads, atomicity tiers (api-memory §核心方法,
-READING_NOTES #11 and the tiers table)."""
+"""commit_metadata: ordered batches, bad payloads, atomicity tiers (api-memory §核心方法; the
+ordered tier of plugin-memory-mongodb §特性)."""
 
 from __future__ import annotations
 
@@ -118,8 +118,7 @@ async def _seed(aalis_memory: Any) -> dict[str, JsonObject]:
     return await state(aalis_memory, NS)
 
 
-@pytest.mark.aalis_spec("COMMIT-04")
-async def test_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
+async def _bad_payload_in_the_middle(aalis_memory: Any, rule_id: str) -> None:
     seeded = await _seed(aalis_memory)
     for name, build in UNSERIALIZABLE.items():
         ops: list[MetadataOp] = [
@@ -132,22 +131,21 @@ async def test_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> N
             put("other", {"v": 3}, "ns-other"),
         ]
         with expect_raises(
-            "COMMIT-04", f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
+            rule_id, f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
             TypeError, ValueError,
         ):
             await aalis_memory.commit_metadata(ops)
         expect_equal(
-            "COMMIT-04", f"list_metadata after the rejected batch with <{name}> in the middle",
+            rule_id, f"list_metadata after the rejected batch with <{name}> in the middle",
             await state(aalis_memory, NS), seeded,
         )
         expect_equal(
-            "COMMIT-04", f"list_metadata('ns-other') after the rejected batch with <{name}>",
+            rule_id, f"list_metadata('ns-other') after the rejected batch with <{name}>",
             await entries(aalis_memory, "ns-other"), [],
         )
 
 
-@pytest.mark.aalis_spec("COMMIT-04")
-async def test_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
+async def _bad_payload_first_or_last(aalis_memory: Any, rule_id: str) -> None:
     seeded = await _seed(aalis_memory)
     batches: dict[str, list[MetadataOp]] = {
         "first": [put("bad", {"when": {1}}), put("a", {"v": "a-new"}), delete("z")],
@@ -155,13 +153,37 @@ async def test_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> N
     }
     for where, ops in batches.items():
         with expect_raises(
-            "COMMIT-04", f"commit_metadata with a set payload {where}", TypeError, ValueError
+            rule_id, f"commit_metadata with a set payload {where}", TypeError, ValueError
         ):
             await aalis_memory.commit_metadata(ops)
         expect_equal(
-            "COMMIT-04", f"list_metadata after the rejected batch (bad payload {where})",
+            rule_id, f"list_metadata after the rejected batch (bad payload {where})",
             await state(aalis_memory, NS), seeded,
         )
+
+
+@pytest.mark.aalis_spec("COMMIT-04")
+@requires.atomic_metadata
+async def test_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
+    await _bad_payload_in_the_middle(aalis_memory, "COMMIT-04")
+
+
+@pytest.mark.aalis_spec("COMMIT-04")
+@requires.atomic_metadata
+async def test_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
+    await _bad_payload_first_or_last(aalis_memory, "COMMIT-04")
+
+
+@pytest.mark.aalis_spec("COMMIT-07")
+@requires.ordered_metadata  # the atomic tier's stronger promise is COMMIT-04's
+async def test_ordered_tier_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
+    await _bad_payload_in_the_middle(aalis_memory, "COMMIT-07")
+
+
+@pytest.mark.aalis_spec("COMMIT-07")
+@requires.ordered_metadata  # the atomic tier's stronger promise is COMMIT-04's
+async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
+    await _bad_payload_first_or_last(aalis_memory, "COMMIT-07")
 
 
 @pytest.mark.aalis_spec("COMMIT-06")

@@ -481,7 +481,7 @@ class ClearSessionKeepsArchived(InMemoryMemory):
         self._sessions[session_id] = [s for s in stored if s.archived]
 
 
-@broken("clear-session-clears-all", "CLEAR-02")
+@broken("clear-session-clears-all", "MSG-06")
 class ClearSessionClearsAll(InMemoryMemory):
     """clear_session forgets its session filter and empties every session."""
 
@@ -513,7 +513,7 @@ class ClearAllKeepsArchived(InMemoryMemory):
 # -- session range read ----------------------------------------------------------------------
 
 
-@broken("range-cap-ignored", "RANGE-01", "RANGE-03")
+@broken("range-cap-ignored", "RANGE-01")
 class RangeCapIgnored(InMemoryMemory):
     """The range cap is configured but never applied."""
 
@@ -796,7 +796,7 @@ class DeleteEmptyListRaises(InMemoryMemory):
         return await super().delete_messages_by_timestamps(session_id, timestamps)
 
 
-@broken("delete-every-session", "DEL-02")
+@broken("delete-every-session", "MSG-06")
 class DeleteEverySession(InMemoryMemory):
     """delete_messages_by_timestamps forgets the session filter."""
 

@@ -232,7 +232,7 @@ class AppliesPrefix(InMemoryMemory):
 
 
 @broken(
-    "commit-ordered-applies-prefix", "COMMIT-04",
+    "commit-ordered-applies-prefix", "COMMIT-07",
     capabilities=Capabilities(
         ordering="write", metadata_atomicity="ordered", archive_atomicity="atomic"
     ),
