@@ -124,10 +124,12 @@ def rewrite_content(message: Message, old_text: str, new_text: str) -> Message |
 
 
 def check_old_text(old_text: object) -> str:
-    """An empty search text would match everywhere; refuse it."""
-    if not isinstance(old_text, str) or old_text == "":
-        raise ValueError(f"old_text must be a non-empty string, got {old_text!r}")
-    return old_text
+    """A string (``TypeError`` otherwise); an empty one would match everywhere (``ValueError``)."""
+    if not isinstance(old_text, str):
+        raise TypeError(f"old_text must be a str, got {type(old_text).__name__}")
+    if old_text == "":
+        raise ValueError("old_text must be a non-empty string, got ''")
+    return check_unicode(old_text, "old_text")
 
 
 #: The largest JSON text (UTF-8 bytes) of one message or one metadata payload the reference

@@ -103,6 +103,29 @@ RULES = (
     Rule("MDB-29", MUST, f"{FEAT}, logging",
          "URIs written to logs hide the password (user:***@host), for mongodb+srv too; URIs "
          "without a password are logged unchanged."),
+    # -- hardening (appended; issue: hostile input, concurrency, crashes) ----------------------
+    Rule("MDB-30", MUST, f"{FEAT}, archiveSpan (同毫秒按写入序)",
+         "Same-millisecond messages keep write order even when different clients (processes) "
+         "write them in turns: the order is assigned by the server, not by a per-process id."),
+    Rule("MDB-31", MUST, f"{FEAT}, listMetadata (本插件写入时总会带上这两个字段)",
+         "Every metadata document the driver writes holds data as a BSON object and updatedAt "
+         "as a BSON date (checked in the stored document, not through the API)."),
+    Rule("MDB-32", MUST, f"{FEAT}, apply (停用或停机时关闭客户端,中止连接与建索引)",
+         "Cancelling an activation while it builds indexes closes the client at once and frees "
+         "the database; the next activation finds or builds every index."),
+    Rule("MDB-33", MUST, f"{FEAT}, 多实例 (点名占用该库的实例)",
+         "Database names differing only in case are one database (MongoDB refuses the second): "
+         "the later instance fails with the one-line ConfigError naming the holder, without "
+         "connecting."),
+    Rule("MDB-34", SHOULD, f"{FEAT}, logging; {CFG}, uri (secret); this project's reading",
+         "No text the driver produces (exception messages and their chained causes, reprs, log "
+         "records, traceback arguments) shows the uri's password, however it is spelled. Why: "
+         "the documents make the uri a secret and hide it in logs; an error message or a "
+         "traceback lands in the same logs."),
+    Rule("MDB-35", SHOULD, f"{FEAT}; this project's reading",
+         "A message or metadata document over MongoDB's 16 MiB limit, or nested past what it "
+         "stores, is refused with ValueError before anything of the call is sent. Why: an "
+         "ordered bulk write split by the client would otherwise write the batches before it."),
 )
 
 OUT_OF_SCOPE = (
