@@ -89,6 +89,11 @@ class DriverRegistration:
     #: ``pytest.skip.Exception`` in it skips every test of the driver with that reason.
     session_setup: SessionSetup | None = None
     description: str = ""
+    #: Declares the driver durable. A generator factory shaped like ``factory`` that opens the
+    #: store kept under ``ctx.tmp_path`` *as it is* (creating it the first time). The kit calls
+    #: it in child processes, kills them with SIGKILL while they write and reopens the store, so
+    #: it must be a module-level function importable by its module name or source file.
+    reopen: DriverFactory | None = None
 
     @property
     def is_async(self) -> bool:
@@ -112,10 +117,12 @@ def memory_driver(
     raw_metadata: RawMetadataHook | None = None,
     session_setup: SessionSetup | None = None,
     description: str = "",
+    reopen: DriverFactory | None = None,
 ) -> Callable[[DriverFactory], DriverRegistration]:
     """Register a driver factory under ``name`` (use in a ``conftest.py``).
 
     Returns the registration itself, so the same object can also be the target of an entry point.
+    ``reopen`` declares the driver durable (see :attr:`DriverRegistration.reopen`).
     """
 
     def register(factory: DriverFactory) -> DriverRegistration:
@@ -131,6 +138,7 @@ def memory_driver(
             raw_metadata=raw_metadata,
             session_setup=session_setup,
             description=description or (inspect.getdoc(factory) or "").split("\n")[0],
+            reopen=reopen,
         )
         add_registration(registration)
         return registration
