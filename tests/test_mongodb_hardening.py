@@ -166,9 +166,9 @@ def test_generated_credentials_never_show(
                     await store.close()
 
             run_against_unreachable(main)
-            for exc in caught:
-                assert isinstance(exc, ConfigError | MongoConnectionError), repr(exc)
-                texts += _frame_texts(exc)
+            for error in caught:
+                assert isinstance(error, ConfigError | MongoConnectionError), repr(error)
+                texts += _frame_texts(error)
     finally:
         log.removeHandler(records)
     texts += records.lines

@@ -238,6 +238,7 @@ def _campaign(
             target = ("save", "batch", "archive") if round_ % 3 == 2 else ("batch", "archive")
             kill = writers.run_and_kill(_spec(sub, registration, round_), rnd.randint(*CALLS),
                                         rnd.uniform(*DELAY_S), target)
+            assert registration.reopen is not None
             reopened = attrs.evolve(registration, factory=registration.reopen)
             with opened_store(reopened, sub, runner) as store:
                 runner.run(_check(store, kill, caps.metadata_atomicity == "atomic",

@@ -7,7 +7,7 @@ import copy
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aalis_memory.drivers import semantics as sem
@@ -21,9 +21,9 @@ def _matches(value: str, selector: Any) -> bool:
     """How a document store reads a query value: a dict is operators, a pattern matches, a list
     is any-of; only a plain value is equality."""
     if isinstance(selector, dict):
-        ops = {
-            "$gt": lambda arg: value > arg,
-            "$ne": lambda arg: value != arg,
+        ops: dict[str, Callable[[Any], bool]] = {
+            "$gt": lambda arg: bool(value > arg),
+            "$ne": lambda arg: bool(value != arg),
             "$regex": lambda arg: re.search(arg, value) is not None,
             "$in": lambda arg: value in arg,
         }
@@ -32,7 +32,7 @@ def _matches(value: str, selector: Any) -> bool:
         return selector.search(value) is not None
     if isinstance(selector, list | tuple):
         return value in selector
-    return value == selector
+    return bool(value == selector)
 
 
 @broken("host-query-injection", "HOST-01", "HOST-02")
@@ -141,8 +141,11 @@ class PayloadNotObject(InMemoryMemory):
     """A list or string payload is stored as its JSON text instead of being refused."""
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
-        odd = [op for op in ops if isinstance(op, MetadataPut) and isinstance(op.data, list | str)]
-        for op in odd:
+        odd: list[MetadataOp] = []
+        for op in ops:
+            if not (isinstance(op, MetadataPut) and isinstance(op.data, list | str)):
+                continue
+            odd.append(op)
             self._metadata.setdefault(op.namespace, {})[op.key] = _Meta(
                 json.dumps(op.data), sem.now_ms()
             )
