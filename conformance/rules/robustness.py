@@ -31,8 +31,8 @@ RULES = (
     Rule("HOST-04", SHOULD, f"{API} (signatures); {READ}",
          "Arguments of the wrong type other than identifiers (a non-Message to save_message, a "
          "non-operation in a batch, a payload that is a list or a string, a query that is not a "
-         "RecentMessagesAcrossSessionsQuery, a role or kind list holding non-strings or given as "
-         "one string, timestamps that are not a list of numbers) raise TypeError and change "
+         "RecentMessagesAcrossSessionsQuery, a role or kind list holding non-strings, timestamps "
+         "that are not a list of numbers) raise TypeError and change "
          "nothing. Why: AttributeError or a storage error tells the caller nothing and may come "
          "after a partial write."),
     # -- bad timestamps, sizes and text ---------------------------------------------------------
@@ -91,7 +91,9 @@ RULES = (
          "shows a value at least the previous read's. Why: updated_at orders versions; a "
          "stamp computed before a write that lands after a newer one inverts them."),
     Rule("CONC-06", SHOULD, f"{API}, saveMessage; {READ}",
-         "Concurrent save_message calls lose nothing: every message is stored once."),
+         "Concurrent save_message calls lose nothing: every message is stored once. Why: a "
+         "backend that reads before it writes (a next position, a sequence) can give two saves "
+         "one slot."),
     # -- crash consistency (drivers that declare durability) -----------------------------------
     Rule("CRASH-01", SHOULD, f"{API}; {READ} (durable drivers)",
          "After the process writing to a durable store is killed with SIGKILL, every write it "
