@@ -347,6 +347,61 @@ async def test_same_millisecond_order_across_two_processes(
     assert [m.content for m in await store.get_history("s", 100)] == history[3:]
 
 
+# -- races between two stores (two clients: no shared lock) -----------------------------------
+
+
+async def _two_stores(server: MongoServer, database: str, stores: list[MongoMemory]) -> list[MongoMemory]:
+    """Two clients on one database, as two processes would have (the uri spelled differently
+    so this process's shared-database check lets the second one in)."""
+    pair = [
+        await MongoMemory.open(MongoConfig(uri=server.uri, database=database)),
+        await MongoMemory.open(MongoConfig(uri=f"{server.uri}?appName=second", database=database),
+                               instance="second"),
+    ]
+    stores.extend(pair)
+    return pair
+
+
+@pytest.mark.aalis_spec("CONC-04")
+async def test_duplicate_key_races_between_clients_are_retried(
+    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, stores: list[MongoMemory]
+) -> None:
+    """Concurrent first puts of one key from two clients: one insert loses the race (MongoDB:
+    E11000; FerretDB: a reply pymongo reads as KeyError('nModified')), and is retried."""
+    first, second = await _two_stores(aalis_mongodb_server, aalis_mongodb_database, stores)
+    for round_ in range(6):
+        key = f"fresh-{round_}"
+        await asyncio.gather(*(
+            store.commit_metadata([MetadataPut("ns", key, {"task": t}), MetadataPut("ns", "x", {})])
+            for t in range(3) for store in (first, second)
+        ))
+        assert await first.get_metadata("ns", key) in [{"task": t} for t in range(3)]
+
+
+@pytest.mark.aalis_spec("CONC-01", "CONC-02")
+async def test_rewrites_and_archives_between_clients_lose_nothing(
+    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, stores: list[MongoMemory]
+) -> None:
+    """Across clients the driver relies on the server: compare-and-set rewrites, archives that
+    flag only active messages and count what the server changed. FerretDB 1.x does not make a
+    filtered single-document update atomic, so this runs on MongoDB only."""
+    if not aalis_mongodb_server.is_mongodb:
+        pytest.skip(f"needs MongoDB (per-document atomic updates); the server is "
+                    f"{aalis_mongodb_server.product} {aalis_mongodb_server.version}")
+    first, second = await _two_stores(aalis_mongodb_server, aalis_mongodb_database, stores)
+    for i in range(40):
+        await first.save_message("s", Message(role="user", content="w0 w1 w2 w3", timestamp=i))
+    counts = await asyncio.gather(*(
+        store.update_message_content("s", f"w{i}", f"W{i}", 100)
+        for i, store in enumerate((first, second, first, second))
+    ))
+    assert counts == [40] * 4
+    contents = {m.content for m in await first.get_history("s", 100)}
+    assert contents == {"W0 W1 W2 W3"}
+    archived = await asyncio.gather(*(store.archive_span("s", 3) for store in (first, second) * 4))
+    assert sum(archived) == 40 - len(await first.get_history("s", 100))
+
+
 # -- MDB-31: stored metadata documents ---------------------------------------------------------
 
 
