@@ -3,7 +3,6 @@ failing case at once (a fix for the first case should not hide the second)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -34,7 +33,7 @@ async def snapshot(memory: Any, sessions: Sequence[str], namespaces: Sequence[st
     full = getattr(memory, "get_full_history", None)
     keys = getattr(memory, "list_metadata_keys", None)
     history = {
-        s: (await full(s, math.inf) if callable(full) else None, await memory.get_history(s, 10**6))
+        s: (await full(s, 10**6) if callable(full) else None, await memory.get_history(s, 10**6))
         for s in sessions
     }
     metadata = {

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import expect, expect_equal
+from aalis_memory.conformance.checks import expect_equal
 from aalis_memory.conformance.suite._build import msg, save_all
 from aalis_memory.conformance.suite._robustness import (
     Call,
@@ -172,9 +172,9 @@ async def test_nul_characters_round_trip(aalis_memory: Any) -> None:
     await aalis_memory.save_metadata("ns\x00x", "k\x00y", {"a\x00b": ["c\x00d"]})
     await aalis_memory.save_metadata("ns", "k", {"v": "plain"})
     expect_equal("INPUT-05", "get_history('s-nul\\x00tail')",
-                 await aalis_memory.get_history(session, math.inf), [message])
+                 await aalis_memory.get_history(session, 10_000), [message])
     expect_equal("INPUT-05", "get_history('s-nul') (a session id cut at NUL would match)",
-                 [m.content for m in await aalis_memory.get_history(cut, math.inf)], ["other"])
+                 [m.content for m in await aalis_memory.get_history(cut, 10_000)], ["other"])
     expect_equal("INPUT-05", "get_metadata('ns\\x00x', 'k\\x00y')",
                  await aalis_memory.get_metadata("ns\x00x", "k\x00y"), {"a\x00b": ["c\x00d"]})
     expect_equal("INPUT-05", "list_metadata('ns')",
@@ -236,7 +236,7 @@ async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
     nested_message = msg("nested", 4000, metadata={"deep": _nested(18)})
     await aalis_memory.save_message("s-nested", nested_message)
     expect_equal("INPUT-07", "get_history of a message whose metadata is nested 18 levels",
-                 await aalis_memory.get_history("s-nested", math.inf), [nested_message])
+                 await aalis_memory.get_history("s-nested", 10_000), [nested_message])
     deep = _nested(5000)
     cases = [
         Case("save_metadata(ns, k, nested 5000 levels)",
@@ -249,7 +249,3 @@ async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
     ]
     await expect_refused(aalis_memory, "INPUT-07", cases, (ValueError,))
     await expect_unchanged(aalis_memory, "INPUT-07", cases, SESSIONS, NAMESPACES)
-    expect(
-        "INPUT-07", await aalis_memory.get_metadata(NS, "deep") is None,
-        "get_metadata(ns, 'deep') after the refused writes: expected None",
-    )

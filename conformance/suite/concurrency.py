@@ -10,7 +10,6 @@ cannot see inside (its own tests must prove that with a second connection).
 from __future__ import annotations
 
 import asyncio
-import math
 from typing import Any, Final
 
 import pytest
@@ -26,6 +25,9 @@ NS = "ns-conc"
 #: Bounded on purpose: enough overlap to lose work in a racy driver, cheap on a slow server.
 TASKS: Final = 4
 MESSAGES: Final = 40
+#: Reads ask for "everything" with a finite limit, so a driver that mishandles math.inf fails
+#: the limit rules alone.
+LIMIT: Final = 10_000
 
 
 @requires.update_message_content
@@ -37,7 +39,7 @@ async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: Any) 
         aalis_memory.update_message_content(S, word, word.upper(), MESSAGES) for word in words
     ))
     expected = " ".join(word.upper() for word in words)
-    contents = [m.content for m in await aalis_memory.get_history(S, math.inf)]
+    contents = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
     lost = [f"message {i}: {c!r}" for i, c in enumerate(contents) if c != expected]
     report("CONC-01", f"messages lost a rewrite (expected {expected!r})", lost, len(contents))
     expect_equal("CONC-01", f"the returns of {TASKS} concurrent rewrites of {MESSAGES} messages",
@@ -46,10 +48,18 @@ async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: Any) 
 
 @pytest.mark.aalis_spec("CONC-02", "CONC-03")
 async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memory: Any) -> None:
-    calls, count = 8, 3
-    await save_all(aalis_memory, S, [msg(f"m{i}", 1000 + i) for i in range(MESSAGES)])
+    """The same calls run one after another on a twin session are the reference: what the
+    concurrent calls do differently is a concurrency bug (the ARCH rules judge the rest)."""
+    calls, count, twin = 8, 3, f"{S}-one-by-one"
+    for session in (S, twin):
+        await save_all(aalis_memory, session, [msg(f"m{i}", 1000 + i) for i in range(MESSAGES)])
+    one_by_one = [await aalis_memory.archive_span(twin, count) for _ in range(calls)]
+    expected_left = [m.content for m in await aalis_memory.get_history(twin, LIMIT)]
+    if sum(one_by_one) != MESSAGES - len(expected_left):
+        pytest.skip("unverified: archive_span's returns disagree with what it archived even one "
+                    "call at a time (see the ARCH rules)")
     returns = await asyncio.gather(*(aalis_memory.archive_span(S, count) for _ in range(calls)))
-    left = [m.content for m in await aalis_memory.get_history(S, math.inf)]
+    left = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
     archived = MESSAGES - len(left)
     expect(
         "CONC-02", sum(returns) == archived,
@@ -57,8 +67,8 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memo
         f"{sum(returns)}, but {archived} messages were archived",
     )
     expect_equal(
-        "CONC-03", f"the active history after {calls} concurrent archive_span(s, {count}) calls",
-        left, [f"m{i}" for i in range(calls * count, MESSAGES)],
+        "CONC-03", f"the active history after {calls} concurrent archive_span(s, {count}) calls "
+        "(expected: as after the same calls one by one)", left, expected_left,
     )
 
 
@@ -140,6 +150,6 @@ async def test_concurrent_saves_lose_nothing(aalis_memory: Any) -> None:
             await aalis_memory.save_message(S, msg(f"t{task}-{i}", 1000 + i))
 
     await asyncio.gather(*(writer(t) for t in range(TASKS)))
-    got = sorted(str(m.content) for m in await aalis_memory.get_history(S, math.inf))
+    got = sorted(str(m.content) for m in await aalis_memory.get_history(S, LIMIT))
     expect_equal("CONC-06", f"contents after {TASKS} tasks saved {per_task} messages each",
                  got, sorted(f"t{t}-{i}" for t in range(TASKS) for i in range(per_task)))

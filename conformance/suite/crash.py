@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import random
 import shutil
@@ -188,8 +187,8 @@ def _note(kill: Kill, words: list[str]) -> None:
 
 
 async def _check(store: Any, kill: Kill, atomic_metadata: bool, atomic_archive: bool) -> None:
-    full = await store.get_full_history(SESSION, math.inf)
-    active = await store.get_history(SESSION, math.inf)
+    full = await store.get_full_history(SESSION, 10**9)
+    active = await store.get_history(SESSION, 10**9)
     numbers = [int(str(m.content)[1:]) for m in full]
     saved = set(numbers)
     missing = [n for n in range(1, kill.last_save + 1) if n not in saved]

@@ -35,7 +35,7 @@ def _matches(value: str, selector: Any) -> bool:
     return bool(value == selector)
 
 
-@broken("host-query-injection", "HOST-01", "HOST-02")
+@broken("host-query-injection", "HOST-01", "HOST-02", checks_arguments=False)
 class QueryInjection(InMemoryMemory):
     """Builds its session and namespace filters from the ids as given, without a type check:
     {'$gt': ''} reads and clears every session (the MongoDB injection)."""
@@ -91,7 +91,7 @@ class LostRewrite(InMemoryMemory):
         return changed
 
 
-@broken("arg-metadata-unchecked-key", "HOST-01")
+@broken("arg-metadata-unchecked-key", "HOST-01", checks_arguments=False)
 class MetadataUncheckedKey(InMemoryMemory):
     """get_metadata and delete_metadata look the key up as given: None or 1 quietly read as
     missing instead of being refused."""
@@ -104,7 +104,7 @@ class MetadataUncheckedKey(InMemoryMemory):
         self._metadata.get(namespace, {}).pop(key, None)
 
 
-@broken("arg-save-unchecked-session", "HOST-01")
+@broken("arg-save-unchecked-session", "HOST-01", checks_arguments=False)
 class SaveUncheckedSession(InMemoryMemory):
     """save_message files the message under whatever it was given as the session id."""
 
@@ -115,7 +115,7 @@ class SaveUncheckedSession(InMemoryMemory):
         self._sessions.setdefault(session_id, []).append(_Stored(message, next(self._writes)))
 
 
-@broken("arg-save-dict-as-message", "HOST-04")
+@broken("arg-save-dict-as-message", "HOST-04", checks_arguments=False)
 class SaveDictAsMessage(InMemoryMemory):
     """save_message takes a plain dict for a Message (duck typing through Message.from_json)."""
 
@@ -125,7 +125,7 @@ class SaveDictAsMessage(InMemoryMemory):
         await super().save_message(session_id, message)
 
 
-@broken("arg-batch-attribute-error", "HOST-04")
+@broken("arg-batch-attribute-error", "HOST-04", checks_arguments=False)
 class BatchAttributeError(InMemoryMemory):
     """commit_metadata reads op.namespace before checking the op, so a tuple or None in a batch
     gives AttributeError instead of TypeError."""
@@ -136,7 +136,7 @@ class BatchAttributeError(InMemoryMemory):
             await super().commit_metadata(ops)
 
 
-@broken("arg-payload-not-object", "HOST-04")
+@broken("arg-payload-not-object", "HOST-04", checks_arguments=False)
 class PayloadNotObject(InMemoryMemory):
     """A list or string payload is stored as its JSON text instead of being refused."""
 
@@ -163,7 +163,7 @@ def _number_or_bool(value: object) -> int | float:
     return value
 
 
-@broken("input-delete-bool-as-number", "INPUT-01")
+@broken("input-delete-bool-as-number", "INPUT-01", checks_arguments=False)
 class DeleteBoolAsNumber(InMemoryMemory):
     """delete_messages_by_timestamps(s, [True]) deletes the message at 1 ms (True == 1)."""
 
