@@ -179,7 +179,6 @@ class MongoMemory:
         config: MongoConfig,
         claim: mongodb_holders.DatabaseClaim,
         log: logging.Logger,
-        redact: Redactor | None = None,
     ) -> None:
         self.client = client
         self.database = database
@@ -190,7 +189,6 @@ class MongoMemory:
         self.cross_session_max_limit = config.cross_session_max_limit
         self._claim = claim
         self._log = log
-        self._redact = redact or Redactor(config.uri)
         self._closed = False
         #: Serializes this store's read-then-write calls (see the module docstring).
         self._writes = asyncio.Lock()
@@ -231,8 +229,7 @@ class MongoMemory:
                 cause = f"{type(exc).__name__}: {redact(str(exc))}"
                 raise ConfigError(f"uri is not usable: {cause}") from None
             database = client.get_database(name, codec_options=_CODEC)
-            store = cls(client=client, database=database, config=config, claim=claim, log=log,
-                        redact=redact)
+            store = cls(client=client, database=database, config=config, claim=claim, log=log)
             failure: str | None = None
             try:
                 await database.command("ping")
@@ -343,7 +340,7 @@ class MongoMemory:
 
     async def _archive(self, session_id: str, span: int, kept: tuple[int, ...]) -> int:
         """Only messages still active are flagged and the server's count is returned, so a
-        concurrent archiver elsewhere can make this archive less, never count what it did."""
+        concurrent archiver elsewhere can make this call archive fewer, never report more."""
         cursor = self.messages_collection.find(
             {SESSION_FIELD: session_id, **ACTIVE}, projection={"_id": 1}
         ).sort(OLDEST_FIRST)

@@ -134,8 +134,13 @@ def _range(session_id: object, from_ts: object, to_ts: object, roles: object = N
 
 def _rewrite(session_id: object, old_text: object, new_text: object, *_: object,
              **__: object) -> None:
+    """Types and text only: an empty ``old_text`` is what update-accepts-empty-old-text gets
+    wrong on purpose."""
     sem.check_session_id(session_id)
-    sem.check_rewrite(old_text, new_text)
+    for what, text in (("old_text", old_text), ("new_text", new_text)):
+        if not isinstance(text, str):
+            raise TypeError(f"{what} must be a str, got {type(text).__name__}")
+        sem.check_unicode(text, what)
 
 
 def _delete(session_id: object, timestamps: object, *_: object, **__: object) -> None:
