@@ -198,14 +198,17 @@ def test_pytest_tracebacks_never_show_the_password(
     pytester.makepyfile(textwrap.dedent("""
         import asyncio
         import pytest
+        from aalis_memory.drivers import mongodb_holders
         from aalis_memory.drivers.mongodb import MongoMemory
 
         async def twice(config):
-            first = await MongoMemory.open(config)
+            # Another instance of this process holds the database (its claim comes before it
+            # connects), so this open is refused by the claim, inside the driver.
+            held = mongodb_holders.claim(config, config.database, "@aalis/plugin-memory-mongodb:a")
             try:
                 await MongoMemory.open(config)
             finally:
-                await first.close()
+                held.release()
 
         @pytest.mark.parametrize("config", ["?authMechanism=SCRAM-SHA-256", ""], indirect=True)
         def test_auth_fails(config):
@@ -215,11 +218,16 @@ def test_pytest_tracebacks_never_show_the_password(
                                  indirect=True)
         def test_bad_ca_file(config):
             asyncio.run(MongoMemory.open(config))
+
+        @pytest.mark.parametrize("config", ["?connectTimeoutMS=2000"], indirect=True)
+        def test_shared_database(config):
+            asyncio.run(twice(config))
     """))
     result = pytester.runpytest_subprocess("--tb=long", "--showlocals", "-p", "no:cacheprovider")
     output = result.stdout.str() + result.stderr.str()
-    result.assert_outcomes(failed=3)
+    result.assert_outcomes(failed=4)
     assert "MongoConnectionError" in output
+    assert "is already used by @aalis/plugin-memory-mongodb:a" in output
     assert "ConfigError" in output
     assert "FileNotFoundError" not in output.split("short test summary")[-1]
     for spelling in ("S3cret", "Ž", "%C5%BD"):
