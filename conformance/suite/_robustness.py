@@ -20,6 +20,9 @@ class Case:
     call: Call
     #: Optional contract method the call needs; the case is left out when the store lacks it.
     needs: str | None = None
+    #: False for a read: :func:`expect_unchanged` does not look at the store after it (a read
+    #: cannot change it; the reads' own refusal is checked by :func:`expect_refused`).
+    writes: bool = True
 
 
 def available(memory: Any, cases: Sequence[Case]) -> list[Case]:
@@ -93,6 +96,8 @@ async def expect_unchanged(
     failures: list[str] = []
     for case in cases:
         result = await outcome(case.call, memory)
+        if not case.writes:
+            continue
         after = await snapshot(memory, sessions, namespaces)
         if after != before:
             failures.append(f"{case.label} ({shown(result)}) changed the store")

@@ -68,15 +68,16 @@ def _session_cases(bad: object, name: str) -> list[Case]:
     query = RecentMessagesAcrossSessionsQuery(limit=10, exclude_session_ids=[bad])  # type: ignore[list-item]
     return [
         Case(f"save_message({name}, msg)", lambda m: m.save_message(bad, msg("x", 5000))),
-        Case(f"get_history({name})", lambda m: m.get_history(bad)),
-        Case(f"get_history({name}, 10)", lambda m: m.get_history(bad, 10)),
-        Case(f"count_history({name})", lambda m: m.count_history(bad), "count_history"),
-        Case(f"get_full_history({name})", lambda m: m.get_full_history(bad), "get_full_history"),
+        Case(f"get_history({name})", lambda m: m.get_history(bad), writes=False),
+        Case(f"get_history({name}, 10)", lambda m: m.get_history(bad, 10), writes=False),
+        Case(f"count_history({name})", lambda m: m.count_history(bad), "count_history", False),
+        Case(f"get_full_history({name})", lambda m: m.get_full_history(bad), "get_full_history",
+             False),
         Case(f"archive_span({name}, 5)", lambda m: m.archive_span(bad, 5)),
         Case(f"clear_session({name})", lambda m: m.clear_session(bad)),
         Case(f"get_messages_by_session_range({name}, 0, 10**6)",
              lambda m: m.get_messages_by_session_range(bad, 0, 10**6),
-             "get_messages_by_session_range"),
+             "get_messages_by_session_range", False),
         Case(f"update_message_content({name}, 'alpha', 'omega')",
              lambda m: m.update_message_content(bad, "alpha", "omega"), "update_message_content"),
         Case(f"delete_messages_by_timestamps({name}, [1000, 1001])",
@@ -84,7 +85,7 @@ def _session_cases(bad: object, name: str) -> list[Case]:
              "delete_messages_by_timestamps"),
         Case(f"get_recent_messages_across_sessions(exclude_session_ids=[{name}])",
              lambda m: m.get_recent_messages_across_sessions(query),
-             "get_recent_messages_across_sessions"),
+             "get_recent_messages_across_sessions", False),
     ]
 
 
@@ -93,11 +94,11 @@ def _metadata_cases(bad: object, name: str) -> list[Case]:
     return [
         Case(f"save_metadata({name}, k, ...)", lambda m: m.save_metadata(bad, key, {"v": 0})),
         Case(f"save_metadata(ns, {name}, ...)", lambda m: m.save_metadata(ns, bad, {"v": 0})),
-        Case(f"get_metadata({name}, k)", lambda m: m.get_metadata(bad, key)),
-        Case(f"get_metadata(ns, {name})", lambda m: m.get_metadata(ns, bad)),
-        Case(f"list_metadata({name})", lambda m: m.list_metadata(bad)),
+        Case(f"get_metadata({name}, k)", lambda m: m.get_metadata(bad, key), writes=False),
+        Case(f"get_metadata(ns, {name})", lambda m: m.get_metadata(ns, bad), writes=False),
+        Case(f"list_metadata({name})", lambda m: m.list_metadata(bad), writes=False),
         Case(f"list_metadata_keys({name})", lambda m: m.list_metadata_keys(bad),
-             "list_metadata_keys"),
+             "list_metadata_keys", False),
         Case(f"delete_metadata({name}, k)", lambda m: m.delete_metadata(bad, key)),
         Case(f"delete_metadata(ns, {name})", lambda m: m.delete_metadata(ns, bad)),
         Case(f"commit_metadata([put ({name}, k)])",
