@@ -180,6 +180,27 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         )
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A driver the user named that cannot be provisioned (no server, a missing package) is a
+    usage error, once, saying what was tried: a run that tested nothing must not end green.
+    Drivers brought in by ``all`` may still skip."""
+    config = session.config
+    named = [name for name in config.stash.get(SELECTED, []) if name != "all"]
+    if not named or hasattr(config, "workerinput"):  # xdist workers: the controller checked
+        return
+    options = config.stash[SESSION_OPTIONS]
+    for name in selected_drivers(config):
+        registration = registry.get(name)
+        if name not in named or registration.session_setup is None:
+            continue
+        try:
+            options.for_driver(registration)
+        except pytest.skip.Exception as exc:
+            raise pytest.UsageError(
+                f"--memory-driver={name}: the driver cannot be provisioned: {exc.msg}"
+            ) from None
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     options = config.stash.get(SESSION_OPTIONS, None)
     if options is not None:

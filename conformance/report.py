@@ -104,7 +104,7 @@ class Reporter:
                 continue
             for rule in spec_ids(item):
                 self.results[driver][rule].add(
-                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected")
+                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected", ran=False)
                 )
 
     # -- running: the worker judges each phase --------------------------------------------

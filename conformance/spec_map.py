@@ -59,6 +59,10 @@ GROUP_TITLES = {
     "CSV": "Compression service and providers",
     "EVT": "Memory change events of a compression",
     "REQ": "Required methods",
+    "HOST": "Hostile identifiers and argument types",
+    "INPUT": "Bad timestamps, sizes and text",
+    "CONC": "Concurrent callers",
+    "CRASH": "Crash consistency",
 }
 
 

@@ -72,25 +72,29 @@ class InMemoryMemory:
         return [s for s in self._sessions.get(session_id, ()) if not s.archived]
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        message, _ = sem.prepare_message(session_id, message)
+        session_id, message, _ = sem.prepare_message(session_id, message)
         self._sessions.setdefault(session_id, []).append(
             _Stored(copy.deepcopy(message), next(self._writes))
         )
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
         active = [s.message for s in self._active(session_id)]
         return copy.deepcopy(sem.history_window(active, effective))
 
     async def count_history(self, session_id: str) -> int:
+        session_id = sem.check_session_id(session_id)
         return sem.count_conversation(s.message for s in self._active(session_id))
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
         every = [s.message for s in self._sessions.get(session_id, ())]
         return copy.deepcopy(sem.newest(every, effective))
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        session_id = sem.check_session_id(session_id)
         span = sem.check_count(count)
         kept = sem.check_keep(keep)
         active = self._active(session_id)
@@ -100,7 +104,7 @@ class InMemoryMemory:
         return len(positions)
 
     async def clear_session(self, session_id: str) -> None:
-        self._sessions.pop(session_id, None)
+        self._sessions.pop(sem.check_session_id(session_id), None)
 
     async def clear_all(self) -> None:
         self._sessions.clear()
@@ -113,6 +117,8 @@ class InMemoryMemory:
         roles: Sequence[str] | None = None,
         exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
+        from_ts, to_ts, roles, exclude_kinds = sem.check_range(from_ts, to_ts, roles, exclude_kinds)
         keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
         hits = [s.message for s in self._sessions.get(session_id, ()) if keep(s.message)]
         hits.sort(key=lambda m: m.timestamp or 0)  # stable: same-ms keep write order
@@ -121,6 +127,7 @@ class InMemoryMemory:
     async def get_recent_messages_across_sessions(
         self, query: RecentMessagesAcrossSessionsQuery
     ) -> list[RecentMessageRecord]:
+        query = sem.check_query(query)
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         wanted = min(limit, self.cross_session_max_limit)
         return self._newest_across_sessions(wanted, sem.cross_session_filter(query))
@@ -146,7 +153,8 @@ class InMemoryMemory:
     async def update_message_content(
         self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
     ) -> int:
-        sem.check_old_text(old_text)
+        session_id = sem.check_session_id(session_id)
+        old_text, new_text = sem.check_rewrite(old_text, new_text)
         effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
         changed = 0
         for stored in sem.newest(self._active(session_id), effective):
@@ -159,7 +167,8 @@ class InMemoryMemory:
     async def delete_messages_by_timestamps(
         self, session_id: str, timestamps: Sequence[int | float]
     ) -> int:
-        doomed = set(timestamps)
+        session_id = sem.check_session_id(session_id)
+        doomed = set(sem.check_timestamps(timestamps))
         stored = self._sessions.get(session_id, [])
         survivors = [s for s in stored if s.message.timestamp not in doomed]
         removed = len(stored) - len(survivors)
@@ -173,11 +182,12 @@ class InMemoryMemory:
         await self.commit_metadata([MetadataPut(namespace, key, data)])
 
     async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
-        sem.check_key(namespace, key)
+        namespace, key = sem.check_key(namespace, key)
         stored = self._metadata.get(namespace, {}).get(key)
         return None if stored is None else sem.decode_object(stored.text)
 
     async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        namespace = sem.check_namespace(namespace)
         entries = []
         for key, stored in sorted(self._metadata.get(namespace, {}).items()):
             data = sem.decode_object(stored.text)
@@ -186,11 +196,11 @@ class InMemoryMemory:
         return entries
 
     async def list_metadata_keys(self, namespace: str) -> list[str]:
-        return sorted(self._metadata.get(namespace, {}))
+        return sorted(self._metadata.get(sem.check_namespace(namespace), {}))
+
 
     async def delete_metadata(self, namespace: str, key: str) -> None:
-        sem.check_key(namespace, key)
-        self._delete(namespace, key)
+        self._delete(*sem.check_key(namespace, key))
 
     def _delete(self, namespace: str, key: str) -> None:
         space = self._metadata.get(namespace)

@@ -156,6 +156,39 @@ RULES = (
         "URIs written to logs hide the password (user:***@host), for mongodb+srv too; URIs "
         "without a password are logged unchanged.",
         "日志中打印的 URI 会隐去密码段"),
+    # -- hardening: hostile input, concurrency, crashes -----------------------------------------
+    mdb("MDB-30",
+        "Same-millisecond messages keep write order even when different clients (processes) "
+        "write them in turns: the order is assigned by the server, not by a per-process id.",
+        "同毫秒按写入序"),
+    mdb("MDB-31",
+        "Every metadata document the driver writes holds data as a BSON object and updatedAt as "
+        "a BSON date (checked in the stored document, not through the API).",
+        "本插件写入时总会带上这两个字段"),
+    mdb("MDB-32",
+        "Cancelling an activation while it builds indexes closes the client at once and frees "
+        "the database; the next activation finds or builds every index.",
+        "停用或停机时关闭客户端,中止连接与建索引"),
+    mdb("MDB-33",
+        "Database names differing only in case are one database (MongoDB refuses the second): "
+        "the later instance fails with the one-line ConfigError naming the holder, without "
+        "connecting.",
+        "点名占用该库的实例"),
+    should("MDB-34",
+           "No text the driver produces (exception messages and their chained causes, reprs, log "
+           "records, traceback arguments) shows the uri's password, however it is spelled.",
+           point="whether errors, reprs and tracebacks may show the uri",
+           argument="the documents make the uri a secret and hide it in logs; an error message "
+                    "or a traceback lands in the same logs",
+           cites=(cite(DOC, "特性", "日志中打印的 URI 会隐去密码段"),),
+           binds=MONGODB_DRIVER),
+    should("MDB-35",
+           "A message or metadata document over MongoDB's 16 MiB limit, or nested past what it "
+           "stores, is refused with ValueError before anything of the call is sent.",
+           point="documents MongoDB cannot store",
+           argument="an ordered bulk write split by the client would otherwise write the "
+                    "batches before it",
+           binds=MONGODB_DRIVER),
 )
 
 OUT_OF_SCOPE = (

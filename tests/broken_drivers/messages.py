@@ -158,7 +158,7 @@ class _CaseFolded(dict[str, list[_Stored]]):
         super().__setitem__(self._fold(key), value)
 
 
-@broken("session-ids-case-folded", "MSG-01")
+@broken("session-ids-case-folded", "MSG-01", "HOST-03")
 class SessionIdsCaseFolded(InMemoryMemory):
     """Session ids are matched case-insensitively and trimmed (a collation bug)."""
 
@@ -447,7 +447,7 @@ class FullHistoryArchivedFirst(InMemoryMemory):
         return copy.deepcopy(sem.newest(every, effective))
 
 
-@broken("archive-yields-midway", "ARCH-10")
+@broken("archive-yields-midway", "ARCH-10", "CONC-02")
 class ArchiveYieldsMidway(InMemoryMemory):
     """Declared atomic, but archive_span yields to other tasks between messages."""
 
@@ -481,7 +481,7 @@ class ClearSessionKeepsArchived(InMemoryMemory):
         self._sessions[session_id] = [s for s in stored if s.archived]
 
 
-@broken("clear-session-clears-all", "MSG-06")
+@broken("clear-session-clears-all", "MSG-06", "HOST-03")
 class ClearSessionClearsAll(InMemoryMemory):
     """clear_session forgets its session filter and empties every session."""
 
