@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_broken_drivers import run_suite
 
 from broken_drivers.durable import BREAKS
+from reports import verdicts
 
 SUITE = Path(__file__).resolve().parents[1] / "conformance" / "suite" / "crash.py"
 
 
 @pytest.fixture(scope="module")
-def crash_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+def crash_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     workdir = tmp_path_factory.mktemp("crash")
     _code, data, output = run_suite(
         workdir, ["sqlite", *sorted(BREAKS)], "--memory-strict", "-p", "broken_drivers.durable",
@@ -24,9 +26,8 @@ def crash_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("driver", ["sqlite", *sorted(BREAKS)])
-def test_crash_rules_flag_exactly_the_broken_one(driver: str, crash_report: dict[str, object]) -> None:
-    verdicts = crash_report.get(driver, {})
-    assert isinstance(verdicts, dict)
-    failing = {rule for rule, result in verdicts.items() if result["verdict"] == "fail"}
+def test_crash_rules_flag_exactly_the_broken_one(driver: str, crash_report: dict[str, Any]) -> None:
+    found = verdicts(crash_report, driver)
+    failing = {rule for rule, verdict in found.items() if verdict == "fail"}
     expected = {BREAKS[driver]} if driver in BREAKS else set()
-    assert failing == expected, f"{driver}: expected failures {expected}, got {failing}: {verdicts}"
+    assert failing == expected, f"{driver}: expected failures {expected}, got {failing}: {found}"
