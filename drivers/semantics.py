@@ -10,7 +10,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 import attrs
 
@@ -174,6 +174,11 @@ def check_session_id(session_id: object) -> str:
     return session_id
 
 
+def stamp(message: Message) -> int | float:
+    """The timestamp of a stored message: always present, since saving stamps a missing one."""
+    return cast("int | float", message.timestamp)
+
+
 def check_timestamp(value: object, what: str) -> int | float:
     """Timestamps are real numbers of epoch milliseconds; NaN could never be ordered."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -251,7 +256,7 @@ def cross_session_filter(
             return False
         if message.kind is not None and message.kind in excluded_kinds:
             return False
-        if query.since_ts is not None and (message.timestamp or 0) < query.since_ts:
+        if query.since_ts is not None and stamp(message) < query.since_ts:
             return False
         if query.platform is not None:
             platform: Any = (message.metadata or {}).get("platform")
@@ -270,8 +275,7 @@ def range_filter(
     excluded = set(exclude_kinds or ())
 
     def keep(message: Message) -> bool:
-        ts = message.timestamp or 0
-        if not from_ts <= ts <= to_ts:
+        if not from_ts <= stamp(message) <= to_ts:
             return False
         if role_set is not None and message.role not in role_set:
             return False
