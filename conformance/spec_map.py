@@ -46,6 +46,9 @@ GROUP_TITLES = {
     "CMP": "Compression triggers",
     "CLR": "Clearing helpers",
     "CSV": "Compression service and providers",
+    "ISO": "Isolation of messages",
+    "TS": "Timestamps 0, negative and fractional",
+    "CFG": "Constructor settings of the reference drivers",
 }
 
 

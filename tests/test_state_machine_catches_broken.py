@@ -28,7 +28,12 @@ load_all()
 
 #: Broken drivers the machine cannot catch although a declared rule is in COVERED_RULES, with
 #: the reason (empty when it catches them all).
-NOT_CAUGHT: Final[dict[str, str]] = {}
+NOT_CAUGHT: Final[dict[str, str]] = {
+    "json-list-keys-unchecked": "its payloads are sets, NaN and bytes, never a non-string key "
+    "inside a list (the example tests' UNSERIALIZABLE catalogue has it)",
+    "json-recursion-error": "its payloads are sets, NaN and bytes, never one nested too deep "
+    "(the example tests' UNSERIALIZABLE catalogue has it)",
+}
 
 
 def unreachable(entry: Broken) -> str | None:

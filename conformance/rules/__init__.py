@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from aalis_memory.conformance.rules import clearing, compression, messages, metadata, mongodb
+from aalis_memory.conformance.rules import clearing, compression, messages, metadata, mongodb, strength
 from aalis_memory.conformance.rules.out_of_scope import OUT_OF_SCOPE as _OUT_OF_SCOPE
 from aalis_memory.conformance.rules.rule import Level, OutOfScope, Rule
 
@@ -27,6 +27,7 @@ CATALOGUE: Mapping[str, Rule] = _index(
     compression.SERVICE_RULES,
     clearing.RULES,
     mongodb.RULES,
+    strength.RULES,
 )
 
 #: Statements of the documents deliberately not tested, with the reason.

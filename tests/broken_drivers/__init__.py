@@ -17,7 +17,7 @@ from aalis_memory.conformance.registry import Capabilities, DriverContext, Drive
 from aalis_memory.drivers.registrations import plant_inmemory
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
-MODULES: Final = ("messages", "metadata", "clearing")
+MODULES: Final = ("messages", "metadata", "clearing", "strength")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"
