@@ -62,8 +62,8 @@ class InMemoryMemory:
       ones included; ``_metadata``: namespace -> key -> :class:`StoredMetadata`.
     - ``_active(session_id)``: the session's active records in history order.
     - ``_append(session_id, message)``: store a message as given (no validation, no stamping).
-    - ``_newest_across_sessions(wanted, keep, include_archived=False)``: the cross-session
-      selection with a replaceable filter and cap.
+    - ``_newest_across_sessions(wanted, keep)``: the cross-session selection, with the filter
+      (``keep(session_id, record)``, archived records included) and the cap replaceable.
     - ``_copy_in(message)`` / ``_copy_out(value)``: the isolation copies made when a message is
       saved and when anything is read.
     """
@@ -159,24 +159,23 @@ class InMemoryMemory:
     ) -> list[RecentMessageRecord]:
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         wanted = min(limit, self.cross_session_max_limit)
-        return self._newest_across_sessions(wanted, sem.cross_session_filter(query))
+        matches = sem.cross_session_filter(query)
+        return self._newest_across_sessions(
+            wanted, lambda session_id, s: not s.archived and matches(session_id, s.message)
+        )
 
     def _newest_across_sessions(
-        self,
-        wanted: int | float,
-        keep: Callable[[str, Message], bool],
-        *,
-        include_archived: bool = False,
+        self, wanted: int | float, keep: Callable[[str, StoredMessage], bool]
     ) -> list[RecentMessageRecord]:
-        """The newest ``wanted`` messages passing ``keep``: by timestamp, then store-wide write
+        """The newest ``wanted`` records passing ``keep``: by timestamp, then store-wide write
         order, returned ascending."""
         hits = [
             (sem.stamp(s.message), s.seq, RecentMessageRecord(session_id, s.message))
             for session_id, stored in self._sessions.items()
             for s in stored
-            if (include_archived or not s.archived) and keep(session_id, s.message)
+            if keep(session_id, s)
         ]
-        hits.sort(key=lambda hit: hit[:2])
+        hits.sort(key=lambda hit: (hit[0], hit[1]))  # seq is unique: records never compared
         return self._copy_out([record for *_, record in sem.newest(hits, wanted)])
 
     async def update_message_content(

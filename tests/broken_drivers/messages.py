@@ -32,7 +32,9 @@ def _cross(
     """A cross-session read with a replaceable filter, through the reference driver's own."""
     limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
     wanted = min(limit, store.cross_session_max_limit if cap is None else cap)
-    return store._newest_across_sessions(wanted, keep, include_archived=archived_too)
+    return store._newest_across_sessions(
+        wanted, lambda session_id, s: (archived_too or not s.archived) and keep(session_id, s.message)
+    )
 
 
 # -- the limit rule ----------------------------------------------------------------------------

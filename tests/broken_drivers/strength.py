@@ -73,7 +73,7 @@ class CrossReadSharesMessages(InMemoryMemory):
 # -- timestamps ------------------------------------------------------------------------------
 
 
-@broken("ts-zero-restamped", "TS-01", "TS-02", "TS-03")
+@broken("ts-zero-restamped", "TS-01", "TS-02", "TS-03", "RANGE-02", "CROSS-05")
 class ZeroRestamped(InMemoryMemory):
     """A falsy timestamp counts as missing (`ts || now`): a message at 0 is stamped with now."""
 
@@ -105,7 +105,7 @@ class SortedAsIntegers(InMemoryMemory):
         return sem.newest(records, min(limit, self.cross_session_max_limit))
 
 
-@broken("ts-range-zero-unbounded", "TS-03")
+@broken("ts-range-zero-unbounded", "TS-03", "RANGE-02")
 class RangeZeroUnbounded(InMemoryMemory):
     """A range bound of 0 reads as no bound (`from_ts || -inf`, `to_ts || inf`)."""
 
@@ -118,7 +118,7 @@ class RangeZeroUnbounded(InMemoryMemory):
         )
 
 
-@broken("ts-since-zero-ignored", "TS-03")
+@broken("ts-since-zero-ignored", "TS-03", "CROSS-05")
 class SinceZeroIgnored(InMemoryMemory):
     """since_ts is applied only when truthy (`if query.since_ts:`), so since_ts=0 filters nothing."""
 
