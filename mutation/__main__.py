@@ -74,8 +74,9 @@ def _markdown(report: dict[str, Any]) -> str:
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for label, module in report["modules"].items():
         s = module["summary"]
+        score = "n/a" if s["score"] is None else f"{s['score']}%"
         lines.append(f"| {label} | {module['total']} | {len(module['mutants'])} | {s['killed']} | "
-                     f"{s['survived']} | {s['timeout']} | {s['equivalent']} | {s['score']}% | "
+                     f"{s['survived']} | {s['timeout']} | {s['equivalent']} | {score} | "
                      f"{s['only_state_machine']} | {s['only_examples']} | {s['only_kit']} |")
     lines += ["", "Score: (killed + timed out) / (run - equivalent)."]
     for label, module in report["modules"].items():

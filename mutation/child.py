@@ -8,11 +8,11 @@ by the timeout still tells which tests it had already failed.
 
 from __future__ import annotations
 
-import ast
 import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
+import pickle
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -78,11 +78,10 @@ class FailureRecorder:
 
 def main(argv: Sequence[str]) -> int:
     spec = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    if spec["source"] is not None:  # the baseline too runs the text the mutants came from
-        from mutation.operators import mutated_tree
-
-        source, index = spec["source"], spec["index"]
-        tree = ast.parse(source) if index is None else mutated_tree(source, index)
+    if spec["tree"] is not None:
+        # The parent built the mutated module (or, for the baseline, parsed the same text the
+        # mutants came from): editing the file or the tool during a run cannot shift a mutant.
+        tree = pickle.loads(Path(spec["tree"]).read_bytes())
         code = compile(tree, spec["path"], "exec")
         if spec["module"] in sys.modules:
             raise RuntimeError(f"{spec['module']} was imported before the mutant was in place")

@@ -29,9 +29,11 @@ _BINARY: Final[dict[type[ast.operator], type[ast.operator]]] = {
     ast.Div: ast.Mult, ast.Mod: ast.FloorDiv,
 }
 #: Calls whose single argument passes through unchanged when the call is removed ("removed copy").
+#: ``set()`` and ``tuple()`` are left alone: here they only speed up membership tests or fix a
+#: return type, so removing them could never be told apart.
 _UNWRAP: Final = frozenset({
-    "copy.deepcopy", "copy.copy", "deepcopy", "list", "tuple", "dict", "set", "sorted", "int",
-    "float", "bool", "str", "reversed",
+    "copy.deepcopy", "copy.copy", "deepcopy", "list", "dict", "sorted", "int", "float", "bool",
+    "str", "reversed",
 })
 #: Text swaps inside SQL statements (SELECT, UPDATE, DELETE, INSERT; schema text is left alone).
 _SQL: Final = (

@@ -9,8 +9,10 @@ that cannot even import the driver), as timed out when it outlives the timeout.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import pickle
 import random
 import signal
 import subprocess
@@ -25,7 +27,7 @@ from typing import Any, Final, Literal
 import attrs
 
 from mutation.child import group_of
-from mutation.operators import Mutant, mutants
+from mutation.operators import Mutant, mutants, mutated_tree
 
 REPO: Final = Path(__file__).resolve().parent.parent
 SUITE: Final = "conformance/suite"
@@ -120,8 +122,10 @@ def run_one(
     failures = workdir / f"{target.label}-{tag}.failures"
     spec = workdir / f"{target.label}-{tag}.json"
     failures.write_text("", encoding="utf-8")
+    tree = workdir / f"{target.label}-{tag}.ast"
+    tree.write_bytes(pickle.dumps(ast.parse(source) if index is None else mutated_tree(source, index)))
     spec.write_text(json.dumps({
-        "module": target.module, "path": str(REPO / target.path), "index": index, "source": source,
+        "module": target.module, "path": str(REPO / target.path), "tree": str(tree),
         "pytest_args": target.pytest_args(), "failures": str(failures),
     }), encoding="utf-8")
     start = time.monotonic()
