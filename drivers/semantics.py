@@ -85,8 +85,6 @@ def history_window(active: Sequence[Message], limit: int | float) -> list[Messag
 
 def newest(items: Sequence[T], limit: int | float) -> list[T]:
     """The last ``limit`` items, every item counting (full history, content-rewrite window)."""
-    if limit == 0:
-        return []
     if limit >= len(items):
         return list(items)
     return list(items[len(items) - int(limit) :])

@@ -63,8 +63,11 @@ TARGETS: Final = {
     for t in (
         Target("inmemory", "drivers/inmemory.py", "aalis_memory.drivers.inmemory", ("inmemory",),
                settings_tests("inmemory")),
+        # Shared by every driver: a mutant one driver's path never reaches must be caught on
+        # the other's (SQLite checks timestamps of bounds and deletions the in-memory one never
+        # sees).
         Target("semantics", "drivers/semantics.py", "aalis_memory.drivers.semantics",
-               ("inmemory",), settings_tests("inmemory")),
+               ("inmemory", "sqlite"), (*settings_tests("inmemory"), *settings_tests("sqlite"))),
         Target("sqlite", "drivers/sqlite.py", "aalis_memory.drivers.sqlite", ("sqlite",),
                (*settings_tests("sqlite"), "tests/test_sqlite_driver.py")),
         # Needs a server (see README: MongoDB, Docker or FerretDB); not in the default set.

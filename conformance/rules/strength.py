@@ -39,6 +39,11 @@ RULES = (
          "Filters compare such timestamps exactly: the range [0, 0] returns exactly the messages "
          "at 0, since_ts=0 keeps 0 and drops negatives, fractional range bounds are inclusive, "
          "and delete_messages_by_timestamps([1.5]) deletes exactly the messages at 1.5."),
+    Rule("TS-04", SHOULD,
+         f"reading: {NUMBER}, and NaN, infinities, strings and bools are no JSON number; why: "
+         "such a stamp can never be ordered or matched, so storing it loses the message silently",
+         "save_message refuses a message whose timestamp is NaN, an infinity, a string or a bool "
+         "with TypeError or ValueError, and stores nothing."),
     # -- constructor settings of the reference drivers (kit tests in tests/) ----------------
     Rule("CFG-01", SHOULD,
          "reading: plugin-memory-mongodb §配置 defaults (rangeQueryLimit 500, "

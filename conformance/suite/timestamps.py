@@ -1,5 +1,5 @@
 """Timestamps 0, negative and fractional are ordinary numbers of epoch ms (TS-01..03; the
-inclusive bounds at 0 are RANGE-02 and CROSS-05).
+inclusive bounds at 0 are RANGE-02 and CROSS-05); what is no JSON number is refused (TS-04).
 
 Every other test uses positive integer timestamps, so a `ts || now` fallback, a falsy test of a
 bound or an integer column would pass them all; these tests use nothing else.
@@ -7,11 +7,12 @@ bound or an integer column would pass them all; these tests use nothing else.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect_equal
+from aalis_memory.conformance.checks import contents, expect_equal, expect_raises
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import save_all
 from aalis_memory.conformance.suite._views import records
@@ -126,3 +127,13 @@ async def test_delete_by_zero_and_fractional_timestamps(aalis_memory: Any) -> No
                  contents(await aalis_memory.get_history(S, 10)), ["neg", "half", "two"])
     expect_equal("TS-03", "delete_messages_by_timestamps(s, [1, 0.25]) (no message at either)",
                  await aalis_memory.delete_messages_by_timestamps(S, [1, 0.25]), 0)
+
+
+@pytest.mark.aalis_spec("TS-04")
+@pytest.mark.parametrize("stamp", [math.nan, math.inf, -math.inf, "1000", True], ids=repr)
+async def test_timestamp_that_is_no_json_number_is_refused(aalis_memory: Any, stamp: Any) -> None:
+    await save_all(aalis_memory, S, _messages((("kept", 5),)))
+    with expect_raises("TS-04", f"save_message with timestamp={stamp!r}", TypeError, ValueError):
+        await aalis_memory.save_message(S, Message(role="user", content="bad", timestamp=stamp))
+    expect_equal("TS-04", f"get_history after the refused save (timestamp={stamp!r})",
+                 contents(await aalis_memory.get_history(S, 10)), ["kept"])

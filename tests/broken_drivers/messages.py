@@ -181,6 +181,8 @@ class NoTimestampStamp(InMemoryMemory):
     """A message saved without a timestamp is stored without one."""
 
     async def save_message(self, session_id: str, message: Message) -> None:
+        if message.timestamp is not None:  # only the stamping is missing, not the checks
+            message, _ = sem.prepare_message(session_id, message)
         self._append(session_id, message)
 
 

@@ -19,6 +19,7 @@ import attrs
 
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMetadata
+from aalis_memory.service import Limit
 from aalis_memory.types import JsonObject, Message, MetadataOp, MetadataPut, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 from broken_drivers import broken
@@ -142,6 +143,16 @@ class DeleteRounds(InMemoryMemory):
         return len(stored) - len(survivors)
 
 
+@broken("ts-any-stamp-stored", "TS-04")
+class AnyStampStored(InMemoryMemory):
+    """save_message stores whatever timestamp it is given: only a missing one is stamped."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        if message.timestamp is None:
+            message = attrs.evolve(message, timestamp=sem.now_ms())
+        self._append(session_id, message)
+
+
 # -- strict JSON -----------------------------------------------------------------------------
 #: These break META-08 and COMMIT-04, which the state machine covers, but its generated payloads
 #: are sets, NaN and bytes only: tests/test_state_machine_catches_broken.py lists them as such.
@@ -204,6 +215,33 @@ class RecursionErrorLeaks(_Encoding):
             if isinstance(exc.__cause__, RecursionError):
                 raise exc.__cause__ from None
             raise
+
+
+# -- edges of existing rules ------------------------------------------------------------------
+#: LIM-06 and ARCH-11 are covered by the state machine, but its bad values are other ones:
+#: tests/test_state_machine_catches_broken.py lists these two as out of its reach.
+
+
+@broken("limit-bool-is-one", "LIM-06")
+class LimitBoolIsOne(InMemoryMemory):
+    """Limits are checked with isinstance(limit, int), so True reads as 1 and False as 0."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_history(session_id, int(limit) if isinstance(limit, bool) else limit)
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        limit = int(limit) if isinstance(limit, bool) else limit
+        return await super().get_full_history(session_id, limit)
+
+
+@broken("archive-count-inf-is-all", "ARCH-11")
+class ArchiveCountInfIsAll(InMemoryMemory):
+    """archive_span reads a count of math.inf as "the whole active history"."""
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        if count == math.inf:
+            count = len(self._active(session_id))
+        return await super().archive_span(session_id, count, keep)
 
 
 # -- constructor settings (not registered: see tests/test_reference_settings.py) ------------

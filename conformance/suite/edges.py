@@ -1,0 +1,46 @@
+"""Values at the edge of existing rules that mutation testing found unchecked (issue 16).
+
+``True`` is an ``int`` to Python, so ``isinstance(limit, int)`` lets it through as 1; ``math.inf``
+is a valid limit but not a position, so a count of ``inf`` must be refused, not read as "all".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from aalis_memory.conformance.checks import expect_equal, expect_raises
+from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.suite._build import save_all, timeline
+from aalis_memory.conformance.suite._views import active
+
+S = "s-edges"
+
+
+@pytest.mark.aalis_spec("LIM-06")
+async def test_bool_limit_raises(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b"))
+    with expect_raises("LIM-06", "get_history(s, True)", ValueError):
+        await aalis_memory.get_history(S, True)
+
+
+@requires.get_full_history
+@pytest.mark.aalis_spec("LIM-06")
+async def test_bool_full_history_limit_raises(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b"))
+    with expect_raises("LIM-06", "get_full_history(s, True)", ValueError):
+        await aalis_memory.get_full_history(S, True)
+
+
+@pytest.mark.aalis_spec("ARCH-11")
+@pytest.mark.parametrize(("count", "keep"), [(math.inf, ()), (True, ()), (2, (True,))], ids=repr)
+async def test_archive_count_inf_or_bool_raises_and_archives_nothing(
+    aalis_memory: Any, count: object, keep: tuple[object, ...]
+) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    with expect_raises("ARCH-11", f"archive_span(s, {count!r}, keep={list(keep)!r})", ValueError):
+        await aalis_memory.archive_span(S, count, keep)
+    expect_equal("ARCH-11", f"get_history after archive_span(s, {count!r}, keep={list(keep)!r})",
+                 await active(aalis_memory, S), ["a", "b", "c"])
