@@ -69,7 +69,8 @@ TARGETS: Final = {
         Target("semantics", "drivers/semantics.py", "aalis_memory.drivers.semantics",
                ("inmemory", "sqlite"), (*settings_tests("inmemory"), *settings_tests("sqlite"))),
         Target("sqlite", "drivers/sqlite.py", "aalis_memory.drivers.sqlite", ("sqlite",),
-               (*settings_tests("sqlite"), "tests/test_sqlite_driver.py")),
+               (*settings_tests("sqlite"), "tests/test_sqlite_driver.py",
+                "tests/test_sqlite_lifecycle.py")),
         # Needs a server (see README: MongoDB, Docker or FerretDB); not in the default set.
         Target("mongodb", "drivers/mongodb.py", "aalis_memory.drivers.mongodb", ("mongodb",)),
     )
