@@ -450,7 +450,7 @@ def _recent(
                 break
     cursor.close()
     hits.reverse()
-    return sem.newest(hits, wanted)
+    return hits
 
 
 def _rewrite(

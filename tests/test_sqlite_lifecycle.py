@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from aalis_memory.drivers.sqlite import SqliteMemory
-from aalis_memory.types import Message
+from aalis_memory.types import Message, MetadataDel, MetadataPut
 
 
 def _workers() -> list[threading.Thread]:
@@ -75,3 +75,53 @@ async def test_integers_past_64_bits(tmp_path: Path, aalis_memory_loop: asyncio.
         full = await store.get_full_history("s", 2**70)
         assert sorted(m.timestamp or 0 for m in full) == stamps
         assert await store.delete_messages_by_timestamps("s", [2**70, 2**63]) == 2
+
+
+class _FailsOnFirstWrite(SqliteMemory):
+    """Raises inside the write transaction, after the first row is written."""
+
+    def _after_write(self, written: int) -> None:
+        self.seen.append(written)
+        if self.fail:
+            raise RuntimeError("disk on fire")
+
+    seen: list[int]
+    fail = False
+
+
+async def test_a_failed_write_is_rolled_back_and_the_store_goes_on(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    store = await _FailsOnFirstWrite.open(tmp_path / "rollback.sqlite3")
+    store.seen = []
+    async with store:
+        await store.commit_metadata([MetadataPut("ns", k, {"v": k}) for k in ("a", "b", "c")])
+        assert store.seen == [1, 2, 3], "the _after_write seam counts the rows written so far"
+        store.fail = True
+        with pytest.raises(RuntimeError, match="disk on fire"):
+            await store.commit_metadata([MetadataPut("ns", "d", {"v": "d"}), MetadataDel("ns", "a")])
+        store.fail = False
+        assert [e.key for e in await store.list_metadata("ns")] == ["a", "b", "c"]
+        await store.save_metadata("ns", "e", {"v": "e"})  # no transaction was left open
+        assert await store.list_metadata_keys("ns") == ["a", "b", "c", "e"]
+
+
+async def test_a_row_with_an_unreadable_updated_at_is_skipped(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    path = tmp_path / "stamp.sqlite3"
+    async with await SqliteMemory.open(path) as store:
+        await store.save_metadata("ns", "good", {"v": 1})
+        with closing(sqlite3.connect(path)) as conn, conn:
+            conn.execute("INSERT INTO metadata VALUES ('ns', 'bad', '{}', 'yesterday')")
+        assert [e.key for e in await store.list_metadata("ns")] == ["good"]
+
+
+async def test_integers_past_float_precision_order_exactly(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    """2**53 + 1 is no float: the SQL column must keep such timestamps as integers."""
+    async with await SqliteMemory.open(tmp_path / "exact.sqlite3") as store:
+        for ts in (2**53 + 1, 2**53):
+            await store.save_message("s", Message(role="user", content=str(ts), timestamp=ts))
+        assert [m.timestamp for m in await store.get_history("s")] == [2**53, 2**53 + 1]
