@@ -242,6 +242,8 @@ def cross_session_filter(
     query: RecentMessagesAcrossSessionsQuery,
 ) -> Callable[[str, Message], bool]:
     """The predicate of every filter of a cross-session read except the limit."""
+    if query.since_ts is not None:
+        check_timestamp(query.since_ts, "query.since_ts")
     roles = set(DEFAULT_CROSS_SESSION_ROLES if query.roles is None else query.roles)
     kinds = None if query.kinds is None else set(query.kinds)
     excluded_kinds = set(query.exclude_kinds or ())
@@ -269,6 +271,8 @@ def range_filter(
     from_ts: float, to_ts: float, roles: Sequence[str] | None, exclude_kinds: Sequence[str] | None
 ) -> Callable[[Message], bool]:
     """The predicate of a session range read (inclusive bounds, role whitelist, kind blacklist)."""
+    check_timestamp(from_ts, "from_ts")
+    check_timestamp(to_ts, "to_ts")
     role_set = None if roles is None else set(roles)
     excluded = set(exclude_kinds or ())
 

@@ -1,5 +1,5 @@
 """Timestamps 0, negative and fractional are ordinary numbers of epoch ms (TS-01..03; the
-inclusive bounds at 0 are RANGE-02 and CROSS-05); what is no JSON number is refused (TS-04).
+inclusive bounds at 0 are RANGE-02 and CROSS-05); what is no JSON number is refused (TS-04, TS-05).
 
 Every other test uses positive integer timestamps, so a `ts || now` fallback, a falsy test of a
 bound or an integer column would pass them all; these tests use nothing else.
@@ -137,3 +137,38 @@ async def test_timestamp_that_is_no_json_number_is_refused(aalis_memory: Any, st
         await aalis_memory.save_message(S, Message(role="user", content="bad", timestamp=stamp))
     expect_equal("TS-04", f"get_history after the refused save (timestamp={stamp!r})",
                  contents(await aalis_memory.get_history(S, 10)), ["kept"])
+
+
+#: Not numbers a timestamp can be compared with.
+BAD_STAMPS: tuple[object, ...] = (math.nan, "0", True)
+
+
+@requires.get_messages_by_session_range
+@pytest.mark.aalis_spec("TS-05")
+@pytest.mark.parametrize("bad", BAD_STAMPS, ids=repr)
+async def test_range_bound_that_is_no_number_raises(aalis_memory: Any, bad: object) -> None:
+    await save_all(aalis_memory, S, _messages(POINTS))
+    for bounds in ((bad, 10), (-10, bad)):
+        with expect_raises("TS-05", f"get_messages_by_session_range(s, {bounds[0]!r}, {bounds[1]!r})",
+                           TypeError, ValueError):
+            await aalis_memory.get_messages_by_session_range(S, *bounds)
+
+
+@requires.get_recent_messages_across_sessions
+@pytest.mark.aalis_spec("TS-05")
+@pytest.mark.parametrize("bad", BAD_STAMPS, ids=repr)
+async def test_since_that_is_no_number_raises(aalis_memory: Any, bad: object) -> None:
+    await save_all(aalis_memory, S, _messages(POINTS))
+    with expect_raises("TS-05", f"cross-session read with since_ts={bad!r}", TypeError, ValueError):
+        await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=bad))  # type: ignore[arg-type]
+
+
+@requires.delete_messages_by_timestamps
+@pytest.mark.aalis_spec("TS-05")
+@pytest.mark.parametrize("bad", BAD_STAMPS, ids=repr)
+async def test_delete_by_a_timestamp_that_is_no_number_raises(aalis_memory: Any, bad: object) -> None:
+    await save_all(aalis_memory, S, _messages(POINTS))
+    with expect_raises("TS-05", f"delete_messages_by_timestamps(s, [0, {bad!r}])", TypeError, ValueError):
+        await aalis_memory.delete_messages_by_timestamps(S, [0, bad])
+    expect_equal("TS-05", f"get_history after the refused deletion of [0, {bad!r}]",
+                 contents(await aalis_memory.get_history(S, 10)), [name for name, _ in POINTS])

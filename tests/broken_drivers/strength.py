@@ -136,7 +136,7 @@ class DeleteRounds(InMemoryMemory):
     async def delete_messages_by_timestamps(
         self, session_id: str, timestamps: Sequence[int | float]
     ) -> int:
-        doomed = {round(ts) for ts in timestamps}
+        doomed = {round(sem.check_timestamp(ts, "timestamps item")) for ts in timestamps}
         stored = self._sessions.get(session_id, [])
         survivors = [s for s in stored if round(sem.stamp(s.message)) not in doomed]
         self._sessions[session_id] = survivors
@@ -151,6 +151,38 @@ class AnyStampStored(InMemoryMemory):
         if message.timestamp is None:
             message = attrs.evolve(message, timestamp=sem.now_ms())
         self._append(session_id, message)
+
+
+def _no_number(value: object) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value)
+
+
+@broken("ts-bad-bounds-match-nothing", "TS-05")
+class BadBoundsMatchNothing(InMemoryMemory):
+    """A NaN or non-numeric bound, since_ts or timestamp to delete is compared as given, so it
+    matches nothing: the read answers [] and the deletion 0, as if all were well."""
+
+    async def get_messages_by_session_range(
+        self, session_id: str, from_ts: int | float, to_ts: int | float,
+        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        if _no_number(from_ts) or _no_number(to_ts):
+            return []
+        return await super().get_messages_by_session_range(
+            session_id, from_ts, to_ts, roles, exclude_kinds
+        )
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        if query.since_ts is not None and _no_number(query.since_ts):
+            return []
+        return await super().get_recent_messages_across_sessions(query)
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        return await super().delete_messages_by_timestamps(
+            session_id, [ts for ts in timestamps if not _no_number(ts)]
+        )
 
 
 # -- strict JSON -----------------------------------------------------------------------------
