@@ -82,9 +82,12 @@ def _markdown(report: dict[str, Any]) -> str:
     for label, module in report["modules"].items():
         path = module["path"]
         for title, wanted in (("Survivors", "survived"), ("Timed out", "timeout"),
-                              ("Killed only by the state machine", "sm")):
+                              ("Killed only by the state machine", "sm"),
+                              ("Killed by the example tests but not the state machine", "ex")):
             rows = [m for m in module["mutants"] if m["outcome"] == wanted
-                    or (wanted == "sm" and m["killed_by"] == ["state machine"])]
+                    or (wanted == "sm" and m["killed_by"] == ["state machine"])
+                    or (wanted == "ex" and m["outcome"] == "killed"
+                        and "examples" in m["killed_by"] and "state machine" not in m["killed_by"])]
             if rows:
                 lines += ["", f"## {title}: {label}", ""]
                 lines += [f"- `{path}:{m['line']}` {m['function']} ({m['operator']}): "
