@@ -1,19 +1,22 @@
 """Values at the edge of existing rules that mutation testing found unchecked (issue 16).
 
 ``True`` is an ``int`` to Python, so ``isinstance(limit, int)`` lets it through as 1; ``math.inf``
-is a valid limit but not a position, so a count of ``inf`` must be refused, not read as "all".
+is a valid limit but not a position, so a count of ``inf`` must be refused, not read as "all";
+and back-to-back overwrites cannot tell a write-time ``updated_at`` from a counter.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal, expect_raises
+from aalis_memory.conformance.checks import expect, expect_equal, expect_raises
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import save_all, timeline
+from aalis_memory.conformance.suite._metadata_views import entry, now_ms
 from aalis_memory.conformance.suite._views import active
 
 S = "s-edges"
@@ -44,3 +47,19 @@ async def test_archive_count_inf_or_bool_raises_and_archives_nothing(
         await aalis_memory.archive_span(S, count, keep)
     expect_equal("ARCH-11", f"get_history after archive_span(s, {count!r}, keep={list(keep)!r})",
                  await active(aalis_memory, S), ["a", "b", "c"])
+
+
+@pytest.mark.aalis_spec("META-05")
+async def test_updated_at_follows_the_clock_not_a_counter(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata("ns-edges", "k", {"v": 0})
+    first = await entry(aalis_memory, "ns-edges", "k")
+    assert first is not None
+    while now_ms() <= first.updated_at + 2:  # wait for the clock, whatever the machine's speed
+        time.sleep(0.001)
+    before = now_ms()
+    await aalis_memory.save_metadata("ns-edges", "k", {"v": 1})
+    second = await entry(aalis_memory, "ns-edges", "k")
+    expect("META-05", second is not None and second.updated_at >= before,
+           f"updated_at of an overwrite made at {before}, {before - first.updated_at} ms after the "
+           f"first save ({first.updated_at}): expected >= {before}, got "
+           f"{None if second is None else second.updated_at}")

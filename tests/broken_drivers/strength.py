@@ -276,6 +276,20 @@ class ArchiveCountInfIsAll(InMemoryMemory):
         return await super().archive_span(session_id, count, keep)
 
 
+@broken("meta-updated-at-counter", "META-05")
+class UpdatedAtCounter(InMemoryMemory):
+    """An overwrite is stamped previous + 1 (a version counter), not with the time of the write."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        before = {(ns, key): m.updated_at for ns, space in self._metadata.items()
+                  for key, m in space.items()}
+        await super().commit_metadata(ops)
+        for (ns, key), stamp in before.items():
+            meta = self._metadata.get(ns, {}).get(key)
+            if meta is not None and meta.updated_at != stamp:
+                meta.updated_at = stamp + 1
+
+
 # -- constructor settings (not registered: see tests/test_reference_settings.py) ------------
 
 
