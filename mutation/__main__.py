@@ -67,7 +67,9 @@ def _mutant_json(result: Result) -> dict[str, Any]:
 
 
 def _markdown(report: dict[str, Any]) -> str:
-    size = "every mutant" if report["sample"] is None else f"sample {report['sample']} per module"
+    size = ("every mutant" if report["sample"] is None else f"sample {report['sample']} per module")
+    if report.get("rerun"):
+        size = f"survivors and timeouts of {report['rerun']}"
     lines = [f"# Mutation report (seed {report['seed']}, {size})", "",
              "| module | mutants | run | killed | survived | timeout | equivalent | score | "
              "only state machine | only examples | only kit tests |",
@@ -110,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.nice:
         os.nice(args.nice)
     report: dict[str, Any] = {"seed": args.seed, "sample": sample, "modules": {},
+                              "rerun": None if args.rerun is None else str(args.rerun),
                               "stale_equivalents": [str(e) for e in
                                                     stale_equivalents(equivalents, labels)]}
     args.output.mkdir(parents=True, exist_ok=True)
