@@ -37,6 +37,10 @@ NOT_CAUGHT: Final[dict[str, str]] = {
     "archive-count-inf-is-all": "its bad counts never include math.inf",
     "meta-updated-at-counter": "a history runs within milliseconds, where previous + 1 and the "
     "write time cannot be told apart",
+    # Its histories never save timestamp 0 nor use 0 as a bound (issue 16 asks the machine to):
+    "ts-zero-restamped": "its histories never save a message at timestamp 0",
+    "ts-range-zero-unbounded": "its range reads never use 0 as a bound",
+    "ts-since-zero-ignored": "its since_ts is always a stored (positive) timestamp, never 0",
 }
 
 

@@ -46,9 +46,9 @@ RULES = (
          "with TypeError or ValueError, and stores nothing."),
     Rule("TS-05", SHOULD,
          f"reading: {NUMBER}, so a bound that is NaN or no number is a caller error; why: NaN "
-         "matches nothing, so a read would answer [] and a deletion 0 as if all were well",
-         "A range bound, since_ts or timestamp to delete that is NaN, a string or a bool raises "
-         "TypeError or ValueError, and the deletion deletes nothing."),
+         "matches nothing, so a read would answer [] as if all were well",
+         "A range bound or since_ts that is NaN, a string or a bool raises TypeError or "
+         "ValueError."),
     # -- constructor settings of the reference drivers (kit tests in tests/) ----------------
     Rule("CFG-01", SHOULD,
          "reading: plugin-memory-mongodb §配置 defaults (rangeQueryLimit 500, "

@@ -161,14 +161,3 @@ async def test_since_that_is_no_number_raises(aalis_memory: Any, bad: object) ->
     await save_all(aalis_memory, S, _messages(POINTS))
     with expect_raises("TS-05", f"cross-session read with since_ts={bad!r}", TypeError, ValueError):
         await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=bad))  # type: ignore[arg-type]
-
-
-@requires.delete_messages_by_timestamps
-@pytest.mark.aalis_spec("TS-05")
-@pytest.mark.parametrize("bad", BAD_STAMPS, ids=repr)
-async def test_delete_by_a_timestamp_that_is_no_number_raises(aalis_memory: Any, bad: object) -> None:
-    await save_all(aalis_memory, S, _messages(POINTS))
-    with expect_raises("TS-05", f"delete_messages_by_timestamps(s, [0, {bad!r}])", TypeError, ValueError):
-        await aalis_memory.delete_messages_by_timestamps(S, [0, bad])
-    expect_equal("TS-05", f"get_history after the refused deletion of [0, {bad!r}]",
-                 contents(await aalis_memory.get_history(S, 10)), [name for name, _ in POINTS])

@@ -136,7 +136,7 @@ class DeleteRounds(InMemoryMemory):
     async def delete_messages_by_timestamps(
         self, session_id: str, timestamps: Sequence[int | float]
     ) -> int:
-        doomed = {round(sem.check_timestamp(ts, "timestamps item")) for ts in timestamps}
+        doomed = {round(ts) for ts in timestamps}
         stored = self._sessions.get(session_id, [])
         survivors = [s for s in stored if round(sem.stamp(s.message)) not in doomed]
         self._sessions[session_id] = survivors
@@ -159,8 +159,8 @@ def _no_number(value: object) -> bool:
 
 @broken("ts-bad-bounds-match-nothing", "TS-05")
 class BadBoundsMatchNothing(InMemoryMemory):
-    """A NaN or non-numeric bound, since_ts or timestamp to delete is compared as given, so it
-    matches nothing: the read answers [] and the deletion 0, as if all were well."""
+    """A NaN or non-numeric range bound or since_ts is compared as given, so it matches nothing:
+    the read answers [] as if all were well."""
 
     async def get_messages_by_session_range(
         self, session_id: str, from_ts: int | float, to_ts: int | float,
@@ -177,12 +177,6 @@ class BadBoundsMatchNothing(InMemoryMemory):
             return []
         return await super().get_recent_messages_across_sessions(query)
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
-        return await super().delete_messages_by_timestamps(
-            session_id, [ts for ts in timestamps if not _no_number(ts)]
-        )
 
 
 # -- strict JSON -----------------------------------------------------------------------------
