@@ -63,6 +63,9 @@ GROUP_TITLES = {
     "INPUT": "Bad timestamps, sizes and text",
     "CONC": "Concurrent callers",
     "CRASH": "Crash consistency",
+    "ISO": "Isolation of messages",
+    "TS": "Timestamps 0, negative and fractional",
+    "CFG": "Constructor settings of the reference drivers",
 }
 
 

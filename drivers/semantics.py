@@ -10,7 +10,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 import attrs
 
@@ -86,8 +86,6 @@ def history_window(active: Sequence[Message], limit: int | float) -> list[Messag
 
 def newest(items: Sequence[T], limit: int | float) -> list[T]:
     """The last ``limit`` items, every item counting (full history, content-rewrite window)."""
-    if limit == 0:
-        return []
     if limit >= len(items):
         return list(items)
     return list(items[len(items) - int(limit) :])
@@ -258,6 +256,11 @@ def check_strings(values: object, what: str) -> tuple[str, ...] | None:
     return tuple(check_id(item, f"{what} item") for item in values)
 
 
+def stamp(message: Message) -> int | float:
+    """The timestamp of a stored message: always present, since saving stamps a missing one."""
+    return cast("int | float", message.timestamp)
+
+
 def check_timestamp(value: object, what: str, *, finite: bool = False) -> int | float:
     """Timestamps are real numbers of epoch milliseconds.
 
@@ -421,6 +424,8 @@ def cross_session_filter(
     query: RecentMessagesAcrossSessionsQuery,
 ) -> Callable[[str, Message], bool]:
     """The predicate of every filter of a cross-session read except the limit."""
+    if query.since_ts is not None:
+        check_timestamp(query.since_ts, "query.since_ts")
     roles = set(DEFAULT_CROSS_SESSION_ROLES if query.roles is None else query.roles)
     kinds = None if query.kinds is None else set(query.kinds)
     excluded_kinds = set(query.exclude_kinds or ())
@@ -433,7 +438,7 @@ def cross_session_filter(
             return False
         if message.kind is not None and message.kind in excluded_kinds:
             return False
-        if query.since_ts is not None and (message.timestamp or 0) < query.since_ts:
+        if query.since_ts is not None and stamp(message) < query.since_ts:
             return False
         if query.platform is not None:
             platform: Any = (message.metadata or {}).get("platform")
@@ -448,12 +453,13 @@ def range_filter(
     from_ts: float, to_ts: float, roles: Sequence[str] | None, exclude_kinds: Sequence[str] | None
 ) -> Callable[[Message], bool]:
     """The predicate of a session range read (inclusive bounds, role whitelist, kind blacklist)."""
+    check_timestamp(from_ts, "from_ts")
+    check_timestamp(to_ts, "to_ts")
     role_set = None if roles is None else set(roles)
     excluded = set(exclude_kinds or ())
 
     def keep(message: Message) -> bool:
-        ts = message.timestamp or 0
-        if not from_ts <= ts <= to_ts:
+        if not from_ts <= stamp(message) <= to_ts:
             return False
         if role_set is not None and message.role not in role_set:
             return False

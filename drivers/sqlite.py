@@ -436,11 +436,10 @@ def _recent(
 ) -> list[RecentMessageRecord]:
     if wanted == 0:
         return []
-    # The filter re-checks since_ts; SQL narrows by it only when it can (NaN binds as NULL).
-    narrow = since is not None and not (isinstance(since, float) and math.isnan(since))
+    # since_ts was checked to be a number (never NaN); the filter re-checks it anyway.
     sql = "SELECT session_id, body FROM messages WHERE archived = 0"
     params: tuple[object, ...] = ()
-    if narrow:
+    if since is not None:
         sql += " AND ts >= ?"
         params = (since,)
     # Newest first along messages_recent; stops as soon as enough messages pass the filter.
@@ -454,7 +453,7 @@ def _recent(
                 break
     cursor.close()
     hits.reverse()
-    return sem.newest(hits, wanted)
+    return hits
 
 
 def _rewrite(

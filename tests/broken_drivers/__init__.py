@@ -25,7 +25,7 @@ from aalis_memory.drivers.registrations import plant_inmemory
 from aalis_memory.types import MetadataPut
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
-MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness")
+MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness", "strength")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"

@@ -50,7 +50,10 @@ class CrossEmptyOverCap(InMemoryMemory):
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         cap = self.cross_session_max_limit
         if limit != math.inf and limit > cap:
-            everything = self._newest_across_sessions(limit, sem.cross_session_filter(query))
+            matches = sem.cross_session_filter(query)
+            everything = self._newest_across_sessions(
+                limit, lambda session_id, s: not s.archived and matches(session_id, s.message)
+            )
             if len(everything) > cap:
                 return []
         return await super().get_recent_messages_across_sessions(query)

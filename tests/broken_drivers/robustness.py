@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from aalis_memory.drivers import semantics as sem
-from aalis_memory.drivers.inmemory import InMemoryMemory, _Meta, _Stored
+from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMetadata
 from aalis_memory.service import Limit
 from aalis_memory.types import JsonObject, Message, MetadataOp, MetadataPut
 from broken_drivers import broken
@@ -112,7 +112,7 @@ class SaveUncheckedSession(InMemoryMemory):
         if isinstance(session_id, str):
             session_id = sem.check_session_id(session_id)
         _session, message, _text = sem.prepare_message("checked-later", message)
-        self._sessions.setdefault(session_id, []).append(_Stored(message, next(self._writes)))
+        self._append(session_id, message)
 
 
 @broken("arg-save-dict-as-message", "HOST-04", checks_arguments=False)
@@ -146,7 +146,7 @@ class PayloadNotObject(InMemoryMemory):
             if not (isinstance(op, MetadataPut) and isinstance(op.data, list | str)):
                 continue
             odd.append(op)
-            self._metadata.setdefault(op.namespace, {})[op.key] = _Meta(
+            self._metadata.setdefault(op.namespace, {})[op.key] = StoredMetadata(
                 json.dumps(op.data), sem.now_ms()
             )
         await super().commit_metadata([op for op in ops if op not in odd])
