@@ -6,8 +6,11 @@ divergence is reported under the rule it breaks, with the history cut down to a 
 The package is split by job:
 
 - :mod:`.inputs`: what is generated (sessions, messages, timestamps, limits, payloads);
-- :mod:`.core`: the stores, calling and comparing, the state checks after every step;
+- :mod:`.core`: the stores, calling and comparing, the session state checks;
+- :mod:`.derived_reads`, :mod:`.metadata_state`: the range, cross-session and metadata checks
+  after every step;
 - :mod:`.message_steps`, :mod:`.metadata_steps`: the generated steps;
+  :mod:`.memory_machine`: both over one core, and where every history starts;
 - :mod:`.attribution`: which rules a call exercises and which one a divergence is filed under;
 - :mod:`.ledger`: the checks a run really performed, per rule (``PROP_CHECKED``);
 - :mod:`.tolerance`: how a non-strict run goes on past a broken SHOULD rule;

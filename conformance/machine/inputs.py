@@ -24,7 +24,10 @@ KINDS: Final = (None, None, None, "event-marker", "turn-record", "note")
 #: The kinds a query may name (filters never name the absent kind).
 QUERY_KINDS: Final = KINDS[3:]
 OLD_TEXTS: Final = ("a", "alpha", "Alpha", "ta", "zz", "")
-NEW_TEXTS: Final = ("", "A", "zz", "ALPHA", "alpha")  # "alpha": a rewrite to the same text
+#: The texts old_text is replaced by; SAME_TEXT rewrites old_text to itself (which changes, and
+#: counts, nothing: UPD-02).
+SAME_TEXT: Final = "<old_text itself>"
+NEW_TEXTS: Final = ("", "A", "zz", "ALPHA", "alpha", SAME_TEXT)
 #: Platforms a cross-session query may ask for (most ask for none: a platform keeps few messages).
 PLATFORMS: Final = (None, None, None, "qq", "tg")
 #: Namespaces, one a prefix of the others (a namespace is matched whole, META-02).

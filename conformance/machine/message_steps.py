@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import attrs
 from hypothesis import strategies as st
-from hypothesis.stateful import initialize, precondition, rule
+from hypothesis.stateful import precondition, rule
 
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.contract_model import CROSS_DEFAULT_ROLES
@@ -30,7 +30,8 @@ from aalis_memory.conformance.machine.attribution import (
     update_exercises,
     update_rules,
 )
-from aalis_memory.conformance.machine.core import MachineCore, logged, now_ms
+from aalis_memory.conformance.machine.core import logged, now_ms
+from aalis_memory.conformance.machine.derived_reads import DerivedReads
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import (
     BAD_LIMITS,
@@ -47,6 +48,7 @@ from aalis_memory.conformance.machine.inputs import (
     PLATFORMS,
     QUERY_KINDS,
     ROLES,
+    SAME_TEXT,
     SESSIONS,
     STAMP_PICKS,
     STRAY_TS,
@@ -54,11 +56,12 @@ from aalis_memory.conformance.machine.inputs import (
     MessageSpec,
     build_message,
 )
+from aalis_memory.conformance.machine.metadata_state import MetadataState
 from aalis_memory.conformance.machine.snippets import Step, py
 from aalis_memory.types import Message, RecentMessagesAcrossSessionsQuery
 
 
-class MessageSteps(MachineCore):
+class MessageSteps(DerivedReads, MetadataState):
     """The message half of the machine's steps."""
 
     # -- saving ------------------------------------------------------------------------------
@@ -112,18 +115,6 @@ class MessageSteps(MachineCore):
                                 f"ms: stored timestamp {stamp!r}")
         self.credit({"MSG-03"})
         return stamp
-
-    @initialize(origin=st.sampled_from(ORIGINS),
-                seed=st.lists(st.tuples(st.sampled_from(SESSIONS), MESSAGE_SPECS), max_size=14))
-    @logged
-    def seed_history(self, origin: int | float, seed: list[tuple[str, MessageSpec]]) -> None:
-        """The first messages, from a clock that starts at ``origin`` (0 and below included)."""
-        self.cursor = origin
-        self.started = False
-        for session, spec in seed:
-            self.save_one(session, spec)
-        for session in SESSIONS:
-            self.check_session(session, ["MSG-02", "MSG-01"])
 
     @rule(session=st.sampled_from(SESSIONS),
           specs=st.lists(MESSAGE_SPECS, min_size=1, max_size=6))
@@ -261,6 +252,10 @@ class MessageSteps(MachineCore):
             if "ARCH-11" not in self.tolerance:
                 self.archive_bad_span(session, *bad)
             return
+        self.archive(session, count, keep)
+
+    def archive(self, session: str, count: int, keep: list[int]) -> None:
+        """Archive a span everywhere (watched, under an atomic tier) and check what it left."""
         if self.skips(session):
             return
         active = self.model.get_history(session, math.inf)
@@ -461,6 +456,7 @@ class MessageSteps(MachineCore):
     ) -> None:
         if self.skips(session):
             return
+        new = old if new == SAME_TEXT else new
         if old == "":
             if "UPD-03" in self.tolerance:
                 return

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
 from aalis_memory.conformance.machine.attribution import commit_exercises, commit_rules, exotic_json
-from aalis_memory.conformance.machine.core import MUTATION_MARKERS, MachineCore, Results, leaked, logged
+from aalis_memory.conformance.machine.core import MUTATION_MARKERS, Results, leaked, logged
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import (
     BAD_PAYLOADS,
@@ -27,15 +27,16 @@ from aalis_memory.conformance.machine.inputs import (
     bad_payload,
     plain_payload,
 )
+from aalis_memory.conformance.machine.metadata_state import MetadataState
 from aalis_memory.conformance.machine.snippets import CallerMutates, Planted, Step
 from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
 
 
-def _plants(self: MachineCore) -> bool:
+def _plants(self: MetadataState) -> bool:
     return self.raw and "META-09" not in self.tolerance and "META-10" not in self.tolerance
 
 
-class MetadataSteps(MachineCore):
+class MetadataSteps(MetadataState):
     """The metadata half of the machine's steps."""
 
     def payload(self, data: JsonObject) -> JsonObject:
@@ -53,9 +54,14 @@ class MetadataSteps(MachineCore):
                 return
             self.expect_error(["META-08"], self.call("save_metadata", namespace, key,
                                                      bad_payload(bad)), (TypeError, ValueError))
-            self.check_metadata(["META-08"])
+            self.check_metadata(["META-08"], lead=["META-08"])  # nothing may have changed
             self.credit({"META-08"})
             return
+        self.store_metadata(namespace, key, data)
+
+    def store_metadata(self, namespace: str, key: str, data: JsonObject) -> None:
+        """Save one entry everywhere, the caller then reusing its object (META-06), and check
+        every namespace."""
         data = self.payload(data)
         mutate = "META-06" not in self.tolerance
         self.stamp += 1
@@ -162,11 +168,17 @@ class MetadataSteps(MachineCore):
         return batch
 
     @rule(ops=OPS, bad_at=st.one_of(st.none(), st.integers(0, 4)),
-          bad=st.sampled_from(BAD_PAYLOADS))
+          bad=st.sampled_from(BAD_PAYLOADS), echo=st.booleans())
     @logged
     def commit_metadata(
-        self, ops: list[tuple[str, str, str, JsonObject]], bad_at: int | None, bad: str
+        self, ops: list[tuple[str, str, str, JsonObject]], bad_at: int | None, bad: str,
+        echo: bool = False,
     ) -> None:
+        """A batch; with ``echo`` its first op's key comes back at the end with the other kind of
+        op (a del after a put, a put after a del), so the order of ops decides (COMMIT-01)."""
+        if echo and ops:
+            kind, ns, key, data = ops[0]
+            ops = [*ops, ("del" if kind == "put" else "put", ns, key, data)]
         batch = self.batch_of(ops)
         if bad_at is not None and "COMMIT-04" not in self.tolerance:
             batch.insert(min(bad_at, len(batch)), MetadataPut(NAMESPACES[1], "bad",
@@ -196,6 +208,7 @@ class MetadataSteps(MachineCore):
                    for _, a in write.results):
                 rules.reverse()  # another error than the payload's: the rest of the batch raised
             self.expect_error(rules, write.results, (TypeError, ValueError))
+            lead = rules[:1]  # a rejected batch changes nothing: any change is its fault
         else:
             first = "COMMIT-06" if unreadable else "COMMIT-03" if missing_del else "COMMIT-01"
             self.expect_value([first], write.results, None)

@@ -36,6 +36,19 @@ def simpler_values(value: Any) -> Iterator[Any]:
                 yield changed if isinstance(value, list) else tuple(changed)
 
 
+def without_one_item(value: Any) -> Iterator[Any]:
+    """Candidates with one item less in one list of ``value``, at any depth (a list argument,
+    or a list inside the tuples of one, such as the keep positions of a seeded archive)."""
+    if isinstance(value, list):
+        for index in reversed(range(len(value))):
+            yield value[:index] + value[index + 1:]
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            for smaller in without_one_item(item):
+                changed = [*value[:index], smaller, *value[index + 1:]]
+                yield changed if isinstance(value, list) else tuple(changed)
+
+
 def replay(machine: Callable[[], Any], log: Sequence[LoggedCall]) -> MachineFailure | None:
     """Run the rule calls of ``log`` on a fresh machine; the failure they cause, if any."""
     state = machine()
@@ -90,10 +103,7 @@ def minimize(machine: Callable[[], Any], failure: MachineFailure,
     def drop_items() -> bool:
         for index in reversed(range(len(steps))):
             for arg, value in steps[index][1].items():
-                if isinstance(value, list) and any(
-                    attempt(with_arg(index, arg, value[:i] + value[i + 1:]))
-                    for i in reversed(range(len(value)))
-                ):
+                if any(attempt(with_arg(index, arg, v)) for v in without_one_item(value)):
                     return True
         return False
 
@@ -110,4 +120,4 @@ def minimize(machine: Callable[[], Any], failure: MachineFailure,
     return best
 
 
-__all__ = ["MAX_REPLAYS", "minimize", "narrower", "replay", "simpler_values"]
+__all__ = ["MAX_REPLAYS", "minimize", "narrower", "replay", "simpler_values", "without_one_item"]

@@ -24,8 +24,7 @@ from aalis_memory.conformance.machine.budget import run_rounds
 from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.failure import Advisory, MachineFailure
 from aalis_memory.conformance.machine.ledger import CheckLedger
-from aalis_memory.conformance.machine.message_steps import MessageSteps
-from aalis_memory.conformance.machine.metadata_steps import MetadataSteps
+from aalis_memory.conformance.machine.memory_machine import MemoryMachine
 from aalis_memory.conformance.machine.minimizer import minimize
 from aalis_memory.conformance.machine.tolerance import TOLERATIONS, Tolerance
 from aalis_memory.conformance.rules import Level
@@ -36,10 +35,6 @@ class RunOnce(Protocol):
 
     def __call__(self, machine: type[RuleBasedStateMachine], chosen: settings, *,
                  ledger: CheckLedger) -> None: ...
-
-
-class MemoryMachine(MessageSteps, MetadataSteps):
-    """The whole machine: the message and metadata steps over one core (see :func:`machine_for`)."""
 
 
 def machine_for(targets: Sequence[Target], tolerance: Tolerance | None = None,
