@@ -17,7 +17,7 @@ from aalis_memory.conformance.registry import Capabilities, DriverContext, Drive
 from aalis_memory.drivers.registrations import plant_inmemory
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
-MODULES: Final = ("messages", "metadata", "clearing")
+MODULES: Final = ("messages", "metadata", "clearing", "masking")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"
@@ -34,13 +34,17 @@ class Broken:
     store_class: type
     capabilities: Capabilities
     why: str
+    #: Declared rules no example test reaches for this driver, only the state machine (its
+    #: check is tests/test_state_machine_catches_broken.py); the example suite must flag the rest.
+    examples_miss: frozenset[str] = frozenset()
 
 
 BROKEN: dict[str, Broken] = {}
 
 
 def broken(
-    name: str, *rule_ids: str, capabilities: Capabilities = INMEMORY_CAPS
+    name: str, *rule_ids: str, capabilities: Capabilities = INMEMORY_CAPS,
+    examples_miss: tuple[str, ...] = (),
 ) -> Callable[[C], C]:
     """Declare ``cls`` (a store class taking the reference keyword arguments) as broken."""
 
@@ -49,8 +53,11 @@ def broken(
             raise ValueError(f"broken driver {name!r} declared twice")
         if not rule_ids:
             raise ValueError(f"broken driver {name!r} must name the rules it breaks")
+        if not set(examples_miss) <= set(rule_ids):
+            raise ValueError(f"broken driver {name!r}: examples_miss names undeclared rules")
         doc = (cls.__doc__ or "").strip().split("\n")[0]
-        BROKEN[name] = Broken(name, frozenset(rule_ids), cls, capabilities, doc)
+        BROKEN[name] = Broken(name, frozenset(rule_ids), cls, capabilities, doc,
+                              frozenset(examples_miss))
         return cls
 
     return register
