@@ -119,12 +119,13 @@ def test_an_archive_of_nothing_exercises_only_its_result() -> None:
 
 def test_updates() -> None:
     active = [msg("alpha x"), msg("beta"), msg("alpha y")]
-    assert update_exercises(active, active, "alpha", 0) == {"LIM-03"}
-    assert update_exercises(active, active, "zz", 0) == set()
-    assert update_exercises(active, active, "alpha", 1) == {"UPD-01", "UPD-02"}
-    assert update_exercises(active, active, "alpha", math.inf) == {"LIM-03", "UPD-02"}
+    assert update_exercises(active, active, "alpha", "A", 0) == {"LIM-03"}
+    assert update_exercises(active, active, "zz", "A", 0) == set()
+    assert update_exercises(active, active, "alpha", "A", 1) == {"UPD-01", "UPD-02"}
+    assert update_exercises(active, active, "alpha", "A", math.inf) == {"LIM-03", "UPD-02"}
+    assert update_exercises(active, active, "alpha", "alpha", 1) == {"UPD-02"}
     stored = [msg("alpha archived"), *active]
-    assert "UPD-01" in update_exercises(active, stored, "alpha", math.inf)
+    assert "UPD-01" in update_exercises(active, stored, "alpha", "A", math.inf)
 
 
 def test_deletes() -> None:
@@ -225,7 +226,7 @@ def test_every_exercised_rule_is_covered() -> None:
     credited = (history_read_exercises(active, 2, True) | history_read_exercises(active, None, True)
                 | full_read_exercises(active * 4, None, {"a"})
                 | archive_exercises(active, 99, [0, 0, 99], True)
-                | update_exercises(active, active, "m", None))
+                | update_exercises(active, active, "m", "n", None))
     assert credited <= set(COVERED_RULES)
 
 
@@ -242,9 +243,11 @@ def test_archive_rules_put_the_narrowest_first() -> None:
 
 def test_update_rules_blame_the_window_when_it_decided() -> None:
     active = [msg("alpha"), msg("beta")]
-    assert update_rules(active, active, "alpha", 1)[0] == "UPD-01"
-    assert update_rules(active, active, "beta", 1)[0] == "UPD-02"
-    assert update_rules(active, active, "alpha", 0)[0] == "LIM-03"
+    assert update_rules(active, active, "alpha", "A", 1)[0] == "UPD-01"
+    assert update_rules(active, active, "beta", "A", 1)[0] == "UPD-02"
+    assert update_rules(active, active, "alpha", "A", 0)[0] == "LIM-03"
+    # A rewrite to the same text changes nothing wherever the window ends.
+    assert update_rules(active, active, "alpha", "alpha", 1)[0] == "UPD-02"
 
 
 def test_commit_rules() -> None:

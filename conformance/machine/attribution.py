@@ -155,13 +155,15 @@ def archive_exercises(active: Sequence[Message], count: int, keep: Sequence[int]
     return out
 
 
-def update_exercises(active: Sequence[Message], stored: Sequence[Message], old: str,
+def update_exercises(active: Sequence[Message], stored: Sequence[Message], old: str, new: str,
                      limit: int | float | None) -> set[str]:
     """A compared ``update_message_content`` (count and the state after it)."""
     everywhere = _hits(stored, old)
     out = set()
     if limit == 0:
         return {"LIM-03"} if everywhere else set()
+    if new == old:
+        return {"UPD-02"} if everywhere else set()  # the window decides nothing
     if limit == math.inf and everywhere:
         out.add("LIM-03")
     if limit is None:
@@ -334,15 +336,18 @@ def archive_rules(active: Sequence[Message], count: int, keep: Sequence[int],
     return list(dict.fromkeys([*rules, "ARCH-01", "ARCH-08"]))
 
 
-def update_rules(active: Sequence[Message], stored: Sequence[Message], old: str,
+def update_rules(active: Sequence[Message], stored: Sequence[Message], old: str, new: str,
                  limit: object) -> list[str]:
-    """UPD-01 when the window decides which messages change, LIM-03 at the limit edges.
+    """UPD-01 when the window decides which messages change, LIM-03 at the limit edges, UPD-02
+    when old_text is rewritten to itself (nothing changes, wherever the window ends).
 
     Archived messages count as hits outside the window: only the window keeps them unchanged.
     """
     hits = _hits(stored, old)
     if limit == 0:
         return ["LIM-03", "UPD-01", "UPD-02"] if hits else ["UPD-02", "LIM-03"]
+    if new == old:
+        return ["UPD-02", "UPD-01", "LIM-03"]
     size = len(active) if limit is None or limit == math.inf else int(str(limit))
     if _hits(active[len(active) - min(size, len(active)):], old) != hits:
         return ["UPD-01", "UPD-02", "LIM-03"]

@@ -282,13 +282,8 @@ class MachineCore(RuleBasedStateMachine):
         """The failure for ``rule_ids`` (tolerated ones left out); ``polled`` shows the reader
         of the last (watched) step."""
         involved = self.tolerance.blame(list(dict.fromkeys(r for r in rule_ids if r)))
-        lines = [
-            what,
-            f"  driver: {driver}; rules involved: {', '.join(involved)}",
-            "  reproduce (shrunk history, on a fresh store):",
-            *(f"    {line}" for line in reproduction(self.script, polled)),
-        ]
-        return MachineFailure(involved, "\n".join(lines), driver, self.rule_log)
+        return MachineFailure(involved, what, driver, self.rule_log,
+                              reproduction(self.script, polled))
 
     def credit(self, rules: Iterable[str]) -> None:
         """A comparison that depended on ``rules`` held."""
@@ -345,17 +340,25 @@ class MachineCore(RuleBasedStateMachine):
 
     def expect_messages(self, session: str, results: Results, expected: list[Message],
                         read: Sequence[str], order_rule: str, cause: Sequence[str],
-                        interleaving: bool = False) -> None:
+                        interleaving: bool = False,
+                        as_default: list[Message] | None = None) -> None:
         """Every driver's message list must be ``expected``; a mismatch is raised under the
         rules :func:`list_mismatch_rules` picks (``interleaving``: a full history that only
-        mixes its archived and active parts wrongly is ARCH-09, not ``order_rule``)."""
+        mixes its archived and active parts wrongly is ARCH-09, not ``order_rule``).
+
+        ``as_default``: what the same read answers with its limit omitted; a math.inf read that
+        answers exactly that, short of ``expected``, took math.inf for the default (LIM-02).
+        """
         want = self.tolerance.compared(expected)
         for driver, actual in results:
-            if self.tolerance.compared(actual) != want:
+            seen = self.tolerance.compared(actual)
+            if seen != want:
                 archived = self.model.archived_contents(session)
                 order = ("ARCH-09" if interleaving and interleaving_only(expected, actual, archived)
                          else order_rule)
                 rules = self.mismatch_rules(session, expected, actual, read, order, cause)
+                if as_default is not None and seen == self.tolerance.compared(as_default):
+                    rules.insert(0, "LIM-02")
                 self.expect_value(rules, [(driver, actual)], expected)
 
     def unknown(self, session: str) -> list[str]:
@@ -380,7 +383,7 @@ class MachineCore(RuleBasedStateMachine):
         archived = self.model.archived_contents(session)
         with self.checking("get_history", session, math.inf) as results:
             self.expect_messages(session, results, expected, ("HIST-01", "LIM-02"), "HIST-02",
-                                 cause)
+                                 cause, as_default=self.model.get_history(session, None))
         self.credit_read(session, history_read_exercises(expected, math.inf, bool(archived)),
                          bool(expected))
         if "count_history" in self.optional:
@@ -393,7 +396,8 @@ class MachineCore(RuleBasedStateMachine):
             full = self.model.get_full_history(session, math.inf)
             with self.checking("get_full_history", session, math.inf) as results:
                 self.expect_messages(session, results, full, ("FULL-01", "ARCH-09"), "FULL-02",
-                                     full_cause, interleaving=True)
+                                     full_cause, interleaving=True,
+                                     as_default=self.model.get_full_history(session, None))
             self.credit_read(session, full_read_exercises(full, math.inf, archived), bool(full))
             if len(full) > 3:
                 newest = self.model.get_full_history(session, 3)
@@ -421,7 +425,8 @@ class MachineCore(RuleBasedStateMachine):
             if session not in self.verified:
                 with self.checking("get_history", session, math.inf) as results:
                     self.expect_messages(session, results, expected, ("HIST-01", "MSG-01"),
-                                         "HIST-02", self.unknown(session))
+                                         "HIST-02", self.unknown(session),
+                                         as_default=self.model.get_history(session, None))
                 self.credit_read(session, history_read_exercises(expected, math.inf, archived),
                                  bool(expected))
             if self.model.count_history(session) > 2:

@@ -32,16 +32,31 @@ class MachineFailure(ConformanceFailure):
     """A driver diverged from the model in a generated history.
 
     ``involved`` lists the rules the failing comparison could be blamed on, the primary one
-    first; ``history`` is the rule calls that led to it, for :mod:`.minimizer`.
+    first; ``history`` is the rule calls that led to it, for :mod:`.minimizer`; ``reproduction``
+    the snippet lines that replay it on a fresh store.
     """
 
-    def __init__(self, involved: Sequence[str], message: str, driver: str,
-                 history: Sequence[LoggedCall]) -> None:
+    def __init__(self, involved: Sequence[str], what: str, driver: str,
+                 history: Sequence[LoggedCall], reproduction: Sequence[str]) -> None:
+        involved = list(dict.fromkeys(involved))
         if not involved:
             raise ValueError("a machine failure names at least one rule")
-        super().__init__(catalogue_rule(involved[0]), message, driver)
+        lines = [
+            what,
+            f"  driver: {driver}; rules involved: {', '.join(involved)}",
+            "  reproduce (shrunk history, on a fresh store):",
+            *(f"    {line}" for line in reproduction),
+        ]
+        super().__init__(catalogue_rule(involved[0]), "\n".join(lines), driver)
         self.involved: tuple[str, ...] = tuple(involved)
+        self.what = what
         self.history: tuple[LoggedCall, ...] = tuple(history)
+        self.reproduction: tuple[str, ...] = tuple(reproduction)
+
+    def reblamed(self, lead: Sequence[str]) -> MachineFailure:
+        """The same failure with ``lead`` blamed first (a diagnosis made after it was raised)."""
+        return MachineFailure([*lead, *self.involved], self.what, self.driver or "",
+                              self.history, self.reproduction)
 
 
 @attrs.frozen

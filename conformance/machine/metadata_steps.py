@@ -12,12 +12,14 @@ import inspect
 from collections.abc import Sequence
 from typing import Any, cast
 
+import attrs
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
+from aalis_memory.conformance.contract_model import ContractModel
 from aalis_memory.conformance.machine.attribution import commit_exercises, commit_rules, exotic_json
 from aalis_memory.conformance.machine.core import MUTATION_MARKERS, Results, leaked, logged
-from aalis_memory.conformance.machine.failure import Raised
+from aalis_memory.conformance.machine.failure import MachineFailure, Raised
 from aalis_memory.conformance.machine.inputs import (
     BAD_PAYLOADS,
     JSON_OBJECTS,
@@ -29,7 +31,7 @@ from aalis_memory.conformance.machine.inputs import (
 )
 from aalis_memory.conformance.machine.metadata_state import MetadataState
 from aalis_memory.conformance.machine.snippets import CallerMutates, Planted, Step
-from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
+from aalis_memory.types import JsonObject, MetadataDel, MetadataEntry, MetadataOp, MetadataPut
 
 
 def _plants(self: MetadataState) -> bool:
@@ -186,6 +188,9 @@ class MetadataSteps(MetadataState):
         if not batch and "COMMIT-03" in self.tolerance:
             return
         self.stamp += 1
+        spaces = sorted({op.namespace for op in batch})
+        #: The model before the batch, to test afterwards whether the driver confused namespaces.
+        before = copy.deepcopy(self.model) if len(spaces) > 1 else None
         missing_del = any(
             isinstance(op, MetadataDel) and self.model.get_metadata(op.namespace, op.key) is None
             for op in batch
@@ -197,7 +202,6 @@ class MetadataSteps(MetadataState):
             rejected = True
         unreadable = any(isinstance(op, MetadataDel)
                          and op.key in self.model.unreadable_keys(op.namespace) for op in batch)
-        spaces = sorted({op.namespace for op in batch})
         write = self.call_watched("commit_metadata", (batch,),
                                   [Step("list_metadata", (ns,)) for ns in spaces],
                                   self.atomic_metadata)
@@ -213,31 +217,44 @@ class MetadataSteps(MetadataState):
             first = "COMMIT-06" if unreadable else "COMMIT-03" if missing_del else "COMMIT-01"
             self.expect_value([first], write.results, None)
             rules = [*(["COMMIT-06"] if unreadable else []), *commit_rules(batch)]
-            lead = ["COMMIT-02"] if self.foreign_entries(batch) else []
-        self.check_metadata(rules, lead)
+        try:
+            self.check_metadata(rules, lead)
+        except MachineFailure as failure:
+            if not rejected and before is not None and self.namespaces_confused(batch, before):
+                raise failure.reblamed(["COMMIT-02"]) from None
+            raise
         self.expect_whole(["COMMIT-05"], write)
         self.credit(commit_exercises(batch, rejected=rejected, missing_del=missing_del,
                                      unreadable_del=unreadable))
 
-    def foreign_entries(self, batch: Sequence[MetadataOp]) -> bool:
-        """Whether a batch over several namespaces left an entry where it does not belong
-        (COMMIT-02: each op writes its own namespace): an entry the model lacks in a namespace
-        the batch put nothing into, or under a key the batch wrote in another namespace, or data
-        the batch put under the same key in another namespace. Probes the stores: a listing that
-        fails is then blamed on the namespaces rather than on the order of the ops."""
-        spaces = {op.namespace for op in batch}
-        if len(spaces) < 2:
-            return False
+    def namespaces_confused(self, batch: Sequence[MetadataOp], before: ContractModel) -> bool:
+        """After a listing failed: whether the batch wrote across namespaces wrongly (COMMIT-02:
+        each op writes its own namespace) rather than applying its ops in the wrong order. Yes
+        if a store holds an entry the model lacks where the batch had no business (a namespace
+        it put nothing into, a key it wrote in another namespace), data the batch put under the
+        same key elsewhere, or exactly what the batch gives with every op in one namespace."""
+        spaces = sorted({op.namespace for op in batch})
         untouched = set(NAMESPACES) - {op.namespace for op in batch if isinstance(op, MetadataPut)}
+        collapsed: list[dict[str, list[tuple[str, JsonObject]]]] = []
+        for space in spaces:
+            model = copy.deepcopy(before)
+            try:
+                model.commit_metadata([attrs.evolve(op, namespace=space) for op in batch])
+            except (TypeError, ValueError):
+                continue
+            collapsed.append({ns: [(e.key, e.data) for e in model.list_metadata(ns)]
+                              for ns in NAMESPACES})
         for opened in self.stores:
+            seen: dict[str, list[tuple[str, JsonObject]]] = {}
             for namespace in NAMESPACES:
                 listing = self.probe(opened.name, "list_metadata", namespace)
                 if not isinstance(listing, list):
-                    continue
+                    return False
+                seen[namespace] = [(e.key, e.data) for e in listing
+                                   if isinstance(e, MetadataEntry)]
                 model = {e.key: e.data for e in self.model.list_metadata(namespace)}
                 elsewhere = [op for op in batch if op.namespace != namespace]
-                for entry in listing:
-                    key, data = getattr(entry, "key", None), getattr(entry, "data", None)
+                for key, data in seen[namespace]:
                     if key not in model and (
                             namespace in untouched or any(op.key == key for op in elsewhere)):
                         return True
@@ -245,6 +262,8 @@ class MetadataSteps(MetadataState):
                             isinstance(op, MetadataPut) and op.key == key and op.data == data
                             for op in elsewhere):
                         return True
+            if seen in collapsed:
+                return True
         return False
 
 
