@@ -8,6 +8,7 @@ steps of 0 ms make same-millisecond ties, within a session and across sessions.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, Final
 
@@ -33,7 +34,6 @@ PLATFORMS: Final = (None, None, None, "qq", "tg")
 #: Namespaces, one a prefix of the others (a namespace is matched whole, META-02).
 NAMESPACES: Final = ("ns", "ns2", "ns:x")
 KEYS: Final = ("k1", "k$2", "k.3")
-JSON_KEYS: Final = ("a", "b.c", "$d", "ü")
 #: Payloads that cannot be stored as JSON: each must reject its whole batch.
 BAD_PAYLOADS: Final = ("set", "nan", "bytes")
 #: archive_span inputs outside the contract (count, keep): each must raise ValueError (ARCH-11).
@@ -119,13 +119,25 @@ def build_message(number: int, spec: MessageSpec, timestamp: int | float | None)
     return Message(role=spec.role, content=content, kind=spec.kind, timestamp=timestamp, **fields)
 
 
-JSON_VALUES: Final = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["x", "ünï", ""]),
-    lambda inner: st.lists(inner, max_size=2)
-    | st.dictionaries(st.sampled_from(JSON_KEYS), inner, max_size=2),
-    max_leaves=4,
+#: Metadata payloads, as JSON text: nesting, lists, unicode, keys with '.' or a leading '$'
+#: (META-07). A fixed catalogue rather than a recursive strategy: payloads are drawn by the
+#: hundred and one draw each keeps the machine's time for checking. Each draw parses its own
+#: fresh object, so a driver that keeps a reference cannot change the catalogue.
+PAYLOAD_TEXTS: Final = (
+    '{}',
+    '{"a": 1}',
+    '{"a": null, "b.c": true}',
+    '{"$d": [1, "x"], "a": -3}',
+    '{"ü": "ünï", "a": ""}',
+    '{"a": {"b.c": {"$d": 2}}}',
+    '{"a": [[], {}], "ü": false}',
+    '{"b.c": "x", "$d": {"a": [null, 0]}}',
+    '{"a": 0, "b.c": 1, "$d": 2, "ü": 3}',
+    '{"a": [1, 2, 3]}',
+    '{"$d": "", "ü": {"ü": "x"}}',
+    '{"a": "x"}',
 )
-JSON_OBJECTS: Final = st.dictionaries(st.sampled_from(JSON_KEYS), JSON_VALUES, max_size=3)
+JSON_OBJECTS: Final = st.sampled_from(PAYLOAD_TEXTS).map(json.loads)
 
 
 def plain_payload(data: JsonObject) -> JsonObject:
