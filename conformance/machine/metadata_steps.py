@@ -252,13 +252,13 @@ class MetadataSteps(MetadataState):
                     return False
                 seen[namespace] = [(e.key, e.data) for e in listing
                                    if isinstance(e, MetadataEntry)]
-                model = {e.key: e.data for e in self.model.list_metadata(namespace)}
+                stored = {e.key: e.data for e in self.model.list_metadata(namespace)}
                 elsewhere = [op for op in batch if op.namespace != namespace]
                 for key, data in seen[namespace]:
-                    if key not in model and (
+                    if key not in stored and (
                             namespace in untouched or any(op.key == key for op in elsewhere)):
                         return True
-                    if key in model and data != model[key] and any(
+                    if key in stored and data != stored[key] and any(
                             isinstance(op, MetadataPut) and op.key == key and op.data == data
                             for op in elsewhere):
                         return True
