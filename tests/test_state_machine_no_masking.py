@@ -18,9 +18,12 @@ import pytest
 from test_broken_drivers import run_suite
 from verdict_json import failing, messages
 
+from aalis_memory.conformance.machine.core import Target
+from aalis_memory.conformance.machine.runner import run_machine
+from aalis_memory.conformance.registry import DriverContext
 from aalis_memory.conformance.report import PROP_ADVISORIES, PROP_CHECKED
 from aalis_memory.conformance.rules import CATALOGUE, Level
-from broken_drivers import BROKEN, load_all
+from broken_drivers import BROKEN, load_all, registration
 from broken_drivers.masking import PLUS_DROPPED_MEDIA, PLUS_LENIENT_LIMITS, STALE_COUNT
 
 load_all()
@@ -99,3 +102,18 @@ def test_each_should_quirk_is_an_advisory_of_its_rule(
         assert "reproduce (shrunk history" in advisory["message"], advisory
     # A tolerated rule is reported as an advisory, never as checked.
     assert not set(own.get(PROP_CHECKED, {})) & should
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_strict_mode_still_stops_at_the_first_divergence(strict: bool, tmp_path: Path) -> None:
+    """In process, the same driver both ways: strict ends at the SHOULD quirk, default goes on."""
+    reg = registration(BROKEN["count-stale-drops-media"])
+    run = run_machine([Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))],
+                      profile="ci", strict=strict)
+    assert run.failure is not None
+    if strict:
+        assert run.failure.rule.id == "MSG-02", str(run.failure)
+        assert run.advisories == ()
+    else:
+        assert run.failure.rule.id == "COUNT-01", str(run.failure)
+        assert [a.rule for a in run.advisories] == ["MSG-02"]
