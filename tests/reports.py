@@ -22,3 +22,20 @@ def verdicts(report: dict[str, Any], driver: str) -> dict[str, str]:
     """Rule -> verdict of ``driver`` (empty when the driver is not in the report)."""
     rules = report.get("drivers", {}).get(driver, {}).get("rules", {})
     return {rule: entry["verdict"] for rule, entry in rules.items()}
+
+
+def rules(report: dict[str, Any], driver: str) -> dict[str, Any]:
+    """Rule -> full report entry of ``driver`` (verdict, message, messages, tests...)."""
+    found: dict[str, Any] = report.get("drivers", {}).get(driver, {}).get("rules", {})
+    return found
+
+
+def failing(report: dict[str, Any], driver: str) -> dict[str, Any]:
+    """The entries of ``driver``'s rules whose verdict is ``fail``."""
+    return {rule: entry for rule, entry in rules(report, driver).items()
+            if entry["verdict"] == "fail"}
+
+
+def messages(entry: dict[str, Any]) -> list[str]:
+    """Every failure message of one rule entry."""
+    return list(entry["messages"])

@@ -9,6 +9,7 @@ import pytest
 from aalis_memory.conformance import spec_map
 from aalis_memory.conformance.__main__ import main
 from aalis_memory.conformance.checks import ConformanceFailure, fail
+from aalis_memory.conformance.machine.attribution import COVERED_RULES
 from aalis_memory.conformance.rules import CATALOGUE, OUT_OF_SCOPE
 from aalis_memory.conformance.rules.rule import (
     EVERY_BACKEND,
@@ -20,7 +21,6 @@ from aalis_memory.conformance.rules.rule import (
     must,
     should,
 )
-from aalis_memory.conformance.statemachine import COVERED_RULES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -90,10 +90,10 @@ def test_starred_marks_read_the_imported_rule_tuple(tmp_path: Path) -> None:
     tests = _write_tests(
         tmp_path / "t",
         "import pytest\n"
-        "from aalis_memory.conformance.statemachine import COVERED_RULES as RULES, run_machine\n"
+        "from aalis_memory.conformance.machine.attribution import COVERED_RULES as RULES, archive_rules\n"
         "@pytest.mark.aalis_spec('A-01', *RULES)\n"
         "def test_a(): ...\n"
-        "@pytest.mark.aalis_spec(*run_machine)\n"
+        "@pytest.mark.aalis_spec(*archive_rules)\n"
         "def test_b(): ...\n",
     )
     found = spec_map.scan([tests], relative_to=tmp_path)

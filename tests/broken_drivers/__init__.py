@@ -25,7 +25,8 @@ from aalis_memory.drivers.registrations import plant_inmemory
 from aalis_memory.types import MetadataPut
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
-MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness", "strength")
+MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness", "strength",
+                  "masking")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"
@@ -44,6 +45,9 @@ class Broken:
     why: str
     #: Run behind :class:`ArgumentChecks` (see the module docstring).
     checks_arguments: bool = True
+    #: Declared rules no example test reaches for this driver, only the state machine (its
+    #: check is tests/test_state_machine_catches_broken.py); the example suite must flag the rest.
+    examples_miss: frozenset[str] = frozenset()
 
 
 BROKEN: dict[str, Broken] = {}
@@ -52,6 +56,7 @@ BROKEN: dict[str, Broken] = {}
 def broken(
     name: str, *rule_ids: str, capabilities: Capabilities = INMEMORY_CAPS,
     checks_arguments: bool = True,
+    examples_miss: tuple[str, ...] = (),
 ) -> Callable[[C], C]:
     """Declare ``cls`` (a store class taking the reference keyword arguments) as broken."""
 
@@ -60,8 +65,11 @@ def broken(
             raise ValueError(f"broken driver {name!r} declared twice")
         if not rule_ids:
             raise ValueError(f"broken driver {name!r} must name the rules it breaks")
+        if not set(examples_miss) <= set(rule_ids):
+            raise ValueError(f"broken driver {name!r}: examples_miss names undeclared rules")
         doc = (cls.__doc__ or "").strip().split("\n")[0]
-        BROKEN[name] = Broken(name, frozenset(rule_ids), cls, capabilities, doc, checks_arguments)
+        BROKEN[name] = Broken(name, frozenset(rule_ids), cls, capabilities, doc, checks_arguments,
+                              frozenset(examples_miss))
         return cls
 
     return register
