@@ -37,5 +37,6 @@ def failing(report: dict[str, Any], driver: str) -> dict[str, Any]:
 
 
 def messages(entry: dict[str, Any]) -> list[str]:
-    """Every failure message of one rule entry."""
-    return list(entry["messages"])
+    """The messages of the tests that gave one rule entry its verdict (a failing rule's
+    failures, not the notes of its deselected or skipped tests)."""
+    return [test["message"] for test in entry["tests"] if test["verdict"] == entry["verdict"]]

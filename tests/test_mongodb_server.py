@@ -48,6 +48,10 @@ def _wait_gone(pid: int, timeout_s: float = 30.0) -> bool:
         os.close(fd)
 
 
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def _running(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -112,11 +116,14 @@ def test_started_server_dies_with_the_run(tmp_path: Path, signum: int) -> None:
         ready = re.findall(r"READY (\d+) (\S+)", line)
     server_pid, state = int(ready[0][0]), Path(ready[0][1])
     assert _running(server_pid)
+    supervisor_pid = _parent(server_pid)
     os.kill(run.pid, signum)
     assert run.wait(timeout=60) == -signum
     run.stdout.close()
     assert _wait_gone(server_pid), f"server {server_pid} outlived the run ({signum!r})"
     assert not _running(server_pid)
+    # The supervisor removes the state directory after the server is dead, then exits.
+    assert _wait_gone(supervisor_pid), f"supervisor {supervisor_pid} outlived the run"
     assert not state.exists(), f"the server's state directory {state} was left behind"
 
 

@@ -50,19 +50,6 @@ RULES = (
            argument="0 is a bound, not a missing one: a falsy test turns since_ts=0 or [0, 0] "
                     "into no filter at all",
            cites=(NUMBER,)),
-    should("TS-04",
-           "save_message refuses a message whose timestamp is NaN, an infinity, a string or a "
-           "bool with TypeError or ValueError, and stores nothing.",
-           point="message timestamps that are no JSON number",
-           argument="such a stamp can never be ordered or matched, so storing it loses the "
-                    "message silently",
-           cites=(NUMBER,)),
-    should("TS-05",
-           "A range bound or since_ts that is NaN, a string or a bool raises TypeError or "
-           "ValueError.",
-           point="range bounds and since_ts that are no number",
-           argument="NaN matches nothing, so the read would answer [] as if all were well",
-           cites=(NUMBER,)),
     # -- constructor settings of the reference drivers (kit tests in tests/) ----------------
     should("CFG-01",
            "A reference driver built without settings cuts range reads at 500 messages and "

@@ -23,6 +23,7 @@ from aalis_memory.conformance.suite._robustness import (
     report,
 )
 from aalis_memory.types import (
+    Message,
     MetadataDel,
     MetadataPut,
     RecentMessagesAcrossSessionsQuery,
@@ -238,6 +239,18 @@ WRONG_TYPES: Final[tuple[Case, ...]] = (
     Case("get_messages_by_session_range(s, 0, 10**6, exclude_kinds=[{'$gt': ''}])",
          lambda m: m.get_messages_by_session_range(S, 0, 10**6, None, [{"$gt": ""}]),
          "get_messages_by_session_range"),
+    Case("save_message(s, Message(timestamp='1000'))",
+         lambda m: m.save_message(S, Message(role="user", content="x",
+                                             timestamp="1000"))),  # type: ignore[arg-type]
+    Case("get_messages_by_session_range(s, '0', 10**6)",
+         lambda m: m.get_messages_by_session_range(S, "0", 10**6),
+         "get_messages_by_session_range"),
+    Case("get_messages_by_session_range(s, 0, '1000000')",
+         lambda m: m.get_messages_by_session_range(S, 0, "1000000"),
+         "get_messages_by_session_range"),
+    Case("get_recent_messages_across_sessions(since_ts='0')",
+         lambda m: m.get_recent_messages_across_sessions(_q(since_ts="0")),
+         "get_recent_messages_across_sessions"),
     Case("delete_messages_by_timestamps(s, 1001)",
          lambda m: m.delete_messages_by_timestamps(S, 1001), "delete_messages_by_timestamps"),
     Case("delete_messages_by_timestamps(s, '1001')",

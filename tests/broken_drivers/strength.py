@@ -74,7 +74,7 @@ class CrossReadSharesMessages(InMemoryMemory):
 # -- timestamps ------------------------------------------------------------------------------
 
 
-@broken("ts-zero-restamped", "TS-01", "TS-02", "TS-03", "RANGE-02", "CROSS-05")
+@broken("ts-zero-restamped", "TS-01", "TS-02", "TS-03", "RANGE-02", "CROSS-05", "INPUT-02")
 class ZeroRestamped(InMemoryMemory):
     """A falsy timestamp counts as missing (`ts || now`): a message at 0 is stamped with now."""
 
@@ -129,7 +129,7 @@ class SinceZeroIgnored(InMemoryMemory):
         )
 
 
-@broken("ts-delete-rounds", "TS-03")
+@broken("ts-delete-rounds", "TS-03", "INPUT-02")
 class DeleteRounds(InMemoryMemory):
     """delete_messages_by_timestamps matches round(ts), so [1.5] also deletes the message at 2."""
 
@@ -143,21 +143,26 @@ class DeleteRounds(InMemoryMemory):
         return len(stored) - len(survivors)
 
 
-@broken("ts-any-stamp-stored", "TS-04")
+@broken("ts-any-stamp-stored", "INPUT-01", "INPUT-02", "INPUT-03", "HOST-04",
+        checks_arguments=False)
 class AnyStampStored(InMemoryMemory):
-    """save_message stores whatever timestamp it is given: only a missing one is stamped."""
+    """save_message checks everything but the timestamp: only a missing one is stamped, and a
+    bool, NaN, an infinity, a huge integer or a string is stored as given."""
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        if message.timestamp is None:
-            message = attrs.evolve(message, timestamp=sem.now_ms())
-        self._append(session_id, message)
+        session = sem.check_session_id(session_id)
+        checked = sem.check_message(message)
+        if checked.timestamp is None:
+            checked = attrs.evolve(checked, timestamp=sem.now_ms())
+        sem.message_text(attrs.evolve(checked, timestamp=0))  # the rest of it is checked
+        self._append(session, checked)
 
 
 def _no_number(value: object) -> bool:
     return isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value)
 
 
-@broken("ts-bad-bounds-match-nothing", "TS-05")
+@broken("ts-bad-bounds-match-nothing", "INPUT-01", "INPUT-02", "HOST-04", checks_arguments=False)
 class BadBoundsMatchNothing(InMemoryMemory):
     """A NaN or non-numeric range bound or since_ts is compared as given, so it matches nothing:
     the read answers [] as if all were well."""
@@ -220,7 +225,7 @@ class _Encoding(InMemoryMemory):
                 space[op.key] = StoredMetadata(text, stamp)
 
 
-@broken("json-list-keys-unchecked", "META-08", "COMMIT-04")
+@broken("json-list-keys-unchecked", "META-08", "COMMIT-04", "INPUT-04")
 class ListKeysUnchecked(_Encoding):
     """The non-string-key check does not descend into lists, so {'a': [{1: 'x'}]} is stored
     with the key turned into '1'."""
@@ -229,18 +234,14 @@ class ListKeysUnchecked(_Encoding):
         return _keys_checked_one_level(data, what)
 
 
-@broken("json-recursion-error", "META-08", "COMMIT-04")
+@broken("json-recursion-error", "META-08", "COMMIT-04", "INPUT-07")
 class RecursionErrorLeaks(_Encoding):
     """A too-deeply nested payload lets json's RecursionError out instead of the contract's
-    TypeError/ValueError."""
+    TypeError/ValueError (the encoder runs before the nesting check)."""
 
     def encode(self, data: JsonObject, what: str) -> str:
-        try:
-            return sem.encode_json(data, what)
-        except ValueError as exc:
-            if isinstance(exc.__cause__, RecursionError):
-                raise exc.__cause__ from None
-            raise
+        json.dumps(data)  # raises RecursionError past the interpreter's recursion limit
+        return sem.encode_json(data, what)
 
 
 # -- edges of existing rules ------------------------------------------------------------------
