@@ -1,4 +1,4 @@
-"""Command line: ``python -m aalis_memory.conformance spec-map [--check] [--output PATH]``."""
+"""Command line: ``python -m aalis_memory.conformance spec-map | rules | explain ID``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from aalis_memory.conformance import spec_map
+from aalis_memory.conformance import rule_cli, spec_map
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,9 +16,28 @@ def main(argv: list[str] | None = None) -> int:
     cmd.add_argument("--repo", type=Path, default=Path.cwd(), help="repository root (default: .)")
     cmd.add_argument("--output", type=Path, default=None, help="default: REPO/SPEC_MAP.md")
     cmd.add_argument("--check", action="store_true", help="fail if stale or incomplete")
+    listing = commands.add_parser("rules", help="list the rule catalogue (ID, level, text)")
+    listing.add_argument("patterns", nargs="*", help="IDs or glob patterns (default: all)")
+    explaining = commands.add_parser("explain", help="a rule: its ground and the tests of it")
+    explaining.add_argument("rule", help="a rule ID, e.g. ARCH-01")
     args = parser.parse_args(argv)
+    if args.command == "rules":
+        print("\n".join(rule_cli.list_rules(args.patterns)))
+        return 0
+    if args.command == "explain":
+        try:
+            print("\n".join(rule_cli.explain(args.rule, Path.cwd())))
+        except LookupError as exc:
+            print(f"explain: {exc}", file=sys.stderr)
+            return 2
+        return 0
 
     repo: Path = args.repo
+    if not spec_map.is_repository(repo):
+        print(f"spec-map: needs a checkout of the kit's repository ({repo.resolve()} is not one: "
+              "the tests of some rules live in its tests/ folder, which is not installed); run it "
+              "there or pass --repo PATH", file=sys.stderr)
+        return 2
     output: Path = args.output or repo / "SPEC_MAP.md"
     found = spec_map.scan(spec_map.default_roots(repo), relative_to=repo)
     text = spec_map.render(found)

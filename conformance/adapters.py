@@ -48,19 +48,19 @@ def unusable(name: str, cause: str) -> None:
 
 
 #: Driver calls in progress, by id: (what, started at). Shown when the run is interrupted.
-IN_FLIGHT: dict[int, tuple[str, float]] = {}
+IN_FLIGHT: dict[int, tuple[Described, float]] = {}
 _ids = itertools.count()
 
 
 def in_flight() -> list[str]:
     """The calls in progress right now, with how long each has been running."""
     now = time.monotonic()
-    return [f"{what} (running for {now - started:.1f} s)"
+    return [f"{what()} (running for {now - started:.1f} s)"
             for what, started in list(IN_FLIGHT.values())]
 
 
 @contextmanager
-def _tracked(what: str) -> Iterator[None]:
+def _tracked(what: Described) -> Iterator[None]:
     call_id = next(_ids)
     IN_FLIGHT[call_id] = (what, time.monotonic())
     try:
@@ -69,9 +69,22 @@ def _tracked(what: str) -> Iterator[None]:
         IN_FLIGHT.pop(call_id, None)
 
 
+#: A call's description, rendered only when it is shown (a timeout, an error, Ctrl-C): the
+#: arguments may be large or deeply nested, and most calls are never shown.
+Described = Callable[[], str]
+
+
 def _render_call(driver: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    shown = [describe(a) for a in args] + [f"{k}={describe(v)}" for k, v in kwargs.items()]
+    shown = [_safe(a) for a in args] + [f"{k}={_safe(v)}" for k, v in kwargs.items()]
     return f"driver {driver!r}: {method}({', '.join(shown)})"
+
+
+def _safe(value: Any) -> str:
+    """``describe(value)``, or its type when it cannot be shown (a payload nested too deep)."""
+    try:
+        return describe(value)
+    except (RecursionError, ValueError, TypeError):
+        return f"<{type(value).__name__}>"
 
 
 class DaemonWorker(concurrent.futures.Executor):
@@ -178,7 +191,7 @@ class GuardedStore:
     def _guard(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(method)
         async def call(*args: Any, **kwargs: Any) -> Any:
-            what = _render_call(self._driver, name, args, kwargs)
+            what = functools.partial(_render_call, self._driver, name, args, kwargs)
             with _tracked(what):
                 try:
                     return await within(self._timeout, method(*args, **kwargs), what)
@@ -187,13 +200,13 @@ class GuardedStore:
                     raise
                 except Exception as exc:
                     if not any(n.startswith(RAISED_BY) for n in getattr(exc, "__notes__", ())):
-                        exc.add_note(f"{RAISED_BY}{what}")
+                        exc.add_note(f"{RAISED_BY}{what()}")
                     raise
 
         return call
 
 
-async def within(timeout: float | None, awaitable: Any, what: str) -> Any:
+async def within(timeout: float | None, awaitable: Any, what: str | Described) -> Any:
     """``await awaitable``, or :class:`CallTimeout` naming ``what`` after ``timeout`` seconds."""
     if timeout is None:
         return await awaitable
@@ -202,7 +215,8 @@ async def within(timeout: float | None, awaitable: Any, what: str) -> Any:
             return await awaitable
     except TimeoutError:
         raise CallTimeout(
-            f"{what} did not return within {timeout:g} s (the kit's per-call limit, "
+            f"{what if isinstance(what, str) else what()} did not return within {timeout:g} s "
+            "(the kit's per-call limit, "
             "--memory-call-timeout; 0 disables it)"
         ) from None
 

@@ -14,13 +14,25 @@ _MAX_TEXT = 400
 
 
 class ConformanceFailure(AssertionError):
-    """A driver broke ``rule``; the message is the one line a user reads first."""
+    """A driver broke ``rule``. The first line is what happened (expected vs actual); the next two
+    say what the rule is and what it rests on, so the failure can be fixed without SPEC_MAP.md."""
 
     def __init__(self, rule: Rule, message: str, driver: str | None = None) -> None:
-        super().__init__(f"[{rule.id} {rule.level.value}] {message}")
+        super().__init__(failure_text(rule, message))
         self.rule = rule
         #: The driver that broke it, when one test drives several (differential mode).
         self.driver = driver
+
+
+def failure_text(rule: Rule, message: str) -> str:
+    """``[ID LEVEL] first line``, then the rule and its ground, then the rest of ``message``."""
+    first, _, rest = message.partition("\n")
+    lines = [
+        f"[{rule.id} {rule.level.value}] {first}",
+        f"  rule {rule.id}: {rule.summary}",
+        f"  {'cites' if rule.reading is None else 'why'}: {rule.ground()}",
+    ]
+    return "\n".join([*lines, rest] if rest else lines)
 
 
 def describe(value: Any) -> str:

@@ -102,6 +102,11 @@ class DriverRegistration:
     #: Rules this driver is known to break, with the reason: reported ``known failure`` without
     #: failing the run; a listed rule that passes fails the run (remove the entry).
     known_failures: Mapping[str, str] = attrs.field(factory=dict)
+    #: Declares the driver durable. A generator factory shaped like ``factory`` that opens the
+    #: store kept under ``ctx.tmp_path`` *as it is* (creating it the first time). The kit calls
+    #: it in child processes, kills them with SIGKILL while they write and reopens the store, so
+    #: it must be a module-level function importable by its module name or source file.
+    reopen: DriverFactory | None = None
 
     @property
     def is_async(self) -> bool:
@@ -128,10 +133,12 @@ def memory_driver(
     description: str = "",
     documented_backend: DocumentedBackend | None = None,
     known_failures: Mapping[str, str] | None = None,
+    reopen: DriverFactory | None = None,
 ) -> Callable[[DriverFactory], DriverRegistration]:
     """Register a driver factory under ``name`` (use in a ``conftest.py``).
 
     Returns the registration itself, so the same object can also be the target of an entry point.
+    ``reopen`` declares the driver durable (see :attr:`DriverRegistration.reopen`).
     """
 
     def register(factory: DriverFactory) -> DriverRegistration:
@@ -149,6 +156,7 @@ def memory_driver(
             description=description or (inspect.getdoc(factory) or "").split("\n")[0],
             documented_backend=documented_backend,
             known_failures=dict(known_failures or {}),
+            reopen=reopen,
         )
         add_registration(registration)
         return registration

@@ -61,8 +61,14 @@ def spec_ids(item: pytest.Item | pytest.Collector) -> list[str]:
 
 
 def driver_of(item: pytest.Item) -> str | None:
+    """What a test judges: its driver, or ``provider@driver`` for the compression-provider
+    suite (a provider's verdicts are its own, apart from the storage verdicts of the driver)."""
     callspec = getattr(item, "callspec", None)
-    return callspec.params.get("aalis_memory_driver") if callspec else None
+    if callspec is None:
+        return None
+    driver = callspec.params.get("aalis_memory_driver")
+    provider = callspec.params.get("aalis_compression_provider")
+    return f"{provider}@{driver}" if driver is not None and provider is not None else driver
 
 
 class Reporter:
@@ -98,7 +104,7 @@ class Reporter:
                 continue
             for rule in spec_ids(item):
                 self.results[driver][rule].add(
-                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected")
+                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected", ran=False)
                 )
 
     # -- running: the worker judges each phase --------------------------------------------

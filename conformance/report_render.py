@@ -56,7 +56,11 @@ def _registration(driver: str) -> registry.DriverRegistration | None:
 
 
 def tier_line(driver: str) -> tuple[str, list[str]]:
-    """The declared tiers of ``driver`` and the warnings about them."""
+    """The declared tiers of ``driver`` and the warnings about them (for ``provider@driver``:
+    what the provider was run over)."""
+    if "@" in driver:
+        provider, over = driver.split("@", 1)
+        return f"compression provider {provider}, over driver {over}", []
     found = _registration(driver)
     if found is None:
         return "tiers unknown", []
@@ -86,7 +90,8 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict]) -> list[str
     grouped by reason, then warnings about its tiers."""
     declared, warnings = tier_line(driver)
     found = counts(r.verdict for r in per_rule.values())
-    lines = [f"{driver}: {summary_line(found)}", f"  tiers: {declared}"]
+    label = "run" if "@" in driver else "tiers"
+    lines = [f"{driver}: {summary_line(found)}", f"  {label}: {declared}"]
     causes: dict[str, list[str]] = defaultdict(list)
     for rule_id, result in sorted(per_rule.items()):
         if result.verdict in _LISTED:  # one driver exception behind several rules: one line

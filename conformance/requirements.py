@@ -56,6 +56,7 @@ REQUIREMENTS: Final[dict[str, Requirement]] = {
     **{name: _method(name) for name in OPTIONAL_METHODS},
     "timestamp_ordering": _tier("ordering", "timestamp"),
     "atomic_metadata": _tier("metadata_atomicity", "atomic"),
+    "ordered_metadata": _tier("metadata_atomicity", "ordered"),
     "atomic_archive": _tier("archive_atomicity", "atomic"),
     "raw_metadata": Requirement("raw_metadata", _raw_metadata, Verdict.UNVERIFIED),
 }

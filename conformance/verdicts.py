@@ -78,6 +78,8 @@ class Outcome:
     duration: float = 0.0
     #: For a driver exception: its type, text and method, shared by every rule it broke.
     cause: str = ""
+    #: Whether the test ran at all (a deselected test did not): what ran explains better.
+    ran: bool = True
 
 
 @attrs.define
@@ -97,9 +99,11 @@ class RuleVerdict:
 
     @property
     def deciding(self) -> Outcome | None:
-        """The first outcome with the rule's verdict: the message a user reads first."""
+        """The first outcome with the rule's verdict, from a test that ran if any did: the
+        message a user reads first."""
         verdict = self.verdict
-        return next((o for o in self.outcomes if o.verdict is verdict), None)
+        same = [o for o in self.outcomes if o.verdict is verdict]
+        return next((o for o in same if o.ran), same[0] if same else None)
 
     @property
     def message(self) -> str:

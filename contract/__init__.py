@@ -1,11 +1,13 @@
 """The Aalis MemoryService storage contract in Python, and its conformance kit.
 
-The contract types live here; the kit is :mod:`aalis_memory.conformance`, the reference
-backends are :mod:`aalis_memory.drivers`.
+The contract types live here (the change events in :mod:`aalis_memory.events`); the kit is
+:mod:`aalis_memory.conformance`, the reference backends and the reference compression provider
+are :mod:`aalis_memory.drivers`.
 """
 
 from aalis_memory.clearing import (
     ClearContext,
+    ClearParticipant,
     ClearResult,
     ClearTypeContribution,
     ClearTypeRegistry,
@@ -44,6 +46,7 @@ __all__ = [
     "OPTIONAL_METHODS",
     "REQUIRED_METHODS",
     "ClearContext",
+    "ClearParticipant",
     "ClearResult",
     "ClearTypeContribution",
     "ClearTypeRegistry",

@@ -8,7 +8,7 @@ dependants whether the message history really went.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, Literal, NotRequired, Protocol, TypeAlias, TypedDict
+from typing import Any, Final, Literal, NotRequired, Protocol, TypeAlias, TypedDict, runtime_checkable
 
 import attrs
 
@@ -234,6 +234,22 @@ class ClearTypeRegistry:
         return [t for t in _str_tuple(types) or () if t not in self._labels]
 
 
+@runtime_checkable
+class ClearParticipant(Protocol):
+    """A plugin that keeps data in metadata and so takes part in ``memory:clear``.
+
+    ``clear_types`` are its ``memory:clear-type`` contributions; ``on_clear`` runs after the
+    history was cleared (after ``next()``) and clears its namespaces by the context's scope and
+    types, answering with one row tagged with its type, success or not (``None`` when the clear
+    asked for none of its types).
+    """
+
+    @property
+    def clear_types(self) -> Sequence[ClearTypeContribution]: ...
+
+    async def on_clear(self, context: ClearContext) -> ClearResult | None: ...
+
+
 def handled_types(results: Iterable[ClearResult]) -> set[str]:
     """Types some result row names, successful or not: only those have a handler."""
     return {row.type for row in _results(results) if row.type is not None}
@@ -250,6 +266,7 @@ __all__ = [
     "LOG_NAMED_MAX",
     "ClearContext",
     "ClearContextJson",
+    "ClearParticipant",
     "ClearResult",
     "ClearResultJson",
     "ClearScope",

@@ -2,6 +2,10 @@
 
 Nothing here awaits between reading and writing its dictionaries, so every call is atomic with
 respect to other tasks on the same event loop.
+
+Extension points: a subclass (the kit's deliberately broken drivers are subclasses) may rely on
+the record classes :class:`StoredMessage` and :class:`StoredMetadata` and on the protected members
+listed in :class:`InMemoryMemory`'s docstring. Everything else is private and may change.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import copy
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Self
+from typing import Self, TypeVar
 
 import attrs
 
@@ -25,9 +29,14 @@ from aalis_memory.types import (
     RecentMessagesAcrossSessionsQuery,
 )
 
+T = TypeVar("T")
+
 
 @attrs.define
-class _Stored:
+class StoredMessage:
+    """A saved message as the store keeps it (extension point)."""
+
+    #: The store's own copy: nobody outside the store holds a reference to it.
     message: Message
     #: Store-wide write order, the tie-break between sessions at the same millisecond.
     seq: int
@@ -35,13 +44,29 @@ class _Stored:
 
 
 @attrs.define
-class _Meta:
+class StoredMetadata:
+    """A metadata entry as the store keeps it (extension point): its JSON text, so that the
+    stored data can never be shared with a caller, and may be unreadable (raw access)."""
+
     text: str
+    #: Epoch milliseconds of the last write.
     updated_at: int
 
 
 class InMemoryMemory:
-    """A complete MemoryService kept in Python dictionaries (for tests and embedded hosts)."""
+    """A complete MemoryService kept in Python dictionaries (for tests and embedded hosts).
+
+    Protected members a subclass may use or override (the only ones promised to stay):
+
+    - ``_sessions``: session id -> its :class:`StoredMessage` records in write order, archived
+      ones included; ``_metadata``: namespace -> key -> :class:`StoredMetadata`.
+    - ``_active(session_id)``: the session's active records in history order.
+    - ``_append(session_id, message)``: store a message as given (no validation, no stamping).
+    - ``_newest_across_sessions(wanted, keep)``: the cross-session selection, with the filter
+      (``keep(session_id, record)``, archived records included) and the cap replaceable.
+    - ``_copy_in(message)`` / ``_copy_out(value)``: the isolation copies made when a message is
+      saved and when anything is read.
+    """
 
     def __init__(
         self,
@@ -53,8 +78,8 @@ class InMemoryMemory:
         self.cross_session_max_limit = sem.check_cap(
             cross_session_max_limit, "cross_session_max_limit"
         )
-        self._sessions: dict[str, list[_Stored]] = {}
-        self._metadata: dict[str, dict[str, _Meta]] = {}
+        self._sessions: dict[str, list[StoredMessage]] = {}
+        self._metadata: dict[str, dict[str, StoredMetadata]] = {}
         self._writes = itertools.count()
 
     async def close(self) -> None:
@@ -68,29 +93,44 @@ class InMemoryMemory:
 
     # -- messages -------------------------------------------------------------------------
 
-    def _active(self, session_id: str) -> list[_Stored]:
+    def _active(self, session_id: str) -> list[StoredMessage]:
         return [s for s in self._sessions.get(session_id, ()) if not s.archived]
 
-    async def save_message(self, session_id: str, message: Message) -> None:
-        message, _ = sem.prepare_message(session_id, message)
+    def _append(self, session_id: str, message: Message) -> None:
         self._sessions.setdefault(session_id, []).append(
-            _Stored(copy.deepcopy(message), next(self._writes))
+            StoredMessage(self._copy_in(message), next(self._writes))
         )
 
+    def _copy_in(self, message: Message) -> Message:
+        """The caller keeps its Message and the dicts inside it: store a deep copy."""
+        return copy.deepcopy(message)
+
+    def _copy_out(self, value: T) -> T:
+        """Whatever a read returns is the caller's to mutate: hand out deep copies."""
+        return copy.deepcopy(value)
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        session_id, message, _ = sem.prepare_message(session_id, message)
+        self._append(session_id, message)
+
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
         active = [s.message for s in self._active(session_id)]
-        return copy.deepcopy(sem.history_window(active, effective))
+        return self._copy_out(sem.history_window(active, effective))
 
     async def count_history(self, session_id: str) -> int:
+        session_id = sem.check_session_id(session_id)
         return sem.count_conversation(s.message for s in self._active(session_id))
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
         every = [s.message for s in self._sessions.get(session_id, ())]
-        return copy.deepcopy(sem.newest(every, effective))
+        return self._copy_out(sem.newest(every, effective))
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        session_id = sem.check_session_id(session_id)
         span = sem.check_count(count)
         kept = sem.check_keep(keep)
         active = self._active(session_id)
@@ -100,7 +140,7 @@ class InMemoryMemory:
         return len(positions)
 
     async def clear_session(self, session_id: str) -> None:
-        self._sessions.pop(session_id, None)
+        self._sessions.pop(sem.check_session_id(session_id), None)
 
     async def clear_all(self) -> None:
         self._sessions.clear()
@@ -113,40 +153,43 @@ class InMemoryMemory:
         roles: Sequence[str] | None = None,
         exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
+        from_ts, to_ts, roles, exclude_kinds = sem.check_range(from_ts, to_ts, roles, exclude_kinds)
         keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
         hits = [s.message for s in self._sessions.get(session_id, ()) if keep(s.message)]
-        hits.sort(key=lambda m: m.timestamp or 0)  # stable: same-ms keep write order
-        return copy.deepcopy(hits[: self.range_query_limit])
+        hits.sort(key=sem.stamp)  # stable: same-ms keep write order
+        return self._copy_out(hits[: self.range_query_limit])
 
     async def get_recent_messages_across_sessions(
         self, query: RecentMessagesAcrossSessionsQuery
     ) -> list[RecentMessageRecord]:
+        query = sem.check_query(query)
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         wanted = min(limit, self.cross_session_max_limit)
-        return self._newest_across_sessions(wanted, sem.cross_session_filter(query))
+        matches = sem.cross_session_filter(query)
+        return self._newest_across_sessions(
+            wanted, lambda session_id, s: not s.archived and matches(session_id, s.message)
+        )
 
     def _newest_across_sessions(
-        self,
-        wanted: int | float,
-        keep: Callable[[str, Message], bool],
-        *,
-        include_archived: bool = False,
+        self, wanted: int | float, keep: Callable[[str, StoredMessage], bool]
     ) -> list[RecentMessageRecord]:
-        """The newest ``wanted`` messages passing ``keep``: by timestamp, then store-wide write
+        """The newest ``wanted`` records passing ``keep``: by timestamp, then store-wide write
         order, returned ascending."""
         hits = [
-            (s.message.timestamp or 0, s.seq, RecentMessageRecord(session_id, s.message))
+            (sem.stamp(s.message), s.seq, RecentMessageRecord(session_id, s.message))
             for session_id, stored in self._sessions.items()
             for s in stored
-            if (include_archived or not s.archived) and keep(session_id, s.message)
+            if keep(session_id, s)
         ]
-        hits.sort(key=lambda hit: hit[:2])
-        return copy.deepcopy([record for *_, record in sem.newest(hits, wanted)])
+        hits.sort(key=lambda hit: (hit[0], hit[1]))  # seq is unique: records never compared
+        return self._copy_out([record for *_, record in sem.newest(hits, wanted)])
 
     async def update_message_content(
         self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
     ) -> int:
-        sem.check_old_text(old_text)
+        session_id = sem.check_session_id(session_id)
+        old_text, new_text = sem.check_rewrite(old_text, new_text)
         effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
         changed = 0
         for stored in sem.newest(self._active(session_id), effective):
@@ -159,7 +202,8 @@ class InMemoryMemory:
     async def delete_messages_by_timestamps(
         self, session_id: str, timestamps: Sequence[int | float]
     ) -> int:
-        doomed = set(timestamps)
+        session_id = sem.check_session_id(session_id)
+        doomed = set(sem.check_timestamps(timestamps))
         stored = self._sessions.get(session_id, [])
         survivors = [s for s in stored if s.message.timestamp not in doomed]
         removed = len(stored) - len(survivors)
@@ -173,11 +217,12 @@ class InMemoryMemory:
         await self.commit_metadata([MetadataPut(namespace, key, data)])
 
     async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
-        sem.check_key(namespace, key)
+        namespace, key = sem.check_key(namespace, key)
         stored = self._metadata.get(namespace, {}).get(key)
         return None if stored is None else sem.decode_object(stored.text)
 
     async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        namespace = sem.check_namespace(namespace)
         entries = []
         for key, stored in sorted(self._metadata.get(namespace, {}).items()):
             data = sem.decode_object(stored.text)
@@ -186,11 +231,11 @@ class InMemoryMemory:
         return entries
 
     async def list_metadata_keys(self, namespace: str) -> list[str]:
-        return sorted(self._metadata.get(namespace, {}))
+        return sorted(self._metadata.get(sem.check_namespace(namespace), {}))
+
 
     async def delete_metadata(self, namespace: str, key: str) -> None:
-        sem.check_key(namespace, key)
-        self._delete(namespace, key)
+        self._delete(*sem.check_key(namespace, key))
 
     def _delete(self, namespace: str, key: str) -> None:
         space = self._metadata.get(namespace)
@@ -207,10 +252,10 @@ class InMemoryMemory:
                 space = self._metadata.setdefault(op.namespace, {})
                 previous = space.get(op.key)
                 stamp = sem.next_updated_at(None if previous is None else previous.updated_at)
-                space[op.key] = _Meta(text, stamp)
+                space[op.key] = StoredMetadata(text, stamp)
 
     def plant_raw_metadata(self, namespace: str, key: str, text: str) -> None:
         """Store ``text`` verbatim as an entry's payload (the kit's raw-access hook uses it)."""
-        self._metadata.setdefault(namespace, {})[key] = _Meta(text, sem.now_ms())
+        self._metadata.setdefault(namespace, {})[key] = StoredMetadata(text, sem.now_ms())
 
 

@@ -1,25 +1,44 @@
 """The MongoDB reference driver, on pymongo's native async client.
 
-Tiers: history and archive positions ordered by ``timestamp, _id`` (the client-made ObjectId keeps
-same-millisecond messages in write order); ``commit_metadata`` is one ordered bulk write (it stops
-at the first error, earlier writes stay); ``archive_span`` is one ``update_many`` (a failure can
-leave part of the span archived). Payloads are validated before anything is written.
+Tiers: history and archive positions ordered by ``timestamp, writeSeq, _id``; ``commit_metadata``
+is one ordered bulk write (it stops at the first error, earlier writes stay); ``archive_span`` is
+one ``update_many`` (a failure can leave part of the span archived). Every argument is checked
+(``semantics``) before anything reaches the server, so an identifier is always a plain string
+compared for equality, never a query operator, and oversized or too deeply nested documents are
+refused before anything is written.
+
+Write order across clients: ``writeSeq`` is a BSON timestamp the *server* assigns when the message
+is inserted (``$currentDate`` with ``$type: "timestamp"``, unique and increasing on one server), so
+same-millisecond messages written by different processes come back in the order the server
+received them. Client-made ObjectIds would not do: they order by a per-process random value
+within a second. Documents written before this field existed sort before those that have it.
+
+Concurrency: writes that read before they write (``archive_span``, ``update_message_content``,
+``commit_metadata``) run one at a time per store (an ``asyncio.Lock``), so tasks sharing a store
+never lose each other's work and every returned count is what happened. Across stores (other
+processes) rewrites are compare-and-set on the content and retried, archives only flag messages
+still active and count what the server changed; duplicate-key races of an upsert are retried.
+(FerretDB 1.x does not make a filtered single-document update atomic, so across processes only
+MongoDB gives those guarantees.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Self
 
+import bson
 from bson.codec_options import CodecOptions, DatetimeConversion
 from bson.datetime_ms import DatetimeMS
+from bson.objectid import ObjectId
 from pymongo import ASCENDING, DESCENDING, AsyncMongoClient, DeleteOne, ReplaceOne
 from pymongo.asynchronous.collection import AsyncCollection
 from pymongo.asynchronous.cursor import AsyncCursor
 from pymongo.asynchronous.database import AsyncDatabase
-from pymongo.errors import ConfigurationError, PyMongoError
+from pymongo.errors import BulkWriteError, ConfigurationError, DuplicateKeyError, PyMongoError
 from pymongo.monitoring import (
     CommandListener,
     ConnectionPoolListener,
@@ -44,8 +63,8 @@ from aalis_memory.drivers.mongodb_config import (
     ConfigError,
     HostPaths,
     MongoConfig,
+    Redactor,
     instance_label,
-    redact_uri,
     resolve_database_name,
 )
 from aalis_memory.drivers.mongodb_ownership import check_owner
@@ -76,12 +95,20 @@ MESSAGE_INDEXES: Final = (
     [("metadata.platform", ASCENDING), ("timestamp", DESCENDING)],
 )
 METADATA_INDEX: Final = [("namespace", ASCENDING), ("key", ASCENDING)]
-OLDEST_FIRST: Final = [("timestamp", ASCENDING), ("_id", ASCENDING)]
-NEWEST_FIRST: Final = [("timestamp", DESCENDING), ("_id", DESCENDING)]
+#: The server-assigned write order of a message (a BSON timestamp), the same-millisecond tie-break.
+WRITE_SEQ_FIELD: Final = "writeSeq"
+OLDEST_FIRST: Final = [("timestamp", ASCENDING), (WRITE_SEQ_FIELD, ASCENDING), ("_id", ASCENDING)]
+NEWEST_FIRST: Final = [
+    ("timestamp", DESCENDING), (WRITE_SEQ_FIELD, DESCENDING), ("_id", DESCENDING)
+]
 ACTIVE: Final[Doc] = {ARCHIVED_FIELD: {"$ne": True}}
 CONVERSATION: Final[Doc] = {"kind": {"$nin": sorted(CONTROL_KINDS)}}
 #: Limits above this are "everything" (the server wants 64-bit skip/limit values).
 _HUGE: Final = 2**62
+#: MongoDB's largest document (the driver checks before sending, so nothing is half written).
+MAX_BSON_BYTES: Final = 16 * 1024 * 1024
+#: Attempts at a write that lost a race (duplicate key of an upsert, changed content).
+_RETRIES: Final = 8
 _CODEC: Final[CodecOptions[Doc]] = CodecOptions(
     tz_aware=True, datetime_conversion=DatetimeConversion.DATETIME_AUTO
 )
@@ -91,6 +118,31 @@ _log = logging.getLogger(__name__)
 
 class MongoConnectionError(RuntimeError):
     """Connecting or building the indexes failed; the client is closed already."""
+
+
+class MongoWriteConflict(RuntimeError):
+    """A write kept losing races with other clients; nothing of this call was left half done
+    (an upsert batch is retried whole, and re-applying it gives the same result)."""
+
+
+def _check_size(document: Doc, what: str) -> None:
+    """Refuse a document MongoDB would refuse, before anything of the call is sent."""
+    size = len(bson.encode(document))
+    if size > MAX_BSON_BYTES:
+        raise ValueError(
+            f"{what}: {size} bytes as a MongoDB document, over the {MAX_BSON_BYTES}-byte limit"
+        )
+
+
+def _is_duplicate_key(exc: Exception) -> bool:
+    """A lost upsert race: the server's duplicate-key error (MongoDB), or the reply FerretDB
+    sends for it, which pymongo's bulk writer cannot read (``KeyError('nModified')``)."""
+    if isinstance(exc, DuplicateKeyError):
+        return True
+    if isinstance(exc, BulkWriteError):
+        errors = exc.details.get("writeErrors", [])
+        return bool(errors) and all(error.get("code") == 11000 for error in errors)
+    return isinstance(exc, KeyError) and exc.args == ("nModified",)
 
 
 def _finite(limit: int | float) -> int | None:
@@ -138,6 +190,8 @@ class MongoMemory:
         self._claim = claim
         self._log = log
         self._closed = False
+        #: Serializes this store's read-then-write calls (see the module docstring).
+        self._writes = asyncio.Lock()
 
     @classmethod
     async def open(
@@ -162,23 +216,21 @@ class MongoMemory:
         log = logger or _log
         label = instance_label(instance)
         name = resolve_database_name(config, host_paths, instance)
-        claim = mongodb_holders.claim(config.uri, name, label)
+        redact = Redactor(config.uri)
+        claim = mongodb_holders.claim(config, name, label)
         client: AsyncMongoClient[Doc] | None = None
         try:
-            log.info("%s: connecting to MongoDB %s, database %r", label,
-                     redact_uri(config.uri), name)
+            log.info("%s: connecting to MongoDB %s, database %r", label, redact(config.uri), name)
             try:
-                client = AsyncMongoClient(
-                    config.uri,
-                    serverSelectionTimeoutMS=config.connect_timeout_ms,
-                    connectTimeoutMS=config.connect_timeout_ms,
-                    event_listeners=list(event_listeners),
-                    appname="aalis-memory",
-                )
-            except (ConfigurationError, ValueError) as exc:
-                raise ConfigError(f"uri is not usable: {redact_uri(str(exc))}") from None
+                client = _client(config, event_listeners)
+            except (ConfigurationError, ValueError, OSError) as exc:
+                # pymongo's text can quote parts of the uri; no traceback of it is kept either,
+                # since its frames hold the uri and the credentials as arguments.
+                cause = f"{type(exc).__name__}: {redact(str(exc))}"
+                raise ConfigError(f"uri is not usable: {cause}") from None
             database = client.get_database(name, codec_options=_CODEC)
             store = cls(client=client, database=database, config=config, claim=claim, log=log)
+            failure: str | None = None
             try:
                 await database.command("ping")
                 await store._create_indexes()
@@ -186,8 +238,10 @@ class MongoMemory:
                     await check_owner(database, store.metadata_collection, host_paths, label,
                                       config.claim_from, log)
             except PyMongoError as exc:
-                log.error("%s: %s%s", label, CONNECT_FAILED, redact_uri(str(exc)))
-                raise MongoConnectionError(CONNECT_FAILED + redact_uri(str(exc))) from exc
+                failure = redact(f"{type(exc).__name__}: {exc}")
+            if failure is not None:
+                log.error("%s: %s%s", label, CONNECT_FAILED, failure)
+                raise MongoConnectionError(CONNECT_FAILED + failure)
             return store
         except BaseException:
             if client is not None:
@@ -201,7 +255,14 @@ class MongoMemory:
         await self.metadata_collection.create_index(METADATA_INDEX, unique=True)
 
     async def close(self) -> None:
-        """Close the client and free the database for another instance; idempotent."""
+        """Close the client and free the database for another instance; idempotent.
+
+        Index builds: ``open`` awaits ``createIndexes``; cancelling it (deactivation) closes the
+        client at once and frees the database, without waiting for the server. A build the
+        server already started goes on there (MongoDB does not stop one when its client goes
+        away); the driver does not kill it, since the same index is what the next activation
+        needs and another instance may be waiting on the same build.
+        """
         if self._closed:
             return
         self._closed = True
@@ -219,35 +280,47 @@ class MongoMemory:
     # -- messages -------------------------------------------------------------------------
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        message, text = sem.prepare_message(session_id, message)
+        session_id, message, text = sem.prepare_message(session_id, message)
         document = message_document(session_id, text, sem.now_ms())
-        await self.messages_collection.insert_one(document)
-
-    async def _window_start(self, session_id: str, limit: int) -> Doc | None:
-        """The (limit+1)-th newest active conversation message, if there is one."""
-        query = {SESSION_FIELD: session_id, **ACTIVE, **CONVERSATION}
-        cursor = self.messages_collection.find(query, projection={"timestamp": 1})
-        found = await cursor.sort(NEWEST_FIRST).skip(limit).limit(1).to_list()
-        return found[0] if found else None
+        _check_size(document, f"message for session {session_id!r}")
+        # An upsert of a fresh _id (never a match) so that the server stamps the write order.
+        # ``$set``, not ``$setOnInsert``: FerretDB 1.24 drops null fields from the latter.
+        await self.messages_collection.update_one(
+            {"_id": ObjectId()},
+            {"$set": document, "$currentDate": {WRITE_SEQ_FIELD: {"$type": "timestamp"}}},
+            upsert=True,
+        )
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        """Newest first until the (limit+1)-th newest conversation message: everything read
+        before it, markers included, is the window (one ordered scan, no second query)."""
+        session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
         if effective == 0:
             return []
-        query: Doc = {SESSION_FIELD: session_id, **ACTIVE}
-        bound = _finite(effective)
-        start = None if bound is None else await self._window_start(session_id, bound)
-        if start is not None:
-            ts, oid = start["timestamp"], start["_id"]
-            query["$or"] = [{"timestamp": {"$gt": ts}}, {"timestamp": ts, "_id": {"$gt": oid}}]
-        docs = await self.messages_collection.find(query).sort(OLDEST_FIRST).to_list()
-        return [document_message(doc) for doc in docs]
+        cursor = self.messages_collection.find({SESSION_FIELD: session_id, **ACTIVE})
+        window: list[Message] = []
+        seen = 0
+        try:
+            async for doc in cursor.sort(NEWEST_FIRST):
+                message = document_message(doc)
+                if not message.is_control:
+                    seen += 1
+                    if seen > effective:
+                        break
+                window.append(message)
+        finally:
+            await cursor.close()
+        window.reverse()
+        return window
 
     async def count_history(self, session_id: str) -> int:
+        session_id = sem.check_session_id(session_id)
         query = {SESSION_FIELD: session_id, **ACTIVE, **CONVERSATION}
         return await self.messages_collection.count_documents(query)
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
         if effective == 0:
             return []
@@ -257,10 +330,17 @@ class MongoMemory:
         return [document_message(doc) for doc in reversed(docs)]
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        session_id = sem.check_session_id(session_id)
         span = sem.check_count(count)
         kept = sem.check_keep(keep)
         if span == 0:
             return 0
+        async with self._writes:
+            return await self._archive(session_id, span, kept)
+
+    async def _archive(self, session_id: str, span: int, kept: tuple[int, ...]) -> int:
+        """Only messages still active are flagged and the server's count is returned, so a
+        concurrent archiver elsewhere can make this call archive fewer, never report more."""
         cursor = self.messages_collection.find(
             {SESSION_FIELD: session_id, **ACTIVE}, projection={"_id": 1}
         ).sort(OLDEST_FIRST)
@@ -276,6 +356,7 @@ class MongoMemory:
         return result.modified_count
 
     async def clear_session(self, session_id: str) -> None:
+        session_id = sem.check_session_id(session_id)
         await self.messages_collection.delete_many({SESSION_FIELD: session_id})
 
     async def clear_all(self) -> None:
@@ -290,6 +371,8 @@ class MongoMemory:
         roles: Sequence[str] | None = None,
         exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
+        from_ts, to_ts, roles, exclude_kinds = sem.check_range(from_ts, to_ts, roles, exclude_kinds)
         keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
         query: Doc = {SESSION_FIELD: session_id, "timestamp": {"$gte": from_ts, "$lte": to_ts}}
         if roles is not None:
@@ -303,6 +386,7 @@ class MongoMemory:
     async def get_recent_messages_across_sessions(
         self, query: RecentMessagesAcrossSessionsQuery
     ) -> list[RecentMessageRecord]:
+        query = sem.check_query(query)
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         wanted = int(min(limit, self.cross_session_max_limit))
         if wanted == 0:
@@ -317,33 +401,48 @@ class MongoMemory:
     async def update_message_content(
         self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
     ) -> int:
-        sem.check_old_text(old_text)
-        if not isinstance(new_text, str):
-            raise TypeError(f"new_text must be str, got {type(new_text).__name__}")
+        session_id = sem.check_session_id(session_id)
+        old_text, new_text = sem.check_rewrite(old_text, new_text)
         effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
         if effective == 0:
             return 0
-        cursor = self.messages_collection.find({SESSION_FIELD: session_id, **ACTIVE})
-        bound = _finite(effective)
-        cursor = cursor.sort(NEWEST_FIRST)
-        docs = await (cursor if bound is None else cursor.limit(bound)).to_list()
-        changed = 0
-        for doc in docs:
-            message = document_message(doc)
-            rewritten = sem.rewrite_content(message, old_text, new_text)
+        async with self._writes:
+            cursor = self.messages_collection.find({SESSION_FIELD: session_id, **ACTIVE})
+            bound = _finite(effective)
+            cursor = cursor.sort(NEWEST_FIRST)
+            docs = await (cursor if bound is None else cursor.limit(bound)).to_list()
+            changed = 0
+            for doc in docs:
+                changed += await self._rewrite_one(doc, old_text, new_text)
+            return changed
+
+    async def _rewrite_one(self, doc: Doc, old_text: str, new_text: str) -> int:
+        """Compare-and-set on the content, re-reading after a lost race: a rewrite another
+        client made meanwhile is kept and rewritten too, never overwritten (1 when changed)."""
+        for _attempt in range(_RETRIES):
+            rewritten = sem.rewrite_content(document_message(doc), old_text, new_text)
             if rewritten is None:
-                continue
+                return 0
             result = await self.messages_collection.update_one(
-                {"_id": doc["_id"], "content": message.content},
+                {"_id": doc["_id"], "content": doc.get("content"), **ACTIVE},
                 {"$set": {"content": rewritten.content}},
             )
-            changed += result.modified_count
-        return changed
+            if result.matched_count:
+                return 1
+            fresh = await self.messages_collection.find_one({"_id": doc["_id"], **ACTIVE})
+            if fresh is None:
+                return 0  # deleted or archived meanwhile: no longer in the window
+            doc = fresh
+        raise MongoWriteConflict(
+            f"update_message_content: message {doc['_id']} kept changing under "
+            f"{_RETRIES} attempts"
+        )
 
     async def delete_messages_by_timestamps(
         self, session_id: str, timestamps: Sequence[int | float]
     ) -> int:
-        doomed = list(timestamps)
+        session_id = sem.check_session_id(session_id)
+        doomed = sem.check_timestamps(timestamps)
         if not doomed:
             return 0
         result = await self.messages_collection.delete_many(
@@ -357,13 +456,14 @@ class MongoMemory:
         await self.commit_metadata([MetadataPut(namespace, key, data)])
 
     async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
-        sem.check_key(namespace, key)
+        namespace, key = sem.check_key(namespace, key)
         doc = await self.metadata_collection.find_one({"namespace": namespace, "key": key})
         data = None if doc is None else doc.get("data")
         return from_bson(data) if isinstance(data, dict) else None
 
     async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
         """Readable entries sorted by key; others are skipped with one warning each."""
+        namespace = sem.check_namespace(namespace)
         entries: list[MetadataEntry] = []
         async for doc in self.metadata_collection.find({"namespace": namespace}):
             key, data = doc.get("key"), doc.get("data")
@@ -378,17 +478,23 @@ class MongoMemory:
         return sorted(entries, key=lambda entry: entry.key)
 
     async def list_metadata_keys(self, namespace: str) -> list[str]:
+        namespace = sem.check_namespace(namespace)
         cursor = self.metadata_collection.find(
             {"namespace": namespace}, projection={"key": 1, "_id": 0}
         )
         return sorted([doc["key"] async for doc in cursor if isinstance(doc.get("key"), str)])
 
     async def delete_metadata(self, namespace: str, key: str) -> None:
-        sem.check_key(namespace, key)
+        namespace, key = sem.check_key(namespace, key)
         await self.metadata_collection.delete_one({"namespace": namespace, "key": key})
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
-        """One ordered bulk write; every payload is validated and converted first."""
+        """One ordered bulk write; every payload is validated, converted and size-checked first.
+
+        A batch that lost an upsert race (another client inserted one of its keys first) is
+        sent again whole: puts and deletes re-applied in order give the same final state, and
+        the stamps are read again so ``updated_at`` still moves forward.
+        """
         encoded = sem.encode_batch(ops)
         if not encoded:
             return
@@ -396,6 +502,24 @@ class MongoMemory:
             (op, None if text is None else payload_document(text, f"op {i} ({op.key})"))
             for i, (op, text) in enumerate(encoded)
         ]
+        for op, data in payloads:
+            if data is not None:
+                _check_size({"namespace": op.namespace, "key": op.key, "data": data},
+                            f"metadata {op.namespace}/{op.key}")
+        async with self._writes:
+            for attempt in range(_RETRIES):
+                try:
+                    await self._bulk(payloads)
+                    return
+                except (PyMongoError, KeyError) as exc:
+                    if not _is_duplicate_key(exc):
+                        raise
+                    if attempt == _RETRIES - 1:
+                        raise MongoWriteConflict(
+                            f"commit_metadata: lost {_RETRIES} upsert races in a row"
+                        ) from None
+
+    async def _bulk(self, payloads: list[tuple[MetadataOp, Doc | None]]) -> None:
         previous = await self._stamps({(op.namespace, op.key) for op, _data in payloads})
         requests: list[ReplaceOne[Doc] | DeleteOne] = []
         for op, data in payloads:
@@ -421,6 +545,18 @@ class MongoMemory:
             query, projection={"namespace": 1, "key": 1, "updatedAt": 1}
         )
         return {(d["namespace"], d["key"]): date_ms(d.get("updatedAt")) async for d in cursor}
+
+
+def _client(config: MongoConfig, listeners: Sequence[Listener]) -> AsyncMongoClient[Doc]:
+    """The driver's client (a function of its own: the uri never is an argument shown in a
+    traceback of ``open``)."""
+    return AsyncMongoClient(
+        config.uri,
+        serverSelectionTimeoutMS=config.connect_timeout_ms,
+        connectTimeoutMS=config.connect_timeout_ms,
+        event_listeners=list(listeners),
+        appname="aalis-memory",
+    )
 
 
 def _cross_session_query(query: RecentMessagesAcrossSessionsQuery) -> Doc:

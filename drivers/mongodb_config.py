@@ -6,6 +6,7 @@ Everything here is pure (no I/O), so validation happens before any connection is
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -26,16 +27,87 @@ MAX_DATABASE_NAME_BYTES: Final = 63
 _BAD_DATABASE_CHARS: Final = frozenset('/\\. "$\x00')
 UNOWNED: Final = "unowned"
 
-_REDACT: Final = re.compile(r"(mongodb(?:\+srv)?://[^:@/\s]+:)[^@\s]*(@)", re.IGNORECASE)
+#: A URI scheme (``mongodb://``, ``mongodb+srv://``, any other): where a URI starts in free text.
+_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+MASK: Final = "***"
+#: Shorter secrets are not searched for in free text (they would mask ordinary words); the
+#: userinfo of a URI is always masked, whatever its length.
+MIN_SECRET_CHARS: Final = 4
 
 
 class ConfigError(ValueError):
     """A configuration (or ownership) problem that stops the driver from opening; one line."""
 
 
+def _redact_segment(segment: str) -> str:
+    """One URI without its scheme (and whatever text follows it): the userinfo is everything up
+    to the last ``@`` (a host never holds one; a password may: space, tab, newline, ``/``, even
+    an unescaped ``@``), the password everything in it after the first ``:``. When the end of the
+    URI is unclear, more is masked, never less."""
+    at = segment.rfind("@")
+    if at < 0:
+        return segment
+    user, colon, _password = segment[:at].partition(":")
+    return f"{user}:{MASK}{segment[at:]}" if colon else segment
+
+
 def redact_uri(text: str) -> str:
-    """``text`` with the password of every MongoDB URI in it replaced by ``***``."""
-    return _REDACT.sub(r"\1***\2", text)
+    """``text`` with the password of every URI in it replaced by ``***``; text without any scheme
+    is read as one URI written without it (``alice:pw@host``).
+
+    Parsed, not pattern-matched: each URI runs from its scheme to the next scheme or the end of
+    the text, and its userinfo up to the last ``@`` in that stretch.
+    """
+    starts = [match.end() for match in _SCHEME.finditer(text)]
+    if not starts:
+        return _redact_segment(text)
+    pieces = [text[: starts[0]]]
+    for index, start in enumerate(starts):
+        following = _SCHEME.search(text, start)
+        end = following.start() if following is not None else len(text)
+        pieces.append(_redact_segment(text[start:end]))
+        if following is not None and index + 1 < len(starts):
+            pieces.append(text[end : starts[index + 1]])
+    return "".join(pieces)
+
+
+def uri_secrets(uri: str) -> tuple[str, ...]:
+    """The password of ``uri`` as written, percent-decoded and re-encoded: the spellings a
+    message about the URI (pymongo's included) may quote without the URI around it."""
+    stripped = uri.split("://", 1)[1] if "://" in uri else uri
+    at = stripped.rfind("@")
+    if at < 0:
+        return ()
+    _user, colon, password = stripped[:at].partition(":")
+    if not colon:
+        return ()
+    spellings = {
+        password,
+        urllib.parse.unquote(password),
+        urllib.parse.unquote_plus(password),
+        urllib.parse.quote(password, safe=""),
+        urllib.parse.quote_plus(password),
+    }
+    found = {s for s in spellings if len(s) >= MIN_SECRET_CHARS}
+    # Longest first, so a spelling that contains another is masked whole.
+    return tuple(sorted(found, key=lambda s: (-len(s), s)))
+
+
+class Redactor:
+    """Masks the secrets of one configured URI in any text the driver emits: every URI's
+    password (:func:`redact_uri`) and, anywhere, the configured password itself."""
+
+    def __init__(self, uri: str) -> None:
+        self._secrets = uri_secrets(uri)
+
+    def __call__(self, text: str) -> str:
+        text = redact_uri(text)
+        for secret in self._secrets:
+            text = text.replace(secret, MASK)
+        return text
+
+    def __repr__(self) -> str:
+        return f"Redactor({len(self._secrets)} secret spelling(s))"
 
 
 def _positive_int(what: str) -> Any:

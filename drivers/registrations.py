@@ -54,16 +54,9 @@ def _plant_sqlite(store: SqliteMemory, namespace: str, key: str, kind: RawMetada
     return True
 
 
-@memory_driver(
-    "sqlite",
-    capabilities=Capabilities(
-        ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"
-    ),
-    raw_metadata=_plant_sqlite,
-    documented_backend="sqlite",
-)
-async def sqlite(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
-    """The SQLite reference driver (a real database file in the test's tmp_path)."""
+async def reopen_sqlite(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
+    """The database file in ``ctx.tmp_path`` as it is: the durability hook (crash tests reopen
+    the file after SIGKILLing the process that wrote it)."""
     store = await SqliteMemory.open(
         ctx.tmp_path / "memory.sqlite3",
         range_query_limit=ctx.range_query_limit,
@@ -71,6 +64,21 @@ async def sqlite(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
     )
     yield store
     await store.close()
+
+
+@memory_driver(
+    "sqlite",
+    capabilities=Capabilities(
+        ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"
+    ),
+    raw_metadata=_plant_sqlite,
+    reopen=reopen_sqlite,
+    documented_backend="sqlite",
+)
+async def sqlite(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
+    """The SQLite reference driver (a real database file in the test's tmp_path)."""
+    async for store in reopen_sqlite(ctx):
+        yield store
 
 
 async def _plant_mongodb(store: Any, namespace: str, key: str, kind: RawMetadataKind) -> bool:

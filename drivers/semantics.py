@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, TypeVar, cast
 
 import attrs
 
 from aalis_memory.types import (
+    ABSENT,
     JsonObject,
     Message,
     MetadataDel,
@@ -85,8 +86,6 @@ def history_window(active: Sequence[Message], limit: int | float) -> list[Messag
 
 def newest(items: Sequence[T], limit: int | float) -> list[T]:
     """The last ``limit`` items, every item counting (full history, content-rewrite window)."""
-    if limit == 0:
-        return []
     if limit >= len(items):
         return list(items)
     return list(items[len(items) - int(limit) :])
@@ -123,33 +122,72 @@ def rewrite_content(message: Message, old_text: str, new_text: str) -> Message |
 
 
 def check_old_text(old_text: object) -> str:
-    """An empty search text would match everywhere; refuse it."""
-    if not isinstance(old_text, str) or old_text == "":
-        raise ValueError(f"old_text must be a non-empty string, got {old_text!r}")
-    return old_text
+    """A string (``TypeError`` otherwise); an empty one would match everywhere (``ValueError``)."""
+    if not isinstance(old_text, str):
+        raise TypeError(f"old_text must be a str, got {type(old_text).__name__}")
+    if old_text == "":
+        raise ValueError("old_text must be a non-empty string, got ''")
+    return check_unicode(old_text, "old_text")
+
+
+#: The largest JSON text (UTF-8 bytes) of one message or one metadata payload the reference
+#: drivers store: one limit for all of them, so a payload is refused the same way everywhere and a
+#: MongoDB document (16 MiB of BSON, with the driver's own fields) always has room for it.
+MAX_TEXT_BYTES: Final = 15 * 1024 * 1024
+#: The deepest nesting of objects and arrays (the outermost one counts) the reference drivers
+#: store. MongoDB refuses documents nested past 100 levels and the MongoDB driver wraps an array
+#: inside an array in an object, so 32 JSON levels always fit; deeper data is refused everywhere.
+MAX_NESTING: Final = 32
+#: Integer timestamps must fit in 64 signed bits (SQLite integers, BSON int64).
+INT64_MIN: Final = -(2**63)
+INT64_MAX: Final = 2**63 - 1
 
 
 def strict_json(value: object, what: str) -> str:
     """The one strict JSON encoder of the drivers; ``TypeError``/``ValueError`` if impossible.
 
     NaN and infinities are refused (JSON cannot spell them), and so are object keys that are
-    not strings (the encoder would silently turn ``1`` into ``"1"`` and merge it with ``"1"``).
-    The text is ASCII-escaped, so every Python string, lone surrogates included, survives.
+    not strings (the encoder would silently turn ``1`` into ``"1"`` and merge it with ``"1"``),
+    lone surrogates (UTF-8 storage cannot hold them; silently replacing them would corrupt the
+    text), nesting past :data:`MAX_NESTING` (cycles included) and texts over
+    :data:`MAX_TEXT_BYTES`. Nothing here depends on the backend, so every driver refuses alike.
     """
+    check_nesting(value, what)
     try:
-        text = json.dumps(value, allow_nan=False, separators=(",", ":"))
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
     except ValueError as exc:
         raise ValueError(f"{what}: not JSON-serializable: {exc}") from exc
     except TypeError as exc:
         raise TypeError(f"{what}: not JSON-serializable: {exc}") from exc
-    except RecursionError as exc:
-        raise ValueError(f"{what}: circular or too deep to serialize") from exc
     _check_keys(value, what)
+    size = len(check_unicode(text, what).encode("utf-8"))
+    if size > MAX_TEXT_BYTES:
+        raise ValueError(
+            f"{what}: {size} bytes of JSON, over the {MAX_TEXT_BYTES}-byte limit of one message "
+            "or metadata payload"
+        )
     return text
 
 
+def check_nesting(value: object, what: str, limit: int = MAX_NESTING) -> None:
+    """Refuse objects and arrays nested deeper than ``limit`` (iteratively: a cycle or a very
+    deep value is a ``ValueError``, never a ``RecursionError``)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Iterable[object] = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            raise ValueError(f"{what}: nested deeper than {limit} levels (or circular)")
+        stack.extend((child, depth + 1) for child in children)
+
+
 def _check_keys(value: object, what: str) -> None:
-    """Only called on values ``json.dumps`` accepted, so the walk is finite."""
+    """Only called on values ``check_nesting`` bounded, so the recursion is shallow."""
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
@@ -160,6 +198,19 @@ def _check_keys(value: object, what: str) -> None:
             _check_keys(item, what)
 
 
+def check_unicode(text: str, what: str) -> str:
+    """Text must be valid Unicode: a lone surrogate cannot be stored as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        raise ValueError(
+            f"{what}: lone surrogate U+{ord(bad):04X} at position {exc.start}; text must be valid "
+            "Unicode"
+        ) from None
+    return text
+
+
 def encode_json(data: object, what: str) -> str:
     """Strict JSON text of a metadata payload, which is always an object."""
     if not isinstance(data, dict):
@@ -167,32 +218,157 @@ def encode_json(data: object, what: str) -> str:
     return strict_json(data, f"{what}: metadata data")
 
 
+# -- argument checks: every public method runs these before it touches storage --------------
+#
+# Identifiers of the wrong type never reach a query: a dict such as {"$gt": ""} would be a query
+# operator to MongoDB, a list an SQL parameter error, a regex object a pattern. Each check
+# returns the value as a plain ``str`` so a ``str`` subclass (``bson.Code``) is stored as text.
+
+
+def check_id(value: object, what: str) -> str:
+    """A session id, namespace or key: any ``str`` (compared exactly), nothing else."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, got {type(value).__name__}")
+    return check_unicode(str.__str__(value), what)
+
+
 def check_session_id(session_id: object) -> str:
     """Session ids are strings (compared exactly, case included)."""
-    if not isinstance(session_id, str):
-        raise TypeError(f"session_id must be a str, got {type(session_id).__name__}")
-    return session_id
+    return check_id(session_id, "session_id")
 
 
-def check_timestamp(value: object, what: str) -> int | float:
-    """Timestamps are real numbers of epoch milliseconds; NaN could never be ordered."""
+def check_key(namespace: object, key: object) -> tuple[str, str]:
+    """Namespaces and keys are strings."""
+    return check_id(namespace, "namespace"), check_id(key, "key")
+
+
+def check_namespace(namespace: object) -> str:
+    return check_id(namespace, "namespace")
+
+
+def check_strings(values: object, what: str) -> tuple[str, ...] | None:
+    """An optional list of strings (roles, kinds, session ids to exclude); a lone string is
+    refused, since iterating it would yield its characters."""
+    if values is None:
+        return None
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+        raise TypeError(f"{what} must be a list of str, got {type(values).__name__}")
+    return tuple(check_id(item, f"{what} item") for item in values)
+
+
+def stamp(message: Message) -> int | float:
+    """The timestamp of a stored message: always present, since saving stamps a missing one."""
+    return cast("int | float", message.timestamp)
+
+
+def check_timestamp(value: object, what: str, *, finite: bool = False) -> int | float:
+    """Timestamps are real numbers of epoch milliseconds.
+
+    ``bool`` is not a number here (``True == 1`` would address the message at 1 ms); NaN could
+    never be ordered; integers must fit in 64 bits. Infinities are unbounded range ends, but a
+    stored timestamp (``finite=True``) must be finite.
+    """
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{what} must be a number (epoch ms), got {value!r}")
+        raise TypeError(f"{what} must be a number (epoch ms), got {type(value).__name__}")
     if isinstance(value, float) and math.isnan(value):
         raise ValueError(f"{what} must not be NaN (it could not be ordered)")
+    if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError(f"{what} {value} does not fit in 64 signed bits")
+    if finite and math.isinf(value):
+        raise ValueError(f"{what} must be finite, got {value!r}")
     return value
 
 
-def prepare_message(session_id: object, message: object) -> tuple[Message, str]:
-    """Validate a message before it is saved: the message as stored (stamped with the current
-    epoch ms when it has no timestamp) and its JSON text. Nothing is written when this raises."""
-    check_session_id(session_id)
+def check_timestamps(values: object) -> list[int | float]:
+    """The timestamps of a deletion: a list of numbers, each checked, duplicates dropped."""
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+        raise TypeError(f"timestamps must be a list of numbers, got {type(values).__name__}")
+    checked = [check_timestamp(item, f"timestamps[{i}]") for i, item in enumerate(values)]
+    return list(dict.fromkeys(checked))
+
+
+def check_range(
+    from_ts: object, to_ts: object, roles: object, exclude_kinds: object
+) -> tuple[int | float, int | float, tuple[str, ...] | None, tuple[str, ...] | None]:
+    """The arguments of a session range read."""
+    return (
+        check_timestamp(from_ts, "from_ts"),
+        check_timestamp(to_ts, "to_ts"),
+        check_strings(roles, "roles"),
+        check_strings(exclude_kinds, "exclude_kinds"),
+    )
+
+
+def check_query(query: object) -> RecentMessagesAcrossSessionsQuery:
+    """A cross-session query with every field of the right type (its limit is checked by the
+    caller, which knows the default)."""
+    if not isinstance(query, RecentMessagesAcrossSessionsQuery):
+        raise TypeError(
+            f"query must be a RecentMessagesAcrossSessionsQuery, got {type(query).__name__}"
+        )
+    if query.since_ts is not None:
+        check_timestamp(query.since_ts, "query.since_ts")
+    if query.platform is not None:
+        check_id(query.platform, "query.platform")
+    for field in ("exclude_session_ids", "roles", "kinds", "exclude_kinds"):
+        check_strings(getattr(query, field), f"query.{field}")
+    return query
+
+
+def check_rewrite(old_text: object, new_text: object) -> tuple[str, str]:
+    """The texts of a content rewrite: a non-empty search text and a replacement string."""
+    if not isinstance(new_text, str):
+        raise TypeError(f"new_text must be a str, got {type(new_text).__name__}")
+    return check_old_text(old_text), check_unicode(new_text, "new_text")
+
+
+_OPTIONAL_TEXT: Final = ("tool_call_id", "name", "kind")
+_TEXT_LISTS: Final = ("images", "audios")
+_OBJECT_LISTS: Final = ("tool_calls", "segments")
+
+
+def check_message(message: object) -> Message:
+    """A ``Message`` whose fields have the types of the TypeScript shape (``attrs`` does not
+    check them, and a dict in ``role`` or ``kind`` would otherwise reach a query)."""
     if not isinstance(message, Message):
         raise TypeError(f"message must be a Message, got {type(message).__name__}")
-    if message.timestamp is None:
-        message = attrs.evolve(message, timestamp=now_ms())
-    check_timestamp(message.timestamp, "message.timestamp")
-    return message, message_text(message)
+    problems: list[str] = []
+    if not isinstance(message.role, str):
+        problems.append(f"role is {type(message.role).__name__}")
+    if message.content is not None and not isinstance(message.content, str):
+        problems.append(f"content is {type(message.content).__name__}")
+    reasoning = message.reasoning_content
+    if reasoning is not None and reasoning is not ABSENT and not isinstance(reasoning, str):
+        problems.append(f"reasoning_content is {type(reasoning).__name__}")
+    for name in _OPTIONAL_TEXT:
+        value = getattr(message, name)
+        if value is not None and not isinstance(value, str):
+            problems.append(f"{name} is {type(value).__name__}")
+    for name in _TEXT_LISTS:
+        items = getattr(message, name) or ()
+        if not all(isinstance(item, str) for item in items):
+            problems.append(f"{name} holds a non-string")
+    for name in _OBJECT_LISTS:
+        items = getattr(message, name) or ()
+        if not all(isinstance(item, dict) for item in items):
+            problems.append(f"{name} holds a non-object")
+    if message.metadata is not None and not isinstance(message.metadata, dict):
+        problems.append(f"metadata is {type(message.metadata).__name__}")
+    if problems:
+        raise TypeError(f"message fields of the wrong type: {', '.join(problems)}")
+    return message
+
+
+def prepare_message(session_id: object, message: object) -> tuple[str, Message, str]:
+    """Validate a message before it is saved: the session id, the message as stored (stamped
+    with the current epoch ms when it has no timestamp) and its JSON text. Nothing is written
+    when this raises."""
+    session = check_session_id(session_id)
+    checked = check_message(message)
+    if checked.timestamp is None:
+        checked = attrs.evolve(checked, timestamp=now_ms())
+    check_timestamp(checked.timestamp, "message.timestamp", finite=True)
+    return session, checked, message_text(checked)
 
 
 def message_text(message: Message) -> str:
@@ -200,24 +376,33 @@ def message_text(message: Message) -> str:
     return strict_json(message.to_json(), "message")
 
 
-def encode_batch(ops: Sequence[MetadataOp]) -> list[tuple[MetadataOp, str | None]]:
-    """Validate a whole batch before anything is written: each op with its encoded payload."""
-    out: list[tuple[MetadataOp, str | None]] = []
+def check_ops(ops: object) -> list[MetadataOp]:
+    """A batch: a list of ``MetadataPut``/``MetadataDel`` with string namespaces and keys."""
+    if isinstance(ops, str | bytes | Mapping) or not isinstance(ops, Iterable):
+        raise TypeError(f"ops must be a list of MetadataPut/MetadataDel, got {type(ops).__name__}")
+    out: list[MetadataOp] = []
     for index, op in enumerate(ops):
         if not isinstance(op, MetadataPut | MetadataDel):
-            raise TypeError(f"op {index} must be a MetadataPut or MetadataDel, got {op!r}")
-        check_key(op.namespace, op.key)
+            raise TypeError(
+                f"op {index} must be a MetadataPut or MetadataDel, got {type(op).__name__}"
+            )
+        namespace, key = check_key(op.namespace, op.key)
+        if isinstance(op, MetadataPut):
+            out.append(MetadataPut(namespace, key, op.data))
+        else:
+            out.append(MetadataDel(namespace, key))
+    return out
+
+
+def encode_batch(ops: object) -> list[tuple[MetadataOp, str | None]]:
+    """Validate a whole batch before anything is written: each op with its encoded payload."""
+    out: list[tuple[MetadataOp, str | None]] = []
+    for index, op in enumerate(check_ops(ops)):
         if isinstance(op, MetadataPut):
             out.append((op, encode_json(op.data, f"op {index} ({op.namespace}/{op.key})")))
         else:
             out.append((op, None))
     return out
-
-
-def check_key(namespace: object, key: object) -> None:
-    """Namespaces and keys are strings."""
-    if not isinstance(namespace, str) or not isinstance(key, str):
-        raise TypeError(f"namespace and key must be str, got {namespace!r}/{key!r}")
 
 
 def decode_object(text: str) -> JsonObject | None:
@@ -239,6 +424,8 @@ def cross_session_filter(
     query: RecentMessagesAcrossSessionsQuery,
 ) -> Callable[[str, Message], bool]:
     """The predicate of every filter of a cross-session read except the limit."""
+    if query.since_ts is not None:
+        check_timestamp(query.since_ts, "query.since_ts")
     roles = set(DEFAULT_CROSS_SESSION_ROLES if query.roles is None else query.roles)
     kinds = None if query.kinds is None else set(query.kinds)
     excluded_kinds = set(query.exclude_kinds or ())
@@ -251,7 +438,7 @@ def cross_session_filter(
             return False
         if message.kind is not None and message.kind in excluded_kinds:
             return False
-        if query.since_ts is not None and (message.timestamp or 0) < query.since_ts:
+        if query.since_ts is not None and stamp(message) < query.since_ts:
             return False
         if query.platform is not None:
             platform: Any = (message.metadata or {}).get("platform")
@@ -266,12 +453,13 @@ def range_filter(
     from_ts: float, to_ts: float, roles: Sequence[str] | None, exclude_kinds: Sequence[str] | None
 ) -> Callable[[Message], bool]:
     """The predicate of a session range read (inclusive bounds, role whitelist, kind blacklist)."""
+    check_timestamp(from_ts, "from_ts")
+    check_timestamp(to_ts, "to_ts")
     role_set = None if roles is None else set(roles)
     excluded = set(exclude_kinds or ())
 
     def keep(message: Message) -> bool:
-        ts = message.timestamp or 0
-        if not from_ts <= ts <= to_ts:
+        if not from_ts <= stamp(message) <= to_ts:
             return False
         if role_set is not None and message.role not in role_set:
             return False

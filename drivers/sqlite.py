@@ -206,23 +206,26 @@ class SqliteMemory:
     # -- messages -------------------------------------------------------------------------
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        message, text = sem.prepare_message(session_id, message)
+        session_id, message, text = sem.prepare_message(session_id, message)
         ts = _ts_param(message.timestamp, "message.timestamp")
         row = (session_id, ts, int(message.is_control), text)
         await self._call(_insert_message, row)
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
         return await self._call(_history, session_id, effective)
 
     async def count_history(self, session_id: str) -> int:
-        return await self._call(_count_conversation, session_id)
+        return await self._call(_count_conversation, sem.check_session_id(session_id))
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
         return await self._call(_full_history, session_id, effective)
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        session_id = sem.check_session_id(session_id)
         span = sem.check_count(count)
         kept = sem.check_keep(keep)
         return await self._call(self._archive, session_id, span, kept)
@@ -246,6 +249,7 @@ class SqliteMemory:
         return len(positions)
 
     async def clear_session(self, session_id: str) -> None:
+        session_id = sem.check_session_id(session_id)
         await self._call(_execute, "DELETE FROM messages WHERE session_id = ?", (session_id,))
 
     async def clear_all(self) -> None:
@@ -259,6 +263,8 @@ class SqliteMemory:
         roles: Sequence[str] | None = None,
         exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
+        from_ts, to_ts, roles, exclude_kinds = sem.check_range(from_ts, to_ts, roles, exclude_kinds)
         bounds = (_ts_param(from_ts, "from_ts"), _ts_param(to_ts, "to_ts"))
         keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
         return await self._call(_range, session_id, bounds, keep, self.range_query_limit)
@@ -266,10 +272,7 @@ class SqliteMemory:
     async def get_recent_messages_across_sessions(
         self, query: RecentMessagesAcrossSessionsQuery
     ) -> list[RecentMessageRecord]:
-        if not isinstance(query, RecentMessagesAcrossSessionsQuery):
-            raise TypeError(
-                f"query must be a RecentMessagesAcrossSessionsQuery, got {type(query).__name__}"
-            )
+        query = sem.check_query(query)
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         wanted = int(min(limit, self.cross_session_max_limit))
         since = query.since_ts
@@ -280,16 +283,16 @@ class SqliteMemory:
     async def update_message_content(
         self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
     ) -> int:
-        sem.check_old_text(old_text)
-        if not isinstance(new_text, str):
-            raise TypeError(f"new_text must be a str, got {type(new_text).__name__}")
+        session_id = sem.check_session_id(session_id)
+        old_text, new_text = sem.check_rewrite(old_text, new_text)
         effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
         return await self._call(_rewrite, session_id, old_text, new_text, effective)
 
     async def delete_messages_by_timestamps(
         self, session_id: str, timestamps: Sequence[int | float]
     ) -> int:
-        doomed = list(dict.fromkeys(_ts_param(ts, "timestamps item") for ts in timestamps))
+        session_id = sem.check_session_id(session_id)
+        doomed = [_ts_param(ts, "timestamps item") for ts in sem.check_timestamps(timestamps)]
         if not doomed:
             return 0
         return await self._call(_delete_by_timestamps, session_id, doomed)
@@ -300,17 +303,17 @@ class SqliteMemory:
         await self.commit_metadata([MetadataPut(namespace, key, data)])
 
     async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
-        sem.check_key(namespace, key)
+        namespace, key = sem.check_key(namespace, key)
         return await self._call(_get_metadata, namespace, key)
 
     async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
-        return await self._call(_list_metadata, namespace)
+        return await self._call(_list_metadata, sem.check_namespace(namespace))
 
     async def list_metadata_keys(self, namespace: str) -> list[str]:
-        return await self._call(_list_metadata_keys, namespace)
+        return await self._call(_list_metadata_keys, sem.check_namespace(namespace))
 
     async def delete_metadata(self, namespace: str, key: str) -> None:
-        sem.check_key(namespace, key)
+        namespace, key = sem.check_key(namespace, key)
         await self._call(
             _execute, "DELETE FROM metadata WHERE namespace = ? AND key = ?", (namespace, key)
         )
@@ -433,11 +436,10 @@ def _recent(
 ) -> list[RecentMessageRecord]:
     if wanted == 0:
         return []
-    # The filter re-checks since_ts; SQL narrows by it only when it can (NaN binds as NULL).
-    narrow = since is not None and not (isinstance(since, float) and math.isnan(since))
+    # since_ts was checked to be a number (never NaN); the filter re-checks it anyway.
     sql = "SELECT session_id, body FROM messages WHERE archived = 0"
     params: tuple[object, ...] = ()
-    if narrow:
+    if since is not None:
         sql += " AND ts >= ?"
         params = (since,)
     # Newest first along messages_recent; stops as soon as enough messages pass the filter.
@@ -451,7 +453,7 @@ def _recent(
                 break
     cursor.close()
     hits.reverse()
-    return sem.newest(hits, wanted)
+    return hits
 
 
 def _rewrite(

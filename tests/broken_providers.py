@@ -13,10 +13,19 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from aalis_memory.compression_service import CompressingStatus, SummarizerFailed
+from aalis_memory.clearing import ClearContext, ClearResult, ClearTypeContribution
+from aalis_memory.compression_service import (
+    AlreadyCompressing,
+    CompressingStatus,
+    CompressionError,
+    HistoryChanged,
+    HistoryUnreadable,
+    SummarizerFailed,
+)
 from aalis_memory.conformance.compression import ProviderContext, compression_provider
+from aalis_memory.drivers.summary import Summarizer, SummaryCompression
+from aalis_memory.events import MESSAGES_DELETED
 from aalis_memory.service import MemoryService
-from aalis_memory.summary import Summarizer, SummaryCompression
 from aalis_memory.types import JsonObject, Message
 
 
@@ -29,6 +38,8 @@ class BrokenProvider:
 
 BROKEN: dict[str, BrokenProvider] = {}
 C = TypeVar("C", bound=type[SummaryCompression])
+#: The reference provider's record of clears seen since a run started.
+Mark = tuple[int, int]
 
 
 def broken(name: str, *rule_ids: str) -> Callable[[C], C]:
@@ -42,7 +53,7 @@ def broken(name: str, *rule_ids: str) -> Callable[[C], C]:
             return cls(
                 ctx.memory, ctx.summarizer, settings=ctx.settings,
                 token_counter=ctx.token_counter, birth_platform=ctx.birth_platform,
-                clock=ctx.clock,
+                clock=ctx.clock, emit=ctx.emit,
             )
 
         factory.__doc__ = doc
@@ -70,10 +81,10 @@ class ArchiveOnFailure(SummaryCompression):
 
     async def _compress(
         self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
     ) -> None:
         try:
-            await super()._compress(memory, summarizer, session_id, snapshot, split, previous)
+            await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
         except SummarizerFailed:
             await memory.archive_span(session_id, split)
             raise
@@ -94,9 +105,9 @@ class LosesPostSplit(SummaryCompression):
 
     async def _compress(
         self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
     ) -> None:
-        await super()._compress(memory, summarizer, session_id, snapshot, split, previous)
+        await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
         last = snapshot[split - 1].timestamp or 0
         active = await memory.get_history(session_id, math.inf)
         late = [i for i, m in enumerate(active) if not m.is_control and (m.timestamp or 0) > last]
@@ -135,7 +146,7 @@ class ArchivesPicksToo(SummaryCompression):
 
 @broken(
     "background-commit", "CSV-01", "CSV-02", "CSV-04", "CSV-05", "CSV-06", "CSV-07", "CSV-08",
-    "CSV-15", "CSV-18", "CSV-19",
+    "CSV-15", "CSV-18", "CSV-19", "EVT-01",
 )
 class BackgroundCommit(SummaryCompression):
     """Resolves as soon as the summarizer answered; archiving finishes in a background task."""
@@ -147,10 +158,10 @@ class BackgroundCommit(SummaryCompression):
 
     async def _compress(
         self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
     ) -> None:
         deferred = _DeferArchive(memory, self)
-        await super()._compress(deferred, summarizer, session_id, snapshot, split, previous)
+        await super()._compress(deferred, summarizer, session_id, snapshot, split, previous, mark)
 
 
 class _DeferArchive:
@@ -177,7 +188,7 @@ class _DeferArchive:
 _PENDING: set[asyncio.Task[int]] = set()
 
 
-@broken("events-before-checks", "CSV-09", "CSV-12", "CSV-13", "CSV-21")
+@broken("events-before-checks", "CSV-12", "CSV-13", "CSV-22")
 class EventsBeforeChecks(SummaryCompression):
     """Sends start before checking anything, then error or done (the upstream order)."""
 
@@ -227,10 +238,10 @@ class ShortThreshold(SummaryCompression):
 
     async def _compress(
         self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
     ) -> None:
         if sum(1 for m in snapshot[:split] if not m.is_control) >= 3:
-            await super()._compress(memory, summarizer, session_id, snapshot, split, previous)
+            await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
 
 
 @broken("summary-not-folded", "CSV-16")
@@ -258,6 +269,167 @@ class AcceptsAnyReason(SummaryCompression):
 
     async def compress(self, session_id: str, reason: Any = "manual") -> None:
         await self._run(session_id)
+
+
+# -- the summary, and calls rejected before they start ------------------------------------------
+
+
+@broken("discards-summary", "CSV-23")
+class DiscardsSummary(SummaryCompression):
+    """Asks the summarizer, then throws the summary away: compression becomes plain archiving."""
+
+    async def _store(self, memory: MemoryService, session_id: str, record: JsonObject) -> None:
+        return None
+
+
+@broken("keeps-new-summary-on-reject", "CSV-24")
+class KeepsNewSummaryOnReject(SummaryCompression):
+    """Stores the new summary first and never puts the previous one back when it then rejects."""
+
+    async def _restore(
+        self, memory: MemoryService, session_id: str, previous: JsonObject | None, mark: Mark,
+    ) -> None:
+        return None
+
+
+@broken("events-for-rejected-call", "CSV-22")
+class EventsForRejectedCall(SummaryCompression):
+    """Reports start and error for a call rejected because the session is already compressing."""
+
+    async def _run(self, session_id: str) -> bool:
+        try:
+            return await super()._run(session_id)
+        except AlreadyCompressing:
+            self._emit(session_id, "start")
+            self._emit(session_id, "error")
+            raise
+
+
+@broken("history-changed-reported-done", "CSV-13")
+class HistoryChangedReportedDone(SummaryCompression):
+    """Reports a compression rejected for a changed history as done (a retry-later no-op)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._changed: set[str] = set()
+
+    def _verify(
+        self, session_id: str, expected: Sequence[Message], current: Sequence[Message]
+    ) -> None:
+        try:
+            super()._verify(session_id, expected, current)
+        except HistoryChanged:
+            self._changed.add(session_id)
+            raise
+
+    def _emit(self, session_id: str, status: CompressingStatus) -> None:
+        if status == "error" and session_id in self._changed:
+            self._changed.discard(session_id)
+            status = "done"
+        super()._emit(session_id, status)
+
+
+@broken("trims-without-summarizer", "CSV-09")
+class TrimsWithoutSummarizer(SummaryCompression):
+    """Without a summary model it archives the history anyway (the upstream plain trim), then
+    rejects."""
+
+    async def _run(self, session_id: str) -> bool:
+        if self.summarizer is None and self.memory is not None:
+            await self.memory.archive_span(session_id, 10**9)
+        return await super()._run(session_id)
+
+
+@broken("unreadable-history-untyped", "CSV-21")
+class UnreadableHistoryUntyped(SummaryCompression):
+    """Lets the store's own error through when the history cannot be read."""
+
+    async def _run(self, session_id: str) -> bool:
+        try:
+            return await super()._run(session_id)
+        except HistoryUnreadable as exc:
+            raise exc.__cause__ or exc from None
+
+
+# -- memory change events --------------------------------------------------------------------
+
+
+@broken("no-history-changed", "EVT-01")
+class NoHistoryChanged(SummaryCompression):
+    """Archives without telling anyone: clients keep showing the old history."""
+
+    def _history_changed(self, session_id: str) -> None:
+        return None
+
+
+@broken("archive-as-deletion", "EVT-02")
+class ArchiveAsDeletion(SummaryCompression):
+    """Announces the archived messages as deleted, so the vector index drops them."""
+
+    async def _compress(
+        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+    ) -> None:
+        await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
+        if self._emit_event is not None:
+            stamps = [m.timestamp for m in snapshot[:split]]
+            self._emit_event(MESSAGES_DELETED, {"sessionId": session_id, "timestamps": stamps})
+
+
+@broken("history-changed-on-reject", "EVT-03")
+class HistoryChangedOnReject(SummaryCompression):
+    """Sends history:changed whenever a run ends, also when nothing was archived."""
+
+    async def _run(self, session_id: str) -> bool:
+        try:
+            return await super()._run(session_id)
+        except CompressionError:
+            self._history_changed(session_id)
+            raise
+
+
+# -- memory:clear ------------------------------------------------------------------------------
+
+
+@broken("clear-wipes-all-sessions", "CLR-12")
+class ClearWipesAllSessions(SummaryCompression):
+    """A session clear empties the whole summary namespace."""
+
+    async def on_clear(self, context: ClearContext) -> ClearResult | None:
+        return await super().on_clear(attrs.evolve(context, scope="all", session_id=None))
+
+
+@broken("clear-ignores-types", "CLR-13")
+class ClearIgnoresTypes(SummaryCompression):
+    """Clears its summaries on every memory:clear, whatever types were asked for."""
+
+    async def on_clear(self, context: ClearContext) -> ClearResult | None:
+        return await super().on_clear(attrs.evolve(context, types=None))
+
+
+@broken("no-clear-type", "CLR-14")
+class NoClearType(SummaryCompression):
+    """Tags its rows 'summary' but registers no memory:clear-type, so /clear -t summary fails."""
+
+    clear_types: tuple[ClearTypeContribution, ...] = ()
+
+
+@broken("untagged-failure-rows", "CLR-15")
+class UntaggedFailureRows(SummaryCompression):
+    """Tags its successful rows only: a failed clear is reported without a type."""
+
+    async def on_clear(self, context: ClearContext) -> ClearResult | None:
+        row = await super().on_clear(context)
+        return row if row is None or row.success else attrs.evolve(row, type=None)
+
+
+@broken("restores-over-clear", "CLR-16")
+class RestoresOverClear(SummaryCompression):
+    """Puts the previous summary back when a compression is rejected, even one a memory:clear
+    removed meanwhile (the reference provider's old bug)."""
+
+    def _cleared_since(self, session_id: str, mark: Mark) -> bool:
+        return False
 
 
 NAMES: Final = tuple(sorted(BROKEN))

@@ -22,3 +22,21 @@ def verdicts(report: dict[str, Any], driver: str) -> dict[str, str]:
     """Rule -> verdict of ``driver`` (empty when the driver is not in the report)."""
     rules = report.get("drivers", {}).get(driver, {}).get("rules", {})
     return {rule: entry["verdict"] for rule, entry in rules.items()}
+
+
+def rules(report: dict[str, Any], driver: str) -> dict[str, Any]:
+    """Rule -> full report entry of ``driver`` (verdict, message, messages, tests...)."""
+    found: dict[str, Any] = report.get("drivers", {}).get(driver, {}).get("rules", {})
+    return found
+
+
+def failing(report: dict[str, Any], driver: str) -> dict[str, Any]:
+    """The entries of ``driver``'s rules whose verdict is ``fail``."""
+    return {rule: entry for rule, entry in rules(report, driver).items()
+            if entry["verdict"] == "fail"}
+
+
+def messages(entry: dict[str, Any]) -> list[str]:
+    """The messages of the tests that gave one rule entry its verdict (a failing rule's
+    failures, not the notes of its deselected or skipped tests)."""
+    return [test["message"] for test in entry["tests"] if test["verdict"] == entry["verdict"]]

@@ -6,6 +6,8 @@ would write it.
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from reports import load_report
@@ -111,7 +113,7 @@ async def no_archive(ctx):
 
 @pytest.mark.parametrize(("driver", "cause"), [
     ("cannot-open", "could not open a store: ConnectionRefusedError: the server at db.invalid:1"),
-    ("no-archive", "lacks required method(s): archive_span"),
+    ("no-archive", "lacks required method(s) archive_span"),
 ])
 def test_an_unusable_driver_is_reported_once(
     pytester: pytest.Pytester, driver: str, cause: str
@@ -278,3 +280,23 @@ async def forgetful(ctx):
         "*TypeError: driver 'forgetful': the raw_metadata hook returned None; it must return "
         "True (the * entry was written) or False (this backend cannot hold one)*",
     ])
+
+
+def test_the_catalogue_at_a_terminal(pytester: pytest.Pytester) -> None:
+    listed = pytester.run(sys.executable, "-m", "aalis_memory.conformance", "rules", "ARCH-0*")
+    assert listed.ret == 0
+    assert [line.split()[0] for line in listed.outlines if line] == [
+        f"ARCH-0{n}" for n in range(1, 10)
+    ]
+    explained = pytester.run(sys.executable, "-m", "aalis_memory.conformance", "explain", "arch-10")
+    assert explained.ret == 0, explained.errlines
+    explained.stdout.fnmatch_lines([
+        "ARCH-10 (MUST): A driver declaring archive_atomicity='atomic' *",
+        "  ground: api-memory §核心方法 “*”",
+        "  tests:",
+        "    */suite/archive.py::test_*",
+        "  run only it: pytest --memory-driver=NAME --memory-rules=ARCH-10",
+    ])
+    unknown = pytester.run(sys.executable, "-m", "aalis_memory.conformance", "explain", "ARCH-99")
+    assert unknown.ret == 2
+    unknown.stderr.fnmatch_lines(["explain: no rule 'ARCH-99' in the catalogue; did you mean *"])

@@ -1,4 +1,5 @@
-"""The kit can fail: the strict suite flags exactly the declared rules of every broken driver."""
+"""The kit can fail: the default-mode suite flags exactly the declared rules of every broken
+driver (the strict mode's turning advisories into failures is tests/test_plugin.py's)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from aalis_memory.conformance.rules import CATALOGUE, Level
 from broken_drivers import BROKEN, load_all
 from reports import load_report, verdicts
 
@@ -34,10 +36,11 @@ def run_suite(workdir: Path, drivers: list[str], *extra: str) -> tuple[int, dict
 
 
 @pytest.fixture(scope="session")
-def strict_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def default_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every broken driver in one run of the default mode, the one backend authors use."""
     workdir = tmp_path_factory.mktemp("broken")
     code, data, output = run_suite(
-        workdir, [f"broken-{name}" for name in sorted(BROKEN)], "--memory-strict",
+        workdir, [f"broken-{name}" for name in sorted(BROKEN)],
         # The state machine names one likely rule per failure; its own check is
         # tests/test_state_machine_catches_broken.py. Exact sets are the example tests' promise.
         "-k", "not state_machine",
@@ -47,11 +50,16 @@ def strict_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))
-def test_suite_flags_exactly_the_broken_rules(name: str, strict_report: dict[str, Any]) -> None:
+def test_suite_flags_exactly_the_broken_rules(name: str, default_report: dict[str, Any]) -> None:
+    """A broken MUST rule fails, a broken SHOULD rule is an advisory, nothing else is blamed."""
     entry = BROKEN[name]
-    found = verdicts(strict_report, f"broken-{name}")
+    found = verdicts(default_report, f"broken-{name}")
     failing = {rule for rule, verdict in found.items() if verdict == "fail"}
-    assert failing == set(entry.breaks), (
-        f"broken-{name} ({entry.why}): expected failures {sorted(entry.breaks)}, "
-        f"suite reported {sorted(failing)}"
+    advised = {rule for rule, verdict in found.items() if verdict == "advisory"}
+    expected = set(entry.breaks - entry.examples_miss)
+    musts = {rule for rule in expected if CATALOGUE[rule].level is Level.MUST}
+    assert (failing, advised) == (musts, expected - musts), (
+        f"broken-{name} ({entry.why}): expected fail {sorted(musts)} and advisory "
+        f"{sorted(expected - musts)}, got fail {sorted(failing)}, advisory "
+        f"{sorted(advised)}"
     )

@@ -1,6 +1,6 @@
 """Properties of the pure pieces: limit handling, history windows, archive position arithmetic.
 
-The model (conformance/model.py) and the drivers' shared logic (drivers/semantics.py) are written
+The model (conformance/contract_model.py) and the drivers' shared logic (drivers/semantics.py) are written
 independently; here they must agree with each other and with the arithmetic the notes state.
 """
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aalis_memory.conformance import model
+from aalis_memory.conformance import contract_model as model
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.types import CONTROL_KINDS, Message
 

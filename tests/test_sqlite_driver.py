@@ -384,7 +384,7 @@ async def test_everything_survives_reopening(tmp_path: Path, aalis_memory_loop: 
         ),
         Message(role="tool", content="result", tool_call_id="c1", name="f", timestamp=1000.5),
         Message(role="system", content="divider", kind=MARKER, timestamp=1001),
-        msg("lone surrogate \ud800 and 漢字", 1002, reasoning_content="why"),
+        msg("astral 😀, NUL \x00 and 漢字", 1002, reasoning_content="why"),
     ]
     async with await SqliteMemory.open(path) as store:
         for message in saved:

@@ -19,16 +19,33 @@ import pytest
 from test_broken_drivers import run_suite
 
 from aalis_memory.conformance.adapters import opened_store
+from aalis_memory.conformance.machine.attribution import COVERED_RULES
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.registry import get as get_driver
-from aalis_memory.conformance.statemachine import COVERED_RULES
 from broken_drivers import BROKEN, Broken, load_all, registration
+from reports import failing, messages
 
 load_all()
 
 #: Broken drivers the machine cannot catch although a declared rule is in COVERED_RULES, with
 #: the reason (empty when it catches them all).
-NOT_CAUGHT: Final[dict[str, str]] = {}
+NOT_CAUGHT: Final[dict[str, str]] = {
+    "cross-empty-over-cap": "needs a finite limit above cross_session_max_limit with more matching "
+                            "messages than the cap; the deep profile's histories rarely hold one "
+                            "(the example test CROSS-01 catches it)",
+    "json-list-keys-unchecked": "its payloads are sets, NaN and bytes, never a non-string key "
+    "inside a list (the example tests' UNSERIALIZABLE catalogue has it)",
+    "json-recursion-error": "its payloads are sets, NaN and bytes, never one nested too deep "
+    "(the example tests' UNSERIALIZABLE catalogue has it)",
+    "limit-bool-is-one": "its bad limits are -1, 1.5, NaN and '3', never a bool",
+    "archive-count-inf-is-all": "its bad counts never include math.inf",
+    "meta-updated-at-counter": "a history runs within milliseconds, where previous + 1 and the "
+    "write time cannot be told apart",
+    # Its histories never save timestamp 0 nor use 0 as a bound (issue 16 asks the machine to):
+    "ts-zero-restamped": "its histories never save a message at timestamp 0",
+    "ts-range-zero-unbounded": "its range reads never use 0 as a bound",
+    "ts-since-zero-ignored": "its since_ts is always a stored (positive) timestamp, never 0",
+}
 
 
 def unreachable(entry: Broken) -> str | None:
@@ -57,14 +74,13 @@ def machine_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 @pytest.mark.parametrize("name", REACHABLE)
 def test_machine_catches(name: str, machine_report: dict[str, Any]) -> None:
     entry = BROKEN[name]
-    verdicts = machine_report.get("drivers", {}).get(f"broken-{name}", {}).get("rules", {})
-    failing = {rule: result for rule, result in verdicts.items() if result["verdict"] == "fail"}
-    assert failing, f"broken-{name} ({entry.why}) passed the state machine"
+    failed = failing(machine_report, f"broken-{name}")
+    assert failed, f"broken-{name} ({entry.why}) passed the state machine"
     # The report files a failure under its primary rule: every one must be a declared rule.
-    assert set(failing) <= entry.breaks, (
+    assert set(failed) <= entry.breaks, (
         f"broken-{name} breaks {sorted(entry.breaks)}, but the machine blamed "
-        f"{sorted(set(failing) - entry.breaks)}:\n"
-        + "\n".join(m for r in failing.values() for m in r["messages"])
+        f"{sorted(set(failed) - entry.breaks)}:\n"
+        + "\n".join(m for r in failed.values() for m in messages(r))
     )
 
 
@@ -74,12 +90,10 @@ def test_printed_reproduction_runs_and_shows_the_bug(
 ) -> None:
     """The snippet in the failure is Python a user can paste: run on a fresh store of the broken
     driver and of the reference driver of the same ordering, the calls' results differ."""
-    messages = [m for r in machine_report.get("drivers", {}).get(f"broken-{name}", {})
-                .get("rules", {}).values()
-                if r["verdict"] == "fail" for m in r["messages"]]
-    if not messages:
+    shown = [m for r in failing(machine_report, f"broken-{name}").values() for m in messages(r)]
+    if not shown:
         pytest.skip(f"broken-{name} was not caught (test_machine_catches says why)")
-    source = snippet(messages[0])
+    source = snippet(shown[0])
     entry = BROKEN[name]
     reference = get_driver("inmemory" if entry.capabilities.ordering == "write" else "sqlite")
     broken_calls = run_snippet(source, registration(entry), tmp_path / "broken")

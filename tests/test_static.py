@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = ["contract", "conformance", "drivers", "fixtures", "tests"]
+SOURCES = ["contract", "conformance", "drivers", "fixtures", "tests", "mutation"]
 
 
 def test_ruff_is_clean() -> None:
@@ -23,7 +23,8 @@ def test_ruff_is_clean() -> None:
 
 
 def installed_layout(root: Path) -> Path:
-    """A tree of links shaped like the installed package, so mypy sees `aalis_memory.*`."""
+    """A tree of links shaped like the installed package, so mypy sees `aalis_memory.*` (and the
+    mutation tooling beside it)."""
     package = root / "aalis_memory"
     package.mkdir()
     for item in (REPO / "contract").iterdir():
@@ -31,6 +32,7 @@ def installed_layout(root: Path) -> Path:
             (package / item.name).symlink_to(item)
     for name in ("conformance", "drivers", "fixtures"):
         (package / name).symlink_to(REPO / name)
+    (root / "mutation").symlink_to(REPO / "mutation")  # the tooling, importable as `mutation`
     return root
 
 
@@ -51,6 +53,9 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
         cwd=REPO / "tests", env=env, capture_output=True, text=True,
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
+    tooling = subprocess.run([*base, "-p", "mutation"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True)
+    assert tooling.returncode == 0, tooling.stdout + tooling.stderr
 
 
 EXAMPLE = REPO / "examples" / "json-file-backend"

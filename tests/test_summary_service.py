@@ -1,24 +1,34 @@
-"""SummaryCompression beyond the provider suite: the automatic path, memory:clear, settings."""
+"""SummaryCompression beyond the provider suite: the automatic path, memory:clear, events, the
+old import path, settings."""
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import math
-from collections.abc import Awaitable, Callable
+import sys
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import pytest
 
-from aalis_memory import ClearContext, CompressionUsage
+from aalis_memory import ClearContext, ClearParticipant, ClearTypeRegistry, CompressionUsage
 from aalis_memory.compression_service import (
     AlreadyCompressing,
     CompressingEvent,
     CompressionError,
     CompressionService,
+    HistoryCleared,
 )
 from aalis_memory.conformance.compression import ScriptedSummarizer, char_tokens
 from aalis_memory.drivers.inmemory import InMemoryMemory
-from aalis_memory.summary import SUMMARY_NAMESPACE, CompressionSettings, SummaryCompression
+from aalis_memory.drivers.summary import (
+    CLEAR_TYPE,
+    SUMMARY_NAMESPACE,
+    CompressionSettings,
+    SummaryCompression,
+)
+from aalis_memory.events import HISTORY_CHANGED
 from aalis_memory.types import Message
 
 T = TypeVar("T")
@@ -87,7 +97,7 @@ def test_compress_if_due_counts_messages_and_skips_a_running_session() -> None:
     assert run(scenario) == (False, False, True)
 
 
-@pytest.mark.aalis_spec("CLR-02")
+@pytest.mark.aalis_spec("CLR-12", "CLR-13")
 def test_memory_clear_drops_the_summaries_it_was_asked_for() -> None:
     async def scenario() -> list[Any]:
         store = await filled()
@@ -152,3 +162,107 @@ def test_session_id_must_be_a_string() -> None:
     service = SummaryCompression(InMemoryMemory(), ScriptedSummarizer())
     with pytest.raises(TypeError):
         run(lambda: service.compress(7))  # type: ignore[arg-type]
+
+
+@pytest.mark.aalis_spec("CLR-14")
+def test_the_summary_clear_type_is_registered() -> None:
+    """``/clear -t summary`` is accepted: the type the rows carry is a registered one."""
+    service = SummaryCompression(None, None)
+    assert isinstance(service, ClearParticipant)
+    registry = ClearTypeRegistry(service.clear_types)
+    assert registry.ids() == [CLEAR_TYPE]
+    assert registry.unknown(["summary"]) == []
+    assert registry.label(CLEAR_TYPE) == "对话摘要"
+
+
+@pytest.mark.aalis_spec("CLR-16")
+@pytest.mark.parametrize("types", [None, ["context", "summary"], ["summary"]])
+def test_a_clear_during_a_compression_is_not_undone(types: list[str] | None) -> None:
+    """The old provider stored the new summary, found the history cleared, and put the previous
+    summary back over the clear; now the clear wins, whatever it was asked to clear."""
+
+    async def scenario() -> tuple[str | None, list[str], list[str]]:
+        store = await filled()
+        summarizer = ScriptedSummarizer(text="FIRST")
+        service = SummaryCompression(store, summarizer)
+        await service.compress(S)
+        await store.save_message(S, Message(role="user", content="later", timestamp=5000))
+        summarizer.text = "SECOND"
+        summarizer.hold()
+        statuses: list[str] = []
+        service.subscribe(lambda e: statuses.append(e.status))
+        running = asyncio.ensure_future(service.compress(S))
+        await summarizer.entered()
+        if types is None or "context" in types:
+            await store.clear_session(S)
+        await service.on_clear(ClearContext(scope="session", session_id=S, types=types))
+        summarizer.release()
+        with pytest.raises(HistoryCleared):
+            await running
+        return await service.summary(S), await store.list_metadata_keys(SUMMARY_NAMESPACE), statuses
+
+    assert run(scenario) == (None, [], ["start", "error"])
+
+
+def test_a_clear_of_all_sessions_during_the_commit_wins() -> None:
+    """A clear that lands after the summary was stored and before the archive: the compression
+    commits (its history is intact) and the stored summary is removed again."""
+
+    class ClearsDuringArchive(InMemoryMemory):
+        service: SummaryCompression | None = None
+
+        async def archive_span(self, session_id: str, count: int, keep: Any = ()) -> int:
+            assert self.service is not None
+            await self.service.on_clear(ClearContext(scope="all", types=["summary"]))
+            return await super().archive_span(session_id, count, keep)
+
+    async def scenario() -> tuple[str | None, list[str | None]]:
+        store = ClearsDuringArchive()
+        for i in range(3):
+            await store.save_message(S, Message(role="user", content=f"m{i}", timestamp=1000 + i))
+        service = SummaryCompression(store, ScriptedSummarizer(text="S1"))
+        store.service = service
+        await service.compress(S)
+        return await service.summary(S), [m.content for m in await store.get_history(S, math.inf)]
+
+    assert run(scenario) == (None, ["对话已压缩"])
+
+
+@pytest.mark.aalis_spec("EVT-01")
+def test_history_changed_goes_to_the_host_bus_also_on_the_automatic_path() -> None:
+    async def scenario() -> list[tuple[str, dict[str, Any]]]:
+        store = await filled()
+        sent: list[tuple[str, dict[str, Any]]] = []
+
+        def bus(name: str, payload: Mapping[str, Any], /) -> None:
+            sent.append((name, dict(payload)))
+
+        service = SummaryCompression(store, ScriptedSummarizer(),
+                                     settings=CompressionSettings(history_limit=4), emit=bus)
+        await service.compress_if_due(S, usage(history_messages=4))
+        return sent
+
+    assert run(scenario) == [(HISTORY_CHANGED, {"sessionId": S})]
+
+
+def test_a_failing_event_bus_does_not_decide() -> None:
+    async def scenario() -> list[str | None]:
+        store = await filled()
+
+        def broken_bus(name: str, payload: Mapping[str, Any], /) -> None:
+            raise RuntimeError("bus down")
+
+        await SummaryCompression(store, ScriptedSummarizer(), emit=broken_bus).compress(S)
+        return [m.content for m in await store.get_history(S, math.inf) if not m.is_control]
+
+    assert run(scenario) == []
+
+
+@pytest.mark.parametrize("old", ["aalis_memory.summary", "aalis_memory.summary_plan"])
+def test_the_old_import_path_still_works_and_warns(old: str) -> None:
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match="moved to aalis_memory.drivers"):
+        module = importlib.import_module(old)
+    new = importlib.import_module(old.replace("aalis_memory.", "aalis_memory.drivers."))
+    assert module.__all__ == new.__all__
+    assert all(getattr(module, name) is getattr(new, name) for name in new.__all__)

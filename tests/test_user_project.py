@@ -3,7 +3,9 @@ fixture and marker names, CI reports. Each test is a throwaway project run by py
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 
 import pytest
 
@@ -128,3 +130,30 @@ def test_every_name_the_kit_adds_is_prefixed(pytester: pytest.Pytester) -> None:
     inis = re.findall(r"^\s+(\w*(?:memory|compression)\w*) \(", help_text, re.M)
     assert inis
     assert all(name.startswith("aalis_") for name in inis), inis
+
+
+def test_a_named_driver_that_cannot_be_provisioned_is_an_error(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No server anywhere: --memory-driver=mongodb is one usage error saying what to do; the
+    same driver brought in by 'all' is reported not run and the run goes on."""
+    pytester.makeini("[pytest]\n")
+    paths = os.environ.get("PATH", "").split(os.pathsep)
+    bare = [p for p in paths if not any(shutil.which(tool, path=p) for tool in ("ferretdb", "mongod"))]
+    monkeypatch.setenv("PATH", os.pathsep.join(bare))
+    monkeypatch.delenv("AALIS_MEMORY_MONGODB_URI", raising=False)
+    named = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--memory-driver=mongodb")
+    assert named.ret == pytest.ExitCode.USAGE_ERROR, named.stdout.str()
+    named.stderr.fnmatch_lines([
+        "ERROR: --memory-driver=mongodb: the driver cannot be provisioned: no MongoDB server *"
+        "--memory-mongodb-uri*",
+    ])
+    report = pytester.path / "report.json"
+    every = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--memory-driver=all", "-k", "test_history_is_ascending",
+        f"--memory-report={report}",
+    )
+    assert every.ret == pytest.ExitCode.OK, every.stdout.str()
+    mongodb = load_report(report)["drivers"]["mongodb"]["rules"]
+    assert mongodb["HIST-02"]["verdict"] == "not run"
+    assert "no MongoDB server" in mongodb["HIST-02"]["message"]

@@ -1,21 +1,80 @@
-"""What a provider test holds: the store, the scripted summarizer, and the events it saw."""
+"""What a provider test holds: the store, the scripted summarizer, and what the provider did.
+
+The provider sees the store through :class:`Watched`, which records its metadata writes and
+archive calls on one timeline with the events it sends, so a test can ask what the provider keeps
+(without knowing how it stores its summary) and whether a notice came after the commit.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
-from collections.abc import Callable
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+import attrs
+
 from aalis_memory.compression_service import CompressingEvent, CompressionService
+from aalis_memory.conformance.checks import expect
 from aalis_memory.conformance.compression.registry import ProviderContext, ProviderRegistration
 from aalis_memory.conformance.compression.scripted import ScriptedSummarizer, char_tokens
-from aalis_memory.summary import CompressionSettings
-from aalis_memory.summary_plan import TokenCounter
+from aalis_memory.drivers.summary import CompressionSettings
+from aalis_memory.drivers.summary_plan import TokenCounter
+from aalis_memory.types import MetadataOp, MetadataPut
 
 #: The kit's clock starts here (2033), after every timestamp the suite writes, and ticks by 1 ms.
 CLOCK_START: Final = 2_000_000_000_000
 
 _SAME: Final[Any] = object()
+
+
+@attrs.frozen
+class Step:
+    """One thing the provider did, in order: ``archive`` (a session), ``metadata`` (a written
+    ``namespace/key``) or ``event`` (an event name)."""
+
+    what: str
+    detail: str
+
+
+class Watched:
+    """The store as the provider sees it: metadata writes and archive calls are recorded, and
+    metadata writes can be made to fail (a backend that went away) with ``fail_metadata_writes``."""
+
+    def __init__(self, store: Any, harness: Harness) -> None:
+        self.wrapped = store
+        self._harness = harness
+        self.fail_metadata_writes = False
+
+    def _writing(self, keys: Sequence[tuple[str, str]]) -> None:
+        if self.fail_metadata_writes:
+            raise ConnectionError("metadata backend unreachable")
+        for namespace, key in keys:
+            self._harness.note("metadata", f"{namespace}/{key}")
+            if (namespace, key) not in self._harness.written:
+                self._harness.written.append((namespace, key))
+
+    async def save_metadata(self, namespace: str, key: str, data: Any) -> None:
+        self._writing([(namespace, key)])
+        await self.wrapped.save_metadata(namespace, key, data)
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        self._writing([(op.namespace, op.key) for op in ops if isinstance(op, MetadataPut)])
+        await self.wrapped.commit_metadata(ops)
+
+    async def delete_metadata(self, namespace: str, key: str) -> None:
+        self._writing([])
+        await self.wrapped.delete_metadata(namespace, key)
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        self._harness.note("archive", session_id)
+        result: int = await self.wrapped.archive_span(session_id, count, keep)
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
 
 
 class Harness:
@@ -24,12 +83,28 @@ class Harness:
         self.registration = registration
         self.summarizer = ScriptedSummarizer()
         self.events: list[CompressingEvent] = []
+        #: Memory change events the provider sent: (name, payload).
+        self.changes: list[tuple[str, dict[str, Any]]] = []
+        #: Everything the provider did, in order (see :class:`Step`).
+        self.timeline: list[Step] = []
+        #: Metadata entries the provider wrote, in first-write order.
+        self.written: list[tuple[str, str]] = []
+        #: The store wrapper of the last provider built (``None`` when it was built without one).
+        self.watched: Watched | None = None
         self._ticks = itertools.count(CLOCK_START)
         self.last_tick = CLOCK_START - 1
 
     def clock(self) -> int:
         self.last_tick = next(self._ticks)
         return self.last_tick
+
+    def note(self, what: str, detail: str) -> None:
+        self.timeline.append(Step(what, detail))
+
+    def emit(self, name: str, payload: Mapping[str, Any], /) -> None:
+        """The host event bus the provider is given."""
+        self.changes.append((name, dict(payload)))
+        self.note("event", name)
 
     def build(
         self,
@@ -41,18 +116,70 @@ class Harness:
         birth_platform: Callable[[str], str | None] | None = None,
     ) -> CompressionService:
         """A provider over the store and the scripted summarizer (``None`` makes one absent)."""
+        store = self.memory if memory is _SAME else memory
+        self.watched = None if store is None else Watched(store, self)
         ctx = ProviderContext(
-            memory=self.memory if memory is _SAME else memory,
+            memory=self.watched,
             summarizer=self.summarizer if summarizer is _SAME else summarizer,
             settings=settings or CompressionSettings(),
             token_counter=token_counter,
             clock=self.clock,
             birth_platform=birth_platform,
+            emit=self.emit,
         )
         service = self.registration.factory(ctx)
         service.subscribe(self.events.append)
         return service
 
+    async def held(self, service: Any, session_id: str, rule_id: str) -> asyncio.Task[None]:
+        """Start ``service.compress(session_id)`` and return once the summarizer is working on it
+        (held until :meth:`ScriptedSummarizer.release`).
+
+        A provider that finishes without ever calling the summarizer fails ``rule_id`` here
+        instead of hanging the test.
+        """
+        self.summarizer.hold()
+        task: asyncio.Task[None] = asyncio.ensure_future(service.compress(session_id))
+        entered = asyncio.ensure_future(self.summarizer.entered())
+        await asyncio.wait({task, entered}, return_when=asyncio.FIRST_COMPLETED)
+        if not entered.done():
+            entered.cancel()
+            error = task.exception()
+            outcome = "resolved" if error is None else f"raised {type(error).__name__}: {error}"
+            expect(rule_id, False, f"compress({session_id}) {outcome} without calling the summarizer")
+        return task
+
     def statuses(self, session_id: str) -> list[str]:
         """The statuses sent so far for ``session_id``, in order."""
         return [e.status for e in self.events if e.session_id == session_id]
+
+    def sent(self, session_id: str) -> list[str]:
+        """Names of the memory change events sent so far for ``session_id``, in order."""
+        return [name for name, payload in self.changes if payload.get("sessionId") == session_id]
+
+    async def kept(self, service: Any, session_id: str, texts: Sequence[str]) -> list[str]:
+        """Which of ``texts`` (summaries the scripted summarizer wrote) the provider keeps for
+        ``session_id``: in ``summary(session_id)`` when it has that method, else in metadata it
+        wrote or in the session's active history."""
+        summary = getattr(service, "summary", None)
+        if callable(summary):
+            places = [await summary(session_id) or ""]
+        else:
+            places = [m.content or "" for m in await self.memory.get_history(session_id, math.inf)]
+            for namespace, key in self.written:
+                data = await self.memory.get_metadata(namespace, key)
+                places.append("" if data is None else json.dumps(data, ensure_ascii=False))
+        return [text for text in texts if any(text in place for place in places)]
+
+    async def present(self, keys: Sequence[tuple[str, str]]) -> list[str]:
+        """Which of the metadata entries ``keys`` are still stored, as ``namespace/key``."""
+        lister = getattr(self.memory, "list_metadata_keys", None)
+        found: list[str] = []
+        for namespace, key in keys:
+            if callable(lister):
+                there = key in await lister(namespace)
+            else:
+                there = await self.memory.get_metadata(namespace, key) is not None
+            if there:
+                found.append(f"{namespace}/{key}")
+        return found

@@ -16,7 +16,11 @@ from aalis_memory.conformance.compression.harness import Harness
 from aalis_memory.conformance.compression.registry import ProviderRegistration
 from aalis_memory.conformance.plugin import SUITE_DIR, _split, select_or_usage_error
 
-SUITE_FILE: Final = SUITE_DIR / "compression_service.py"
+#: The provider suite: collected only when a provider is selected.
+SUITE_FILES: Final = frozenset(
+    SUITE_DIR / name
+    for name in ("compression_service.py", "compression_events.py", "compression_clearing.py")
+)
 SELECTED: Final = pytest.StashKey[list[str]]()
 
 
@@ -46,7 +50,7 @@ def selected_providers(config: pytest.Config) -> list[str]:
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    if collection_path.resolve() == SUITE_FILE and not config.stash[SELECTED]:
+    if collection_path.resolve() in SUITE_FILES and not config.stash[SELECTED]:
         return True
     return None
 

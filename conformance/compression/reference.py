@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aalis_memory.conformance.compression.registry import ProviderContext, compression_provider
-from aalis_memory.summary import SummaryCompression
+from aalis_memory.drivers.summary import SummaryCompression
 
 
 @compression_provider("summary")
@@ -16,4 +16,5 @@ def summary(ctx: ProviderContext) -> SummaryCompression:
         token_counter=ctx.token_counter,
         birth_platform=ctx.birth_platform,
         clock=ctx.clock,
+        emit=ctx.emit,
     )

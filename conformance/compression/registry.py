@@ -15,15 +15,21 @@ import attrs
 
 from aalis_memory.compression_service import CompressionService
 from aalis_memory.conformance.named_registry import NamedRegistry
-from aalis_memory.summary import CompressionSettings, Summarizer
-from aalis_memory.summary_plan import TokenCounter
+from aalis_memory.drivers.summary import CompressionSettings, Summarizer
+from aalis_memory.drivers.summary_plan import TokenCounter
+from aalis_memory.events import EventSink
 
 ENTRY_POINT_GROUP: Final = "aalis_memory.compression_providers"
 
 
 @attrs.frozen(kw_only=True)
 class ProviderContext:
-    """What a provider is built from in one test; ``None`` memory or summarizer means absent."""
+    """What a provider is built from in one test; ``None`` memory or summarizer means absent.
+
+    ``emit`` is the host event bus: a provider sends the memory change events of its archiving
+    (``history:changed``) there. A provider that keeps data in metadata also implements
+    :class:`aalis_memory.ClearParticipant` (``clear_types`` and ``on_clear``), which the kit calls.
+    """
 
     memory: Any
     summarizer: Summarizer | None
@@ -31,6 +37,7 @@ class ProviderContext:
     token_counter: TokenCounter
     clock: Callable[[], int]
     birth_platform: Callable[[str], str | None] | None = None
+    emit: EventSink | None = None
 
 
 ProviderFactory: TypeAlias = Callable[[ProviderContext], CompressionService]

@@ -1,54 +1,101 @@
-"""Rules for the metadata key/value store and batched commits (api-memory.zh.md, 核心方法 and the
-clearing section; READING_NOTES #11)."""
+"""Rules for the metadata key/value store and batched commits (api-memory §核心方法 and the
+clearing helpers of §钩子与贡献点, which rely on what the store lists and deletes)."""
 
-from aalis_memory.conformance.rules.rule import MUST, SHOULD, Rule
+from aalis_memory.conformance.rules.rule import cite, must, should
 
-API = "api-memory §核心方法"
-NOTES = "READING_NOTES"
+A = "api-memory"
+M = "plugin-memory-mongodb"
+CORE = "核心方法"
+HOOK = "钩子与贡献点"
+KV = cite(A, "概述", "提供结构化元数据 K/V 存储")
 
 RULES = (
-    Rule("META-01", MUST, f"{API}, metadata",
+    must("META-01",
          "save_metadata then get_metadata returns the saved object; a missing key reads as None, "
-         "and the same key in another namespace is a separate entry."),
-    Rule("META-02", MUST, f"{API}, metadata",
+         "and the same key in another namespace is a separate entry.",
+         KV, cite(A, CORE, "getMetadata(namespace: string, key: string)")),
+    must("META-02",
          "list_metadata returns the namespace's entries (key, data, updated_at) and nothing from "
-         "other namespaces."),
-    Rule("META-03", MUST, f"{API}, metadata",
-         "delete_metadata removes that one entry and leaves the namespace's other entries."),
-    Rule("META-04", SHOULD, f"{NOTES} #11",
-         "list_metadata is sorted by key."),
-    Rule("META-05", SHOULD, f"{NOTES} #11",
-         "updated_at is integer epoch milliseconds taken at write time and grows on every "
-         "overwrite."),
-    Rule("META-06", SHOULD, f"{NOTES} #11",
-         "Stored data is isolated: mutating the object passed in or the object returned changes "
-         "nothing stored."),
-    Rule("META-07", SHOULD, f"{NOTES} #11",
-         "Data round-trips as JSON: nested objects, lists, unicode, keys with '.' or a leading '$'."),
-    Rule("META-08", SHOULD, f"{NOTES} #11",
-         "save_metadata with data that is not JSON-serializable raises TypeError or ValueError and "
-         "stores nothing."),
-    Rule("META-09", MUST, "api-memory §钩子与贡献点 (listMetadata skips)",
+         "other namespaces.",
+         KV, cite(A, CORE, "listMetadata(namespace: string): Promise<MetadataEntry[]>")),
+    must("META-03",
+         "delete_metadata removes that one entry and leaves the namespace's other entries.",
+         KV, cite(A, CORE, "deleteMetadata(namespace: string, key: string)")),
+    should("META-04",
+           "list_metadata is sorted by key.",
+           point="the order of list_metadata",
+           argument="an order callers can rely on makes listings comparable across calls and "
+                    "backends; key order is what the upstream drivers give"),
+    should("META-05",
+           "updated_at is integer epoch milliseconds taken at write time and grows on every "
+           "overwrite.",
+           point="the unit and meaning of updated_at",
+           argument="message timestamps are epoch milliseconds, so the same unit lets callers "
+                    "compare them, and only a value that grows on overwrite is an update time"),
+    should("META-06",
+           "Stored data is isolated: mutating the object passed in or the object returned changes "
+           "nothing stored.",
+           point="whether stored data is shared with the caller",
+           argument="a database never lets a later mutation of the caller's object change what it "
+                    "stored, so a backend that keeps objects in memory must not either"),
+    should("META-07",
+           "Data round-trips as JSON: nested objects, lists, unicode, keys with '.' or a leading '$'.",
+           point="which values data may hold",
+           argument="data is a JSON object in a TypeScript contract: whatever JSON can carry must "
+                    "come back, keys MongoDB treats specially included",
+           cites=(cite(A, CORE, "data: Record<string, unknown>"),)),
+    should("META-08",
+           "save_metadata with data that is not JSON-serializable raises TypeError or ValueError and "
+           "stores nothing.",
+           point="data that JSON cannot carry",
+           argument="storing it would fail later on read or change it silently; a typed error at "
+                    "the call keeps the store readable"),
+    must("META-09",
          "list_metadata skips entries it cannot read (corrupt, or data that is not an object) "
-         "instead of raising."),
-    Rule("META-10", MUST, "api-memory §钩子与贡献点 (listMetadataKeys)",
-         "list_metadata_keys lists every key of the namespace, unreadable entries included."),
-    Rule("META-11", SHOULD, f"{NOTES} #11; upstream MetadataOp",
-         "delete_metadata of a key that is not stored is a silent no-op, not an error."),
-    Rule("COMMIT-01", MUST, f"{API}, commitMetadata",
+         "instead of raising.",
+         cite(A, HOOK, "listMetadata 会跳过读不出的条目(数据损坏、不是对象)")),
+    must("META-10",
+         "list_metadata_keys lists every key of the namespace, unreadable entries included.",
+         cite(A, HOOK, "后端实现了只列键的 listMetadataKeys 时"),
+         cite(A, HOOK, "读不出的条目一并删除")),
+    should("META-11",
+           "delete_metadata of a key that is not stored is a silent no-op, not an error.",
+           point="deleting a key that is not stored",
+           argument="a deletion states the wanted end; two plugins clearing one key would "
+                    "otherwise fail for nothing, and a del of a missing key in a batch is ignored"),
+    must("COMMIT-01",
          "commit_metadata applies its put and del operations in order: put overwrites, a later op "
-         "on the same key wins."),
-    Rule("COMMIT-02", MUST, "api-memory §钩子与贡献点 (clearMetadataNamespaces: one commit)",
-         "One batch may touch several namespaces."),
-    Rule("COMMIT-03", SHOULD, f"{NOTES} #11",
-         "An empty batch is a no-op, and deleting a missing key inside a batch is ignored."),
-    Rule("COMMIT-04", MUST, f"{NOTES} #11; tiers table",
-         "A batch with a payload that cannot be serialized, anywhere in it, raises TypeError or "
-         "ValueError and applies nothing, in every tier."),
-    Rule("COMMIT-05", MUST, f"{API}, archiveSpan atomicity (same tiers); {NOTES} tiers table",
+         "on the same key wins.",
+         KV, cite(A, CORE, "commitMetadata(ops: readonly MetadataOp[])")),
+    must("COMMIT-02",
+         "One batch may touch several namespaces.",
+         cite(A, HOOK, "它在一次 commitMetadata 里删掉这些命名空间的全部条目")),
+    should("COMMIT-03",
+           "An empty batch is a no-op, and deleting a missing key inside a batch is ignored.",
+           point="an empty batch, and a del of a key that is not stored",
+           argument="clearing an empty namespace builds an empty batch, and a key may go between "
+                    "listing and deleting: neither is worth failing a clear for"),
+    must("COMMIT-04",
+         "A driver declaring metadata_atomicity='atomic' applies a batch whole or not at all: a "
+         "batch rejected for a payload that cannot be serialized (TypeError or ValueError) leaves "
+         "every entry as it was.",
+         cite(A, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
+         cite(A, CORE, "sqlite 与 inmemory 全成或全不成")),
+    must("COMMIT-05",
          "A driver declaring metadata_atomicity='atomic' never lets a concurrent reader see part "
-         "of a batch."),
-    Rule("COMMIT-06", MUST, "api-memory §钩子与贡献点 (clearMetadataNamespaces)",
+         "of a batch.",
+         cite(A, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
+         cite(A, CORE, "sqlite 与 inmemory 全成或全不成")),
+    must("COMMIT-06",
          "A del in a batch removes an entry even when its stored data is unreadable: keys listed "
-         "by list_metadata_keys can be deleted in one commit."),
+         "by list_metadata_keys can be deleted in one commit.",
+         cite(A, HOOK, "读不出的条目一并删除")),
+    should("COMMIT-07",
+           "A driver of the ordered tier checks every payload before writing too: a batch holding "
+           "one that cannot be serialized raises TypeError or ValueError and applies nothing.",
+           point="whether an ordered, non-transactional batch may write the ops before a payload "
+                 "that cannot be serialized",
+           argument="the ordered tier stops at a storage error, but a payload that cannot be "
+                    "encoded is a caller bug known before anything is sent",
+           cites=(cite(M, "特性", "遇错即停,失败点之前的写已生效"),)),
 )

@@ -33,13 +33,24 @@ OUT_OF_SCOPE = (
                "/clear lists registered types in its help, refuses unregistered ones, and prints "
                "each result row's message as is; cross-session data pushes an unsuccessful row "
                "when named explicitly in a session clear.",
-               "Command UI and plugin policy; the registry rules the command relies on are CLR-10 "
-               "and CLR-11."),
+               "Command UI and the policy of cross-session plugins (not part of this kit); the "
+               "registry rules the command relies on are CLR-10 and CLR-11, and what a plugin "
+               "keeping metadata owes the hook is CLR-12..16."),
     OutOfScope("api-memory §钩子与贡献点",
                "The clearing chain stops and holds sessions through AgentService.clearing.",
                "Agent orchestration, not storage."),
     OutOfScope("api-memory §记忆变更事件",
                "memory:messages-deleted, memory:messages-rewritten and history:changed are emitted "
                "by whoever changed stored messages.",
-               "Events are sent by callers of the storage API, never by the backend."),
+               "A storage backend never sends them: its callers do. The one caller in this "
+               "contract that changes stored messages itself, the compression provider, is "
+               "checked (EVT-01..03); the checkpoint and rewriting plugins are outside it."),
+    OutOfScope("api-memory §记忆变更事件",
+               "The payloads carry only a session id and must not be used to trigger orchestration.",
+               "Advice to event consumers, not behaviour of a backend or provider."),
+    OutOfScope("api-memory §钩子与贡献点",
+               "A result row's message is for people and states success or failure in its own "
+               "words; /clear lists it as is.",
+               "Wording cannot be checked mechanically; CLR-15 checks that every row of a plugin "
+               "names its type and carries a message."),
 )

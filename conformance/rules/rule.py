@@ -1,36 +1,216 @@
-"""What a rule is: a stable ID, a level, where the documents say it, and a paraphrase."""
+"""What a rule is: a stable ID, a level, its ground, whom it binds, and a paraphrase.
+
+A rule must show why it exists without any file its user cannot open. A MUST rule cites the
+exact words of a document (document, section, one short verbatim clause) so that a repository
+test can prove the citation against the text; a SHOULD rule states the silent point it reads and
+the one-line argument for its reading.
+"""
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
 
 import attrs
 
+#: A citation is a clause, not a paragraph: longer phrases are refused.
+MAX_PHRASE: Final = 60
+
 
 class Level(enum.Enum):
-    """MUST rules are stated by the documents; SHOULD rules are this project's reading of a
-    silent point (READING_NOTES.md). A broken SHOULD is an advisory unless ``--memory-strict``."""
+    """MUST rules are stated by the documents; SHOULD rules are this project's reading of a point
+    they leave open. A broken SHOULD is an advisory unless ``--memory-strict``."""
 
     MUST = "MUST"
     SHOULD = "SHOULD"
 
 
+MUST = Level.MUST
+SHOULD = Level.SHOULD
+
+
+@attrs.frozen
+class Document:
+    """A document rules cite: its short name, its file, and its section headings in order."""
+
+    name: str
+    file: str
+    sections: tuple[str, ...]
+
+
+#: The two documents of the contract, by the short name citations use.
+DOCUMENTS: Final[Mapping[str, Document]] = MappingProxyType({
+    "api-memory": Document(
+        "api-memory", "api-memory.zh.md",
+        ("概述", "核心方法", "消费方式", "跨会话取料的范围", "压缩服务", "触发判定", "钩子与贡献点",
+         "记忆变更事件", "实现者", "相关"),
+    ),
+    "plugin-memory-mongodb": Document(
+        "plugin-memory-mongodb", "plugin-memory-mongodb.zh.md",
+        ("概述", "插件声明", "配置", "特性"),
+    ),
+})
+
+
+def _document(_instance: object, _attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in DOCUMENTS:
+        raise ValueError(f"unknown document {value!r}; known: {sorted(DOCUMENTS)}")
+
+
+def _phrase(_instance: object, _attribute: attrs.Attribute[str], value: str) -> None:
+    if not value.strip() or "\n" in value or len(value) > MAX_PHRASE:
+        raise ValueError(f"a cited phrase is one clause of at most {MAX_PHRASE} characters: {value!r}")
+
+
+@attrs.frozen
+class Citation:
+    """The exact words a rule rests on: ``phrase`` occurs verbatim in ``section`` of ``document``."""
+
+    document: str = attrs.field(validator=_document)
+    section: str
+    phrase: str = attrs.field(validator=_phrase)
+
+    def __attrs_post_init__(self) -> None:
+        if self.section not in DOCUMENTS[self.document].sections:
+            raise ValueError(f"{self.document} has no section {self.section!r}")
+
+    @property
+    def where(self) -> str:
+        return f"{self.document} §{self.section}"
+
+    def render(self) -> str:
+        return f"{self.where} “{self.phrase}”"
+
+
+@attrs.frozen
+class Reading:
+    """This project's reading of a point the documents leave open, and why it reads it so."""
+
+    #: What the documents leave open (the rule's summary says how the kit reads it).
+    point: str
+    #: One line: why this reading and not another.
+    argument: str
+
+    def render(self) -> str:
+        return f"reading of a silent point ({self.point}): {self.argument}"
+
+
+@attrs.frozen
+class Binds:
+    """Whom a rule binds. A rule stated only for one backend (the MongoDB document) binds another
+    backend only where it declares the same ``feature``."""
+
+    who: str
+    #: The feature a backend must have for the rule to bind it (``None``: it binds all of ``who``).
+    feature: str | None = None
+
+
+#: Storage rules of api-memory: every MemoryService backend.
+EVERY_BACKEND: Final = Binds("every backend")
+#: Rules the MongoDB document states about its caps: other backends only where they have the cap.
+RANGE_CAP: Final = Binds("backends with a range cap", feature="range cap")
+CROSS_SESSION_CAP: Final = Binds("backends with a cross-session cap", feature="cross-session cap")
+#: The MongoDB document's own configuration, storage and lifecycle: the kit's mongodb driver.
+MONGODB_DRIVER: Final = Binds("the mongodb driver")
+#: The compression service: every compression provider.
+PROVIDERS: Final = Binds("every compression provider")
+#: Plugins that keep data in metadata (the kit checks compression providers).
+METADATA_KEEPERS: Final = Binds("plugins keeping data in metadata")
+#: Pure helpers the contract defines (trigger arithmetic, clearing helpers), whoever ships them.
+HELPERS: Final = Binds("the contract's helper functions")
+
+
+def _cites(value: tuple[Citation, ...] | list[Citation]) -> tuple[Citation, ...]:
+    return tuple(value)
+
+
 @attrs.frozen
 class Rule:
+    """One checkable statement. ``source`` names where it comes from in a few words; ``cites``
+    (MUST) and ``reading`` (SHOULD) are its ground, shown in SPEC_MAP.md and in every failure."""
+
     id: str
     level: Level
     source: str
     summary: str
+    cites: tuple[Citation, ...] = attrs.field(default=(), converter=_cites)
+    reading: Reading | None = None
+    binds: Binds = EVERY_BACKEND
+
+    def ground(self) -> str:
+        """The ground on one line: the cited words, or the reading and its argument."""
+        parts = [c.render() for c in self.cites]
+        if self.reading is not None:
+            parts.append(self.reading.render())
+        return "; ".join(parts) or f"(no ground given; source: {self.source})"
+
+    def binding(self) -> str:
+        """Whom the rule binds, as SPEC_MAP.md shows it."""
+        return self.binds.who
+
+
+def cite(document: str, section: str, phrase: str) -> Citation:
+    return Citation(document, section, phrase)
+
+
+def _where(cites: tuple[Citation, ...]) -> str:
+    return "; ".join(dict.fromkeys(c.where for c in cites))
+
+
+def must(rule_id: str, summary: str, *cites: Citation, binds: Binds = EVERY_BACKEND) -> Rule:
+    """A rule the documents state; ``cites`` are the words it rests on (at least one)."""
+    if not cites:
+        raise ValueError(f"MUST rule {rule_id} needs the words it rests on")
+    return Rule(rule_id, MUST, _where(cites), summary, cites=cites, binds=binds)
+
+
+def should(
+    rule_id: str,
+    summary: str,
+    *,
+    point: str,
+    argument: str,
+    cites: tuple[Citation, ...] = (),
+    binds: Binds = EVERY_BACKEND,
+) -> Rule:
+    """A reading of a silent point: ``summary`` is the reading, ``point`` what the documents leave
+    open, ``argument`` why; ``cites`` the nearby words it builds on, if any."""
+    source = "; ".join(filter(None, [_where(cites), "this project's reading"]))
+    return Rule(rule_id, SHOULD, source, summary, cites=cites,
+                reading=Reading(point, argument), binds=binds)
 
 
 @attrs.frozen
 class OutOfScope:
-    """A statement of the documents that is not a storage rule, with the reason it is not tested."""
+    """A statement of the documents that is not checked, with the reason."""
 
     source: str
     statement: str
     reason: str
 
 
-MUST = Level.MUST
-SHOULD = Level.SHOULD
+__all__ = [
+    "CROSS_SESSION_CAP",
+    "DOCUMENTS",
+    "EVERY_BACKEND",
+    "HELPERS",
+    "MAX_PHRASE",
+    "METADATA_KEEPERS",
+    "MONGODB_DRIVER",
+    "MUST",
+    "PROVIDERS",
+    "RANGE_CAP",
+    "SHOULD",
+    "Binds",
+    "Citation",
+    "Document",
+    "Level",
+    "OutOfScope",
+    "Reading",
+    "Rule",
+    "cite",
+    "must",
+    "should",
+]

@@ -86,6 +86,15 @@ def _circular_list() -> JsonObject:
     return {"items": items}
 
 
+def _nested_too_deep() -> JsonObject:
+    """Nested far past any recursion limit (built without recursion): a driver must refuse it
+    with the contract's TypeError/ValueError, never let a RecursionError out."""
+    value: Any = "leaf"
+    for depth in range(100_000):
+        value = [value] if depth % 2 else {"d": value}
+    return {"ok": 1, "deep": value}
+
+
 #: Payloads JSON cannot represent, each built fresh for every use, by a readable name.
 UNSERIALIZABLE: Final[dict[str, Callable[[], JsonObject]]] = {
     "set": lambda: {"ok": 1, "bad": {1, 2}},
@@ -99,6 +108,8 @@ UNSERIALIZABLE: Final[dict[str, Callable[[], JsonObject]]] = {
     "set nested in a list": lambda: {"deep": {"list": [1, {"bad": frozenset({2})}]}},
     "non-string key": lambda: {"ok": 1, "bad": {1: "one", "1": "uno"}},
     "tuple key": lambda: {"ok": 1, "bad": {(1, 2): "pair"}},
+    "non-string key in a dict in a list": lambda: {"ok": 1, "a": [{1: "x"}]},
+    "nested too deep": _nested_too_deep,
     "circular object": _circular_object,
     "circular list": _circular_list,
 }

@@ -1,4 +1,4 @@
-"""clear_session and clear_all (api-memory §钩子与贡献点; READING_NOTES #8)."""
+"""clear_session and clear_all (api-memory §核心方法 and §钩子与贡献点)."""
 
 from __future__ import annotations
 
@@ -40,28 +40,28 @@ async def test_clear_session_with_archives_empties_history(aalis_memory: Any) ->
     expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
 
 
-@pytest.mark.aalis_spec("CLEAR-02")
+@pytest.mark.aalis_spec("MSG-06", "CLEAR-02")
 async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: Any) -> None:
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.save_metadata(NS, S, {"summary": "kept"})
     before = await aalis_memory.get_history(OTHER, 10)
     await aalis_memory.clear_session(S)
-    expect_equal("CLEAR-02", "get_history(other) after clear_session(s)",
+    expect_equal("MSG-06", "get_history(other) after clear_session(s)",
                  await aalis_memory.get_history(OTHER, 10), before)
     expect_equal("CLEAR-02", "get_metadata(ns, s) after clear_session(s)",
                  await aalis_memory.get_metadata(NS, S), {"summary": "kept"})
 
 
 @requires.get_full_history
-@pytest.mark.aalis_spec("CLEAR-02")
+@pytest.mark.aalis_spec("CLEAR-02", "MSG-06")
 async def test_clear_session_removes_archived(aalis_memory: Any) -> None:
     await _two_sessions_with_archives(aalis_memory)
     before = await aalis_memory.get_full_history(OTHER, 10)
     await aalis_memory.clear_session(S)
+    expect_equal("MSG-06", "get_full_history(other) after clear_session(s)",
+                 await aalis_memory.get_full_history(OTHER, 10), before)
     expect_equal("CLEAR-02", "get_full_history(s) after clear_session(s)",
                  await everything(aalis_memory, S), [])
-    expect_equal("CLEAR-02", "get_full_history(other) after clear_session(s)",
-                 await aalis_memory.get_full_history(OTHER, 10), before)
 
 
 @requires.clear_all

@@ -1,14 +1,14 @@
-"""commit_metadata: ordered batches, bad payloads, atomicity tiers (api-memory §核心方法,
-READING_NOTES #11 and the tiers table)."""
+"""commit_metadata: ordered batches, bad payloads, atomicity tiers (api-memory §核心方法; the
+ordered tier of plugin-memory-mongodb §特性)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 
 from aalis_memory.conformance.checks import expect, expect_equal, expect_raises, fail
+from aalis_memory.conformance.concurrent_reads import watch_write
 from aalis_memory.conformance.registry import RawMetadataKind
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._metadata_views import UNSERIALIZABLE, entries, state
@@ -118,8 +118,7 @@ async def _seed(aalis_memory: Any) -> dict[str, JsonObject]:
     return await state(aalis_memory, NS)
 
 
-@pytest.mark.aalis_spec("COMMIT-04")
-async def test_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
+async def _bad_payload_in_the_middle(aalis_memory: Any, rule_id: str) -> None:
     seeded = await _seed(aalis_memory)
     for name, build in UNSERIALIZABLE.items():
         ops: list[MetadataOp] = [
@@ -132,22 +131,21 @@ async def test_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> N
             put("other", {"v": 3}, "ns-other"),
         ]
         with expect_raises(
-            "COMMIT-04", f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
+            rule_id, f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
             TypeError, ValueError,
         ):
             await aalis_memory.commit_metadata(ops)
         expect_equal(
-            "COMMIT-04", f"list_metadata after the rejected batch with <{name}> in the middle",
+            rule_id, f"list_metadata after the rejected batch with <{name}> in the middle",
             await state(aalis_memory, NS), seeded,
         )
         expect_equal(
-            "COMMIT-04", f"list_metadata('ns-other') after the rejected batch with <{name}>",
+            rule_id, f"list_metadata('ns-other') after the rejected batch with <{name}>",
             await entries(aalis_memory, "ns-other"), [],
         )
 
 
-@pytest.mark.aalis_spec("COMMIT-04")
-async def test_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
+async def _bad_payload_first_or_last(aalis_memory: Any, rule_id: str) -> None:
     seeded = await _seed(aalis_memory)
     batches: dict[str, list[MetadataOp]] = {
         "first": [put("bad", {"when": {1}}), put("a", {"v": "a-new"}), delete("z")],
@@ -155,13 +153,37 @@ async def test_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> N
     }
     for where, ops in batches.items():
         with expect_raises(
-            "COMMIT-04", f"commit_metadata with a set payload {where}", TypeError, ValueError
+            rule_id, f"commit_metadata with a set payload {where}", TypeError, ValueError
         ):
             await aalis_memory.commit_metadata(ops)
         expect_equal(
-            "COMMIT-04", f"list_metadata after the rejected batch (bad payload {where})",
+            rule_id, f"list_metadata after the rejected batch (bad payload {where})",
             await state(aalis_memory, NS), seeded,
         )
+
+
+@pytest.mark.aalis_spec("COMMIT-04")
+@requires.atomic_metadata
+async def test_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
+    await _bad_payload_in_the_middle(aalis_memory, "COMMIT-04")
+
+
+@pytest.mark.aalis_spec("COMMIT-04")
+@requires.atomic_metadata
+async def test_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
+    await _bad_payload_first_or_last(aalis_memory, "COMMIT-04")
+
+
+@pytest.mark.aalis_spec("COMMIT-07")
+@requires.ordered_metadata  # the atomic tier's stronger promise is COMMIT-04's
+async def test_ordered_tier_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
+    await _bad_payload_in_the_middle(aalis_memory, "COMMIT-07")
+
+
+@pytest.mark.aalis_spec("COMMIT-07")
+@requires.ordered_metadata  # the atomic tier's stronger promise is COMMIT-04's
+async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
+    await _bad_payload_first_or_last(aalis_memory, "COMMIT-07")
 
 
 @pytest.mark.aalis_spec("COMMIT-06")
@@ -207,64 +229,24 @@ async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: Any) -> N
             ops.append(put(key, {"gen": 1, "i": i}))
             after[key] = {"gen": 1, "i": i}
 
-    # phase: 0 before the commit, 1 while it runs, 2 after it returned.
-    phase = 0
-    ticks_during = 0
-    reads = 0
-    overlapping = 0
-    torn: list[dict[str, JsonObject]] = []
-    started = 0
-    readers_started = asyncio.Event()
-
-    async def reader() -> None:
-        nonlocal reads, overlapping, started
-        started += 1
-        if started == READERS:
-            readers_started.set()
-        while True:
-            phase_at_start = phase
-            seen = await state(aalis_memory, NS)
-            reads += 1
-            if phase_at_start <= 1 <= phase:
-                overlapping += 1
-            if seen not in (before, after):
-                torn.append(seen)
-            if phase == 2:
-                return
-            await asyncio.sleep(0)
-
-    async def ticker() -> None:
-        """Proves whether the driver gave the event loop away during the commit."""
-        nonlocal ticks_during
-        while phase < 2:
-            if phase == 1:
-                ticks_during += 1
-            await asyncio.sleep(0)
-
-    async def writer() -> None:
-        nonlocal phase
-        await readers_started.wait()
-        phase = 1
-        try:
-            await aalis_memory.commit_metadata(ops)
-        finally:
-            phase = 2
-
-    await asyncio.gather(*(reader() for _ in range(READERS)), ticker(), writer())
-
+    watched = await watch_write(lambda: aalis_memory.commit_metadata(ops),
+                                [lambda: state(aalis_memory, NS)], readers=READERS,
+                                count_loop_turns=True)
+    watched.result()
     summary = (
-        f"{reads} reads by {READERS} tasks, {overlapping} overlapping the commit, "
-        f"the loop ran {ticks_during} times during it"
+        f"{len(watched.sightings)} reads by {READERS} tasks, {watched.overlapping} overlapping "
+        f"the commit, the loop ran {watched.loop_turns} times during it"
     )
+    torn = watched.torn()
     if torn:
         raise fail(
             "COMMIT-05",
             f"a concurrent list_metadata saw part of a {BATCH_SIZE}-op batch "
-            f"({len(torn)} torn reads; first: {_gen_counts(torn[0])}; before: "
+            f"({len(torn)} torn reads; first: {_gen_counts(torn[0].value)}; before: "
             f"{_gen_counts(before)}, after: {_gen_counts(after)}); {summary}",
         )
     expect(
-        "COMMIT-05", ticks_during == 0 or overlapping > 0,
+        "COMMIT-05", watched.loop_turns == 0 or watched.overlapping > 0,
         f"harness: the driver yielded during the commit but no read overlapped it; {summary}",
     )
     expect_equal(

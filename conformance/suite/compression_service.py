@@ -1,13 +1,16 @@
 """The compression service over the driver under test (api-memory §压缩服务, §触发判定).
 
-Collected only when a provider is selected (``--compression-provider``). The provider is built
-by the ``aalis_compression`` fixture over the store with the kit's scripted summarizer; contents are
-short strings, and the kit's token counter counts one token per character.
+Collected only when a provider is selected (``--memory-compression-provider``). The provider is
+built by the ``aalis_compression`` fixture over the store with the kit's scripted summarizer;
+contents are short strings, and the kit's token counter counts one token per character. The events
+a compression sends are in ``compression_events.py``, its part in ``memory:clear`` in
+``compression_clearing.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -16,6 +19,7 @@ import pytest
 
 from aalis_memory.compression_service import (
     AlreadyCompressing,
+    CompressionError,
     HistoryChanged,
     HistoryCleared,
     HistoryUnreadable,
@@ -27,7 +31,8 @@ from aalis_memory.conformance.checks import contents, expect, expect_equal, expe
 from aalis_memory.conformance.compression.harness import CLOCK_START, Harness
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import conversation, marker, msg, save_all, turn
-from aalis_memory.summary import CompressionSettings
+from aalis_memory.conformance.verdicts import Verdict, skip
+from aalis_memory.drivers.summary import CompressionSettings
 from aalis_memory.types import Message
 
 S = "s-cmp"
@@ -76,21 +81,8 @@ class UnreadableHistory:
 
 
 async def _held_run(compression: Harness, service: Any, rule_id: str) -> asyncio.Task[None]:
-    """Start a compression of S and return once the summarizer is working on it.
-
-    A provider that finishes without ever calling the summarizer fails ``rule_id`` here instead
-    of hanging the test.
-    """
-    compression.summarizer.hold()
-    task: asyncio.Task[None] = asyncio.ensure_future(service.compress(S))
-    entered = asyncio.ensure_future(compression.summarizer.entered())
-    await asyncio.wait({task, entered}, return_when=asyncio.FIRST_COMPLETED)
-    if not entered.done():
-        entered.cancel()
-        error = task.exception()
-        outcome = "resolved" if error is None else f"raised {type(error).__name__}: {error}"
-        expect(rule_id, False, f"compress(s) {outcome} without calling the summarizer")
-    return task
+    """compress(S), held while the summarizer works (see :meth:`Harness.held`)."""
+    return await compression.held(service, S, rule_id)
 
 
 # -- what a committed compression leaves ------------------------------------------------------
@@ -215,7 +207,7 @@ async def test_a_second_compress_is_rejected_while_one_runs(aalis_compression: H
                  await talk(memory, S), [])
 
 
-@pytest.mark.aalis_spec("CSV-09")
+@pytest.mark.aalis_spec("CSV-09", "CSV-22")
 async def test_absent_memory_or_summarizer_rejects_quietly(aalis_compression: Harness) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
@@ -225,7 +217,7 @@ async def test_absent_memory_or_summarizer_rejects_quietly(aalis_compression: Ha
         await aalis_compression.build(summarizer=None).compress(S)
     expect_equal("CSV-09", "active conversation after both rejections",
                  await talk(memory, S), ["m0", "m1", "m2", "m3"])
-    expect_equal("CSV-09", "events sent by both rejections", aalis_compression.statuses(S), [])
+    expect_equal("CSV-22", "events sent by both rejections", aalis_compression.statuses(S), [])
 
 
 @pytest.mark.aalis_spec("CSV-10", "CSV-13")
@@ -257,7 +249,7 @@ async def test_history_cleared_meanwhile_rejects(aalis_compression: Harness) -> 
                  aalis_compression.statuses(S), ["start", "error"])
 
 
-@pytest.mark.aalis_spec("CSV-11")
+@pytest.mark.aalis_spec("CSV-11", "CSV-13")
 @requires.delete_messages_by_timestamps
 async def test_history_changed_meanwhile_rejects(aalis_compression: Harness) -> None:
     memory = aalis_compression.memory
@@ -269,6 +261,8 @@ async def test_history_changed_meanwhile_rejects(aalis_compression: Harness) -> 
         await task
     expect_equal("CSV-11", "active conversation after the rejected compress",
                  await talk(memory, S), ["m0", "m2", "m3"])
+    expect_equal("CSV-13", "events of a compress rejected for a changed history",
+                 aalis_compression.statuses(S), ["start", "error"])
 
 
 @pytest.mark.aalis_spec("CSV-12")
@@ -329,13 +323,14 @@ async def test_manual_compress_takes_even_a_short_conversation(aalis_compression
 # -- the kit's reading of silent points -------------------------------------------------------
 
 
-@pytest.mark.aalis_spec("CSV-16")
+@pytest.mark.aalis_spec("CSV-16", "CSV-23")
 async def test_summary_is_stored_and_folded_into_the_next(aalis_compression: Harness) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
     aalis_compression.summarizer.text = "FIRST"
     service = aalis_compression.build()
     await service.compress(S)
+    await expect_kept(aalis_compression, service, "CSV-23", "after the first compress", ["FIRST"])
     summary = getattr(service, "summary", None)
     if callable(summary):
         expect_equal("CSV-16", "summary(s) after the first compress", await summary(S), "FIRST")
@@ -433,10 +428,99 @@ async def test_an_unknown_reason_is_refused(aalis_compression: Harness) -> None:
     expect_equal("CSV-20", "events of the refused call", aalis_compression.statuses(S), [])
 
 
-@pytest.mark.aalis_spec("CSV-21")
+@pytest.mark.aalis_spec("CSV-21", "CSV-22")
 async def test_unreadable_history_rejects_quietly(aalis_compression: Harness) -> None:
     await save_all(aalis_compression.memory, S, conversation("m", 3))
     service = aalis_compression.build(memory=UnreadableHistory(aalis_compression.memory))
     with expect_raises("CSV-21", "compress(s) when get_history fails", HistoryUnreadable):
         await service.compress(S)
-    expect_equal("CSV-21", "events of the rejected call", aalis_compression.statuses(S), [])
+    expect_equal("CSV-22", "events of the call rejected for an unreadable history",
+                 aalis_compression.statuses(S), [])
+
+
+# -- the summary, and calls that fail before they start ----------------------------------------
+
+
+async def expect_kept(
+    compression: Harness, service: Any, rule_id: str, when: str, expected: list[str],
+    session_id: str = S, among: Sequence[str] = ("FIRST", "SECOND"),
+) -> None:
+    """The summaries (of ``among``) the provider keeps for the session must be ``expected``."""
+    kept = await compression.kept(service, session_id, [*among, *expected])
+    expect_equal(rule_id, f"summaries kept for {session_id} {when}", sorted(set(kept)),
+                 sorted(set(expected)))
+
+
+@pytest.mark.aalis_spec("CSV-22")
+async def test_a_call_rejected_as_already_compressing_sends_nothing(
+    aalis_compression: Harness,
+) -> None:
+    await save_all(aalis_compression.memory, S, conversation("m", 4))
+    service = aalis_compression.build()
+    task = await _held_run(aalis_compression, service, "CSV-22")
+    before = aalis_compression.statuses(S)
+    try:
+        await service.compress(S)
+    except AlreadyCompressing:
+        rejected = True
+    else:
+        rejected = False
+    during = aalis_compression.statuses(S)
+    aalis_compression.summarizer.release()
+    with contextlib.suppress(CompressionError):  # how the running one ends is CSV-08's
+        await task
+    if not rejected:
+        pytest.skip("the overlapping compress(s) was not rejected: CSV-08's finding")
+    expect_equal("CSV-22", "events sent by a compress(s) rejected because one was running",
+                 during[len(before):], [])
+
+
+@pytest.mark.aalis_spec("CSV-23")
+async def test_a_compression_leaves_one_summary(aalis_compression: Harness) -> None:
+    memory = aalis_compression.memory
+    await save_all(memory, S, conversation("m", 4))
+    await save_all(memory, OTHER, conversation("o", 2))
+    service = aalis_compression.build()
+    aalis_compression.summarizer.text = "FIRST"
+    await service.compress(S)
+    await expect_kept(aalis_compression, service, "CSV-23", "after compress(s)", ["FIRST"])
+    await expect_kept(aalis_compression, service, "CSV-23", "(another session) after compress(s)",
+                      [], session_id=OTHER)
+    await save_all(memory, S, conversation("n", 3, start_ts=5000))
+    aalis_compression.summarizer.text = "SECOND"
+    await service.compress(S)
+    await expect_kept(aalis_compression, service, "CSV-23", "after a second compress(s)",
+                      ["SECOND"])
+
+
+@pytest.mark.aalis_spec("CSV-24", "CSV-23")
+@pytest.mark.parametrize("meanwhile", ["cleared", "changed"])
+async def test_a_rejected_compression_keeps_the_summary_it_found(
+    aalis_compression: Harness, meanwhile: str
+) -> None:
+    memory = aalis_compression.memory
+    if meanwhile == "changed" and not callable(getattr(memory, "delete_messages_by_timestamps", None)):
+        skip(Verdict.NOT_IMPLEMENTED,
+             "the driver does not implement optional method delete_messages_by_timestamps()")
+    await save_all(memory, S, conversation("m", 3))
+    service = aalis_compression.build()
+    aalis_compression.summarizer.text = "FIRST"
+    await service.compress(S)
+    await expect_kept(aalis_compression, service, "CSV-23", "after the first compress", ["FIRST"])
+    await save_all(memory, S, conversation("n", 3, start_ts=5000))
+    aalis_compression.summarizer.text = "SECOND"
+    task = await _held_run(aalis_compression, service, "CSV-24")
+    if meanwhile == "cleared":
+        await memory.clear_session(S)  # the history only: the summaries are not asked for
+    else:
+        await memory.delete_messages_by_timestamps(S, [5010])
+    aalis_compression.summarizer.release()
+    try:
+        await task
+    except CompressionError:
+        pass  # the reason is CSV-11's
+    else:
+        pytest.skip(f"the compress(s) whose history was {meanwhile} meanwhile was committed: "
+                    "CSV-11's finding")
+    await expect_kept(aalis_compression, service, "CSV-24",
+                      f"after a compress rejected because the history was {meanwhile}", ["FIRST"])

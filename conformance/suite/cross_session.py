@@ -1,4 +1,6 @@
-"""get_recent_messages_across_sessions (READING_NOTES #5; the cap of plugin-memory-mongodb)."""
+"""get_recent_messages_across_sessions: the limit rule of api-memory §核心方法 (LIM-01, LIM-04),
+the cap of plugin-memory-mongodb §配置 (CROSS-01, binding every backend with such a cap) and this
+project's reading of the filters (CROSS-02..05)."""
 
 from __future__ import annotations
 
@@ -49,15 +51,22 @@ async def test_cross_session_inf_is_capped(aalis_memory: Any, aalis_memory_ctx: 
 
 
 @pytest.mark.aalis_spec("CROSS-01")
+@pytest.mark.parametrize(("over", "available"), [(2, 9), (1, 9), (2, 3)])
 async def test_cross_session_limit_above_cap_is_narrowed(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: Any, aalis_memory_ctx: DriverContext, over: int, available: int
 ) -> None:
+    """Narrowed, not refused: exactly ``min(cap, matching)`` records come back."""
     cap = aalis_memory_ctx.cross_session_max_limit
-    await _three_sessions(aalis_memory)
-    got = await _read(aalis_memory, limit=cap + 2)
-    expect("CROSS-01", len(got) <= cap,
-           f"cross-session read with limit={cap + 2} over 9 messages, cross_session_max_limit="
-           f"{cap} (the cap in DriverContext): expected at most {cap} records, got {len(got)}")
+    if available == 9:
+        await _three_sessions(aalis_memory)
+    else:
+        await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant"),
+                                         msg("a7", 700)])
+    got = await _read(aalis_memory, limit=cap + over)
+    expect("CROSS-01", len(got) == min(cap, available),
+           f"cross-session read with limit={cap + over} over {available} matching messages, "
+           f"cross_session_max_limit={cap} (the cap in DriverContext): expected exactly "
+           f"{min(cap, available)} records, got {len(got)}")
 
 
 @pytest.mark.aalis_spec("CROSS-02")

@@ -1,4 +1,5 @@
-"""Omitted limits (READING_NOTES #1) and limits the contract never allows (READING_NOTES #3)."""
+"""Omitted limits (LIM-05) and limits the contract never allows (LIM-06): this project's readings,
+argued in the rule catalogue."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""Saving and reading messages: session isolation, field round-trips, timestamps, unknown sessions
-(api-memory §概述; READING_NOTES #2, #10, #12)."""
+"""Saving and reading messages: session isolation, field round-trips, kinds, timestamps, unknown
+sessions (api-memory §概述 and §核心方法)."""
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 
 from aalis_memory.conformance.checks import contents, expect, expect_equal
 from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import msg, save_all, timeline
+from aalis_memory.conformance.suite._build import marker, msg, save_all, timeline, turn
 from aalis_memory.conformance.suite._views import active, everything
 from aalis_memory.types import Message, RecentMessagesAcrossSessionsQuery
 
@@ -78,10 +79,21 @@ NULL_REASONING = Message(role="assistant", content="", reasoning_content=None,
                          timestamp=1_700_000_000_400)
 
 
-@pytest.mark.aalis_spec("MSG-02")
+def _expect_kinds(call: str, got: list[Message], saved: list[Message]) -> None:
+    """Every message that came back has the kind it was saved with (MSG-05, stated); which
+    messages come back, and their other fields, are other rules' (MSG-02 is a reading)."""
+    saved_kinds = {(m.timestamp, m.content): m.kind for m in saved}
+    pairs = [(m.content, m.kind, saved_kinds[m.timestamp, m.content]) for m in got
+             if (m.timestamp, m.content) in saved_kinds]
+    expect_equal("MSG-05", f"(content, kind) of {call}", [(c, k) for c, k, _ in pairs],
+                 [(c, kind) for c, _, kind in pairs])
+
+
+@pytest.mark.aalis_spec("MSG-05", "MSG-02")
 async def test_every_field_round_trips(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
     got = await aalis_memory.get_history(S, 10)
+    _expect_kinds("get_history(s, 10)", got, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
     expect_equal("MSG-02", "every field of a full message read back", got[:1], [FULL])
     expect_equal("MSG-02", "a message with only role, content and timestamp read back",
                  got[1:2], [BARE])
@@ -91,12 +103,50 @@ async def test_every_field_round_trips(aalis_memory: Any) -> None:
 
 
 @requires.get_full_history
-@pytest.mark.aalis_spec("MSG-02")
+@pytest.mark.aalis_spec("MSG-05", "MSG-02")
 async def test_every_field_round_trips_through_archive(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, [FULL, BARE])
     await aalis_memory.archive_span(S, 1)
-    expect_equal("MSG-02", "full history with the full message archived",
-                 await aalis_memory.get_full_history(S, 10), [FULL, BARE])
+    got = await aalis_memory.get_full_history(S, 10)
+    _expect_kinds("get_full_history(s, 10) with the full message archived", got, [FULL, BARE])
+    expect_equal("MSG-02", "full history with the full message archived", got, [FULL, BARE])
+
+
+# -- MSG-05 ---------------------------------------------------------------------------------------
+
+KINDS = [
+    msg("hi", 1000),
+    marker("divider", 1010),
+    msg("poke", 1020, kind="poke"),
+    turn("turn record", 1030),
+    msg("img", 1040, role="assistant", kind="outbound-image"),
+    msg("bye", 1050, role="assistant", kind="cross-session-delegation"),
+]
+
+
+@pytest.mark.aalis_spec("MSG-05")
+async def test_kinds_come_back_with_the_history(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, KINDS)
+    _expect_kinds("get_history(s, inf)", await aalis_memory.get_history(S, math.inf), KINDS)
+    _expect_kinds("get_history(s, 2) (the marker in between comes back)",
+                  await aalis_memory.get_history(S, 2), KINDS[3:])
+
+
+@requires.get_full_history
+@pytest.mark.aalis_spec("MSG-05")
+async def test_kinds_come_back_from_the_archive(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, KINDS)
+    await aalis_memory.archive_span(S, 4, [1])
+    _expect_kinds("get_full_history(s, inf) after archiving four of six",
+                  await aalis_memory.get_full_history(S, math.inf), KINDS)
+
+
+@requires.get_messages_by_session_range
+@pytest.mark.aalis_spec("MSG-05")
+async def test_kinds_come_back_from_a_range_read(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, KINDS)
+    _expect_kinds("get_messages_by_session_range(s, 1000, 1050)",
+                  await aalis_memory.get_messages_by_session_range(S, 1000, 1050), KINDS)
 
 
 # -- MSG-03 ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The metadata key/value store: save, get, list, delete (api-memory §核心方法, READING_NOTES #11)."""
+"""The metadata key/value store: save, get, list, delete (api-memory §核心方法 and §钩子与贡献点)."""
 
 from __future__ import annotations
 

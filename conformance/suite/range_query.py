@@ -1,4 +1,5 @@
-"""get_messages_by_session_range (READING_NOTES #4; the range cap of plugin-memory-mongodb)."""
+"""get_messages_by_session_range: the range cap of plugin-memory-mongodb §配置 (RANGE-01, binding
+every backend with such a cap) and this project's reading of the rest (RANGE-02..04)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,23 @@ S = "s-range"
 pytestmark = requires.get_messages_by_session_range
 
 
+def expect_capped(cap: int, call: str, got: list[Any], available: int) -> None:
+    """RANGE-01: exactly ``min(cap, available)`` messages; an empty or short answer fails too."""
+    expect("RANGE-01", len(got) == min(cap, available),
+           f"{call} over {available} matching messages with range_query_limit={cap} (the cap in "
+           f"DriverContext): expected exactly {min(cap, available)}, got {len(got)}")
+
+
 @pytest.mark.aalis_spec("RANGE-01")
-async def test_range_is_cut_to_the_cap(aalis_memory: Any, aalis_memory_ctx: DriverContext) -> None:
+@pytest.mark.parametrize("extra", [5, 1, 0, -2])
+async def test_range_is_cut_to_the_cap(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext, extra: int
+) -> None:
     cap = aalis_memory_ctx.range_query_limit
-    await save_all(aalis_memory, S, conversation("m", cap + 5))
+    await save_all(aalis_memory, S, conversation("m", cap + extra))
     got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12)
-    expect("RANGE-01", len(got) <= cap,
-           f"get_messages_by_session_range over {cap + 5} messages with range_query_limit={cap} "
-           f"(the cap in DriverContext): expected at most {cap}, got {len(got)}")
+    expect_capped(cap, "get_messages_by_session_range(s, 0, 10**12)", got,
+                        cap + extra)
 
 
 @pytest.mark.aalis_spec("RANGE-02")
@@ -62,18 +72,19 @@ async def test_range_is_ascending_by_timestamp(aalis_memory: Any) -> None:
                  ["a", "b1", "b2", "c"])
 
 
-@pytest.mark.aalis_spec("RANGE-03")
+@pytest.mark.aalis_spec("RANGE-03", "RANGE-01")
 async def test_range_truncation_keeps_the_earliest(
     aalis_memory: Any, aalis_memory_ctx: DriverContext
 ) -> None:
+    """How many come back is RANGE-01's; which ones, RANGE-03's."""
     cap = aalis_memory_ctx.range_query_limit
     await save_all(aalis_memory, S, conversation("m", cap + 5))
-    expect_equal("RANGE-03", f"range over {cap + 5} messages with range_query_limit={cap}",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 10**12)),
-                 [f"m{i}" for i in range(cap)])
-    expect_equal("RANGE-03", f"range from m3 over {cap + 5} messages, range_query_limit={cap}",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 1030, 10**12)),
-                 [f"m{i}" for i in range(3, 3 + cap)])
+    for start, first in ((0, 0), (1030, 3)):
+        got = await aalis_memory.get_messages_by_session_range(S, start, 10**12)
+        call = f"get_messages_by_session_range(s, {start}, 10**12)"
+        expect_capped(cap, call, got, cap + 5 - first)
+        expect_equal("RANGE-03", f"{call} over {cap + 5} messages, range_query_limit={cap}",
+                     contents(got), [f"m{i}" for i in range(first, first + cap)])
 
 
 @pytest.mark.aalis_spec("RANGE-04")

@@ -1,4 +1,5 @@
-"""update_message_content and delete_messages_by_timestamps (READING_NOTES #6, #7)."""
+"""update_message_content and delete_messages_by_timestamps (api-memory §核心方法 and
+§记忆变更事件)."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ async def test_update_leaves_archived_text_alone(aalis_memory: Any) -> None:
 
 
 @requires.update_message_content
-@pytest.mark.aalis_spec("UPD-02")
+@pytest.mark.aalis_spec("UPD-02", "UPD-04")
 async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: Any) -> None:
     segments = ({"type": "text", "content": "world"},)
     saved = [
@@ -101,14 +102,28 @@ async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: A
     await save_all(aalis_memory, S, saved)
     changed = await aalis_memory.update_message_content(S, "world", "earth", 10)
     got = await aalis_memory.get_history(S, 10)
+    expect_equal("UPD-04", "timestamps (sorted) after update_message_content(s, world, earth)",
+                 sorted(m.timestamp or 0 for m in got), [100, 200, 300, 400, 500])
     expect_equal("UPD-02", "contents after update_message_content(s, world, earth, 10)",
                  contents(got),
                  ["hello earth, earth", "Hello World", None, "no match", "earthearth"])
     expect_equal("UPD-02", "untouched messages after update_message_content(s, world, earth)",
                  [got[1], got[2], got[3]], [saved[1], saved[2], saved[3]])
-    expect_equal("UPD-02", "timestamps after update_message_content(s, world, earth)",
-                 [m.timestamp for m in got], [100, 200, 300, 400, 500])
     expect_equal("UPD-02", "update_message_content(s, world, earth, 10)", changed, 2)
+
+
+@requires.update_message_content
+@pytest.mark.aalis_spec("UPD-04")
+async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: Any) -> None:
+    """The rewritten messages keep their stamps: downstream indexes find the old entry by session
+    and timestamp to replace it."""
+    await save_all(aalis_memory, S, [msg("cat 0", 1000), marker("d", 1010),
+                                     msg("dog", 1020, role="assistant"), msg("cat 3", 1030)])
+    await aalis_memory.update_message_content(S, "cat", "lion", math.inf)
+    got = await aalis_memory.get_history(S, math.inf)
+    expect_equal("UPD-04", "(content, timestamp) after update_message_content(s, cat, lion)",
+                 sorted((m.timestamp or 0, m.content) for m in got),
+                 [(1000, "lion 0"), (1010, "d"), (1020, "dog"), (1030, "lion 3")])
 
 
 @requires.update_message_content
@@ -180,12 +195,12 @@ async def test_delete_by_empty_list_returns_zero(aalis_memory: Any) -> None:
 
 
 @requires.delete_messages_by_timestamps
-@pytest.mark.aalis_spec("DEL-02")
+@pytest.mark.aalis_spec("MSG-06")
 async def test_delete_by_timestamps_stays_in_its_session(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, OTHER, [msg("x", 100), msg("y", 200)])
     deleted = await aalis_memory.delete_messages_by_timestamps(S, [100])
-    expect_equal("DEL-02", "get_history(other) after deleting 100 in s",
+    expect_equal("MSG-06", "get_history(other) after deleting 100 in s",
                  await active(aalis_memory, OTHER), ["x", "y"])
-    expect_equal("DEL-02", "delete_messages_by_timestamps(s, [100]) with x@100 in other",
+    expect_equal("MSG-06", "delete_messages_by_timestamps(s, [100]) with x@100 in other",
                  deleted, 1)

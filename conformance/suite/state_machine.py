@@ -1,10 +1,15 @@
-"""Whole histories of calls checked against the executable model (issue 4).
+"""Whole histories of calls checked against the executable model of the contract.
 
-The example tests check one rule at a time; here a Hypothesis state machine drives each selected
-driver and :mod:`aalis_memory.conformance.model` side by side, with a fresh store per example made
+The example tests check one rule at a time; here a Hypothesis state machine
+(:mod:`aalis_memory.conformance.machine`) drives each selected driver and
+:mod:`aalis_memory.conformance.contract_model` side by side, with a fresh store per example made
 by the driver's own factory on the machine's event loop. ``--memory-hypothesis-profile`` picks the
 budget (``--memory-hypothesis-minutes`` bounds a thorough run by time instead);
 ``--memory-differential`` also runs one history against all selected drivers at once.
+
+The marker lists every rule the machine *can* check; the test reports which ones it *did* check
+(``PROP_CHECKED``, per rule the number of checks that held) and, outside strict mode, the SHOULD
+rules it found broken and went on past (``PROP_ADVISORIES``).
 """
 
 from __future__ import annotations
@@ -13,28 +18,31 @@ from pathlib import Path
 
 import pytest
 
+from aalis_memory.conformance.machine.attribution import COVERED_RULES
+from aalis_memory.conformance.machine.budget import BUDGET_ROUND
+from aalis_memory.conformance.machine.core import Target
+from aalis_memory.conformance.machine.runner import run_machine
 from aalis_memory.conformance.plugin import SESSION_OPTIONS, selected_drivers
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.registry import get as get_driver
-from aalis_memory.conformance.report import PROP_EXAMPLES
-from aalis_memory.conformance.statemachine import (
-    BUDGET_ROUND,
-    COVERED_RULES,
-    Target,
-    machine_for,
-    run_machine,
-)
+from aalis_memory.conformance.report import PROP_ADVISORIES, PROP_CHECKED, PROP_EXAMPLES
 
 
-def _run(request: pytest.FixtureRequest, targets: list[Target]) -> None:
-    """Run the machine over ``targets`` with the profile and time budget the user chose."""
+def _run(request: pytest.FixtureRequest, targets: list[Target], strict: bool) -> None:
+    """Run the machine over ``targets`` with the profile and time budget the user chose, and
+    attach what it checked and what it found advisory to the test's report."""
     minutes = request.config.getoption("--memory-hypothesis-minutes")
     profile = str(request.config.getoption("--memory-hypothesis-profile"))
-    if minutes is None:
-        run_machine(machine_for(targets), profile)
-        return
-    rounds = run_machine(machine_for(targets), profile, minutes * 60)
-    request.node.user_properties.append((PROP_EXAMPLES, rounds * BUDGET_ROUND))
+    run = run_machine(targets, profile=profile, strict=strict,
+                      budget=None if minutes is None else minutes * 60)
+    request.node.user_properties.append((PROP_CHECKED, run.checked))
+    if run.advisories:
+        request.node.user_properties.append(
+            (PROP_ADVISORIES, [a.as_property() for a in run.advisories]))
+    if minutes is not None:
+        request.node.user_properties.append((PROP_EXAMPLES, run.rounds * BUDGET_ROUND))
+    if run.failure is not None:
+        raise run.failure
 
 
 @pytest.mark.aalis_spec(*COVERED_RULES)
@@ -42,14 +50,16 @@ def test_state_machine(
     request: pytest.FixtureRequest,
     aalis_memory_registration: DriverRegistration,
     aalis_memory_ctx: DriverContext,
+    aalis_memory_strict: bool,
 ) -> None:
-    _run(request, [Target(aalis_memory_registration, aalis_memory_ctx)])
+    _run(request, [Target(aalis_memory_registration, aalis_memory_ctx)], aalis_memory_strict)
 
 
 @pytest.mark.aalis_spec(*COVERED_RULES)
 def test_state_machine_differential(
     request: pytest.FixtureRequest,
     aalis_memory_driver: str,
+    aalis_memory_strict: bool,
     tmp_path: Path,
 ) -> None:
     """One history, every selected driver: any disagreement outside the declared tiers fails.
@@ -74,4 +84,4 @@ def test_state_machine_differential(
             name=name, tmp_path=folder, options=dict(options.for_driver(registration))
         )
         targets.append(Target(registration, ctx))
-    _run(request, targets)
+    _run(request, targets, aalis_memory_strict)

@@ -3,21 +3,30 @@
 A broken driver is a subclass of a reference driver with one behaviour changed. Declare it with
 :func:`broken` in a module of this package listed in ``MODULES``; ``plugin.py`` registers every one
 as ``broken-<name>`` and ``tests/test_broken_drivers.py`` runs the whole suite against them.
+
+A subclass that overrides a whole method would also drop the reference driver's argument checks
+and so break the hostile-input rules by accident; every broken store is therefore run behind
+:class:`ArgumentChecks`, the reference drivers' own checks, unless it declares
+``checks_arguments=False`` (the broken drivers whose bug *is* a missing check).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final, TypeVar
 
 import attrs
 
+from aalis_memory.conformance.adapters import CONTRACT_METHODS
 from aalis_memory.conformance.registry import Capabilities, DriverContext, DriverRegistration
+from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.registrations import plant_inmemory
+from aalis_memory.types import MetadataPut
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
-MODULES: Final = ("messages", "metadata", "clearing")
+MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness", "strength",
+                  "masking")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"
@@ -34,13 +43,20 @@ class Broken:
     store_class: type
     capabilities: Capabilities
     why: str
+    #: Run behind :class:`ArgumentChecks` (see the module docstring).
+    checks_arguments: bool = True
+    #: Declared rules no example test reaches for this driver, only the state machine (its
+    #: check is tests/test_state_machine_catches_broken.py); the example suite must flag the rest.
+    examples_miss: frozenset[str] = frozenset()
 
 
 BROKEN: dict[str, Broken] = {}
 
 
 def broken(
-    name: str, *rule_ids: str, capabilities: Capabilities = INMEMORY_CAPS
+    name: str, *rule_ids: str, capabilities: Capabilities = INMEMORY_CAPS,
+    checks_arguments: bool = True,
+    examples_miss: tuple[str, ...] = (),
 ) -> Callable[[C], C]:
     """Declare ``cls`` (a store class taking the reference keyword arguments) as broken."""
 
@@ -49,8 +65,11 @@ def broken(
             raise ValueError(f"broken driver {name!r} declared twice")
         if not rule_ids:
             raise ValueError(f"broken driver {name!r} must name the rules it breaks")
+        if not set(examples_miss) <= set(rule_ids):
+            raise ValueError(f"broken driver {name!r}: examples_miss names undeclared rules")
         doc = (cls.__doc__ or "").strip().split("\n")[0]
-        BROKEN[name] = Broken(name, frozenset(rule_ids), cls, capabilities, doc)
+        BROKEN[name] = Broken(name, frozenset(rule_ids), cls, capabilities, doc, checks_arguments,
+                              frozenset(examples_miss))
         return cls
 
     return register
@@ -70,7 +89,7 @@ def registration(entry: Broken) -> DriverRegistration:
             range_query_limit=ctx.range_query_limit,
             cross_session_max_limit=ctx.cross_session_max_limit,
         )
-        yield store
+        yield ArgumentChecks(store) if entry.checks_arguments else store
         await store.close()
 
     return DriverRegistration(
@@ -80,3 +99,101 @@ def registration(entry: Broken) -> DriverRegistration:
         raw_metadata=plant_inmemory if hasattr(entry.store_class, "plant_raw_metadata") else None,
         description=entry.why,
     )
+
+
+def _session(session_id: object, *_: object, **__: object) -> None:
+    sem.check_session_id(session_id)
+
+
+def _save_message(session_id: object, message: object, *_: object, **__: object) -> None:
+    sem.prepare_message(session_id, message)
+
+
+def _key(namespace: object, key: object, *_: object, **__: object) -> None:
+    sem.check_key(namespace, key)
+
+
+def _namespace(namespace: object, *_: object, **__: object) -> None:
+    sem.check_namespace(namespace)
+
+
+def _save_metadata(namespace: object, key: object, data: object, *_: object, **__: object) -> None:
+    sem.check_ops([MetadataPut(*sem.check_key(namespace, key), data)])  # type: ignore[arg-type]
+    _payload_is_object(data)
+
+
+def _commit(ops: object, *_: object, **__: object) -> None:
+    for op in sem.check_ops(ops):
+        if isinstance(op, MetadataPut):
+            _payload_is_object(op.data)
+
+
+def _payload_is_object(data: object) -> None:
+    """The payload's type only: its contents are what the metadata broken drivers get wrong."""
+    if not isinstance(data, dict):
+        raise TypeError(f"metadata data must be a dict, got {type(data).__name__}")
+
+
+def _range(session_id: object, from_ts: object, to_ts: object, roles: object = None,
+           exclude_kinds: object = None, *_: object) -> None:
+    sem.check_session_id(session_id)
+    sem.check_range(from_ts, to_ts, roles, exclude_kinds)
+
+
+def _rewrite(session_id: object, old_text: object, new_text: object, *_: object,
+             **__: object) -> None:
+    """Types and text only: an empty ``old_text`` is what update-accepts-empty-old-text gets
+    wrong on purpose."""
+    sem.check_session_id(session_id)
+    for what, text in (("old_text", old_text), ("new_text", new_text)):
+        if not isinstance(text, str):
+            raise TypeError(f"{what} must be a str, got {type(text).__name__}")
+        sem.check_unicode(text, what)
+
+
+def _delete(session_id: object, timestamps: object, *_: object, **__: object) -> None:
+    sem.check_session_id(session_id)
+    sem.check_timestamps(timestamps)
+
+
+def _query(query: object, *_: object, **__: object) -> None:
+    sem.check_query(query)
+
+
+#: The argument checks of each contract method (limits, counts and payload contents are left
+#: to the store: the broken drivers of those rules get them wrong on purpose).
+_CHECKS: Final[dict[str, Callable[..., None]]] = {
+    "save_message": _save_message, "get_history": _session, "count_history": _session,
+    "get_full_history": _session, "archive_span": _session, "clear_session": _session,
+    "get_messages_by_session_range": _range, "update_message_content": _rewrite,
+    "delete_messages_by_timestamps": _delete, "get_recent_messages_across_sessions": _query,
+    "save_metadata": _save_metadata, "get_metadata": _key, "delete_metadata": _key,
+    "list_metadata": _namespace, "list_metadata_keys": _namespace, "commit_metadata": _commit,
+}
+
+
+class ArgumentChecks:
+    """A broken store behind the reference drivers' argument checks (values pass unchanged)."""
+
+    def __init__(self, store: Any) -> None:
+        self.wrapped = store
+        for name in CONTRACT_METHODS:
+            method = getattr(store, name, None)
+            if callable(method):
+                setattr(self, name, self._checked(_CHECKS.get(name), method))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in CONTRACT_METHODS:
+            raise AttributeError(name)
+        return getattr(self.wrapped, name)
+
+    @staticmethod
+    def _checked(
+        check: Callable[..., None] | None, method: Callable[..., Awaitable[Any]]
+    ) -> Callable[..., Awaitable[Any]]:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            if check is not None:
+                check(*args, **kwargs)
+            return await method(*args, **kwargs)
+
+        return call

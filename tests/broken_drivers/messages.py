@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -13,7 +12,7 @@ import attrs
 
 from aalis_memory.conformance.registry import Capabilities
 from aalis_memory.drivers import semantics as sem
-from aalis_memory.drivers.inmemory import InMemoryMemory, _Stored
+from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMessage
 from aalis_memory.service import Limit
 from aalis_memory.types import Message, RecentMessageRecord, RecentMessagesAcrossSessionsQuery
 from broken_drivers import broken
@@ -33,7 +32,9 @@ def _cross(
     """A cross-session read with a replaceable filter, through the reference driver's own."""
     limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
     wanted = min(limit, store.cross_session_max_limit if cap is None else cap)
-    return store._newest_across_sessions(wanted, keep, include_archived=archived_too)
+    return store._newest_across_sessions(
+        wanted, lambda session_id, s: (archived_too or not s.archived) and keep(session_id, s.message)
+    )
 
 
 # -- the limit rule ----------------------------------------------------------------------------
@@ -132,14 +133,14 @@ class CrossLimitClamped(InMemoryMemory):
 # -- saving and reading --------------------------------------------------------------------------
 
 
-class _CaseFolded(dict[str, list[_Stored]]):
+class _CaseFolded(dict[str, list[StoredMessage]]):
     """A session table whose keys compare case-insensitively and ignore trailing spaces."""
 
     @staticmethod
     def _fold(key: str) -> str:
         return key.strip().lower()
 
-    def __getitem__(self, key: str) -> list[_Stored]:
+    def __getitem__(self, key: str) -> list[StoredMessage]:
         return super().__getitem__(self._fold(key))
 
     def __contains__(self, key: object) -> bool:
@@ -154,11 +155,11 @@ class _CaseFolded(dict[str, list[_Stored]]):
     def pop(self, key: str, default: Any = None) -> Any:
         return super().pop(self._fold(key), default)
 
-    def __setitem__(self, key: str, value: list[_Stored]) -> None:
+    def __setitem__(self, key: str, value: list[StoredMessage]) -> None:
         super().__setitem__(self._fold(key), value)
 
 
-@broken("session-ids-case-folded", "MSG-01")
+@broken("session-ids-case-folded", "MSG-01", "HOST-03")
 class SessionIdsCaseFolded(InMemoryMemory):
     """Session ids are matched case-insensitively and trimmed (a collation bug)."""
 
@@ -180,8 +181,9 @@ class NoTimestampStamp(InMemoryMemory):
     """A message saved without a timestamp is stored without one."""
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        stored = _Stored(copy.deepcopy(message), next(self._writes))
-        self._sessions.setdefault(session_id, []).append(stored)
+        if message.timestamp is not None:  # only the stamping is missing, not the checks
+            _session, message, _ = sem.prepare_message(session_id, message)
+        self._append(session_id, message)
 
 
 @broken("count-unknown-raises", "MSG-04")
@@ -246,7 +248,7 @@ class ArchivedInHistory(InMemoryMemory):
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
         every = [s.message for s in self._sessions.get(session_id, ())]
-        return copy.deepcopy(sem.history_window(every, effective))
+        return self._copy_out(sem.history_window(every, effective))
 
 
 @broken("same-ms-reversed", "HIST-02", "ARCH-01", "FULL-02", "RANGE-03")
@@ -276,7 +278,7 @@ class MarkersUseLimit(InMemoryMemory):
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
-        return copy.deepcopy(sem.newest([s.message for s in self._active(session_id)], effective))
+        return self._copy_out(sem.newest([s.message for s in self._active(session_id)], effective))
 
 
 @broken("window-cut-at-last-kept", "HIST-04")
@@ -288,8 +290,8 @@ class WindowCutAtLastKept(InMemoryMemory):
         active = [s.message for s in self._active(session_id)]
         talk = [i for i, m in enumerate(active) if not m.is_control]
         if effective == 0 or len(talk) <= effective:
-            return copy.deepcopy(sem.history_window(active, effective))
-        return copy.deepcopy(active[talk[-int(effective)] :])
+            return self._copy_out(sem.history_window(active, effective))
+        return self._copy_out(active[talk[-int(effective)] :])
 
 
 @broken("count-includes-markers", "COUNT-01")
@@ -306,7 +308,7 @@ class FullHistoryActiveOnly(InMemoryMemory):
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
-        return copy.deepcopy(sem.newest([s.message for s in self._active(session_id)], effective))
+        return self._copy_out(sem.newest([s.message for s in self._active(session_id)], effective))
 
 
 @broken("full-limit-skips-markers", "FULL-02")
@@ -316,7 +318,7 @@ class FullLimitSkipsMarkers(InMemoryMemory):
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
         every = [s.message for s in self._sessions.get(session_id, ())]
-        return copy.deepcopy(sem.history_window(every, effective))
+        return self._copy_out(sem.history_window(every, effective))
 
 
 # -- archive_span ------------------------------------------------------------------------------
@@ -325,7 +327,7 @@ class FullLimitSkipsMarkers(InMemoryMemory):
 class _Archiving(InMemoryMemory):
     """archive_span with the positions chosen by ``_positions`` (one override per bug)."""
 
-    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return sem.archive_positions(len(active), count, keep)
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
@@ -341,7 +343,7 @@ class _Archiving(InMemoryMemory):
 class ArchiveNewest(_Archiving):
     """archive_span counts positions from the newest end (a trim-style implementation)."""
 
-    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return [len(active) - 1 - p for p in super()._positions(active, count, keep)]
 
 
@@ -350,7 +352,7 @@ class ArchiveNewest(_Archiving):
 class KeepIgnored(_Archiving):
     """archive_span archives the whole span, keep list or not."""
 
-    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return super()._positions(active, count, ())
 
 
@@ -358,7 +360,7 @@ class KeepIgnored(_Archiving):
 class PositionsSkipMarkers(_Archiving):
     """count and keep count conversation messages only; markers inside the span are archived."""
 
-    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         out: list[int] = []
         talk = 0
         for index, stored in enumerate(active):
@@ -377,7 +379,7 @@ class PositionsSkipMarkers(_Archiving):
 class CountZeroArchivesAll(_Archiving):
     """count 0 archives the whole active history (a `slice(-0)` bug)."""
 
-    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return super()._positions(active, count or len(active), keep)
 
 
@@ -385,7 +387,7 @@ class CountZeroArchivesAll(_Archiving):
 class CountAboveActiveArchivesNothing(_Archiving):
     """A count above the active history archives nothing (the old trim's early return)."""
 
-    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return [] if count > len(active) else super()._positions(active, count, keep)
 
 
@@ -393,7 +395,7 @@ class CountAboveActiveArchivesNothing(_Archiving):
 class DuplicateKeepArchivesLess(_Archiving):
     """Archives `span - len(keep)` messages, so repeated or outside keep positions archive less."""
 
-    def _positions(self, active: list[_Stored], count: int, keep: tuple[int, ...]) -> list[int]:
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         span = min(count, len(active))
         return super()._positions(active, count, keep)[: max(0, span - len(keep))]
 
@@ -444,10 +446,10 @@ class FullHistoryArchivedFirst(InMemoryMemory):
         every = [s.message for s in stored if s.archived] + [
             s.message for s in stored if not s.archived
         ]
-        return copy.deepcopy(sem.newest(every, effective))
+        return self._copy_out(sem.newest(every, effective))
 
 
-@broken("archive-yields-midway", "ARCH-10")
+@broken("archive-yields-midway", "ARCH-10", "CONC-02")
 class ArchiveYieldsMidway(InMemoryMemory):
     """Declared atomic, but archive_span yields to other tasks between messages."""
 
@@ -481,7 +483,7 @@ class ClearSessionKeepsArchived(InMemoryMemory):
         self._sessions[session_id] = [s for s in stored if s.archived]
 
 
-@broken("clear-session-clears-all", "CLEAR-02")
+@broken("clear-session-clears-all", "MSG-06", "HOST-03")
 class ClearSessionClearsAll(InMemoryMemory):
     """clear_session forgets its session filter and empties every session."""
 
@@ -513,7 +515,7 @@ class ClearAllKeepsArchived(InMemoryMemory):
 # -- session range read ----------------------------------------------------------------------
 
 
-@broken("range-cap-ignored", "RANGE-01", "RANGE-03")
+@broken("range-cap-ignored", "RANGE-01")
 class RangeCapIgnored(InMemoryMemory):
     """The range cap is configured but never applied."""
 
@@ -525,7 +527,7 @@ class RangeCapIgnored(InMemoryMemory):
 class _Ranging(InMemoryMemory):
     """A range read with replaceable pieces (one override per bug)."""
 
-    def _candidates(self, session_id: str) -> list[_Stored]:
+    def _candidates(self, session_id: str) -> list[StoredMessage]:
         return list(self._sessions.get(session_id, ()))
 
     def _keep(
@@ -548,14 +550,14 @@ class _Ranging(InMemoryMemory):
         keep = self._keep(from_ts, to_ts, roles, exclude_kinds)
         hits = [s.message for s in self._candidates(session_id) if keep(s.message)]
         hits.sort(key=lambda m: m.timestamp or 0)
-        return copy.deepcopy(self._cut(hits))
+        return self._copy_out(self._cut(hits))
 
 
 @broken("range-every-session", "MSG-01")
 class RangeEverySession(_Ranging):
     """The range read forgets its session filter."""
 
-    def _candidates(self, session_id: str) -> list[_Stored]:
+    def _candidates(self, session_id: str) -> list[StoredMessage]:
         return [s for stored in self._sessions.values() for s in stored]
 
 
@@ -586,7 +588,7 @@ class RangeRolesIgnored(_Ranging):
 class RangeSkipsArchived(_Ranging):
     """The range read looks at active messages only."""
 
-    def _candidates(self, session_id: str) -> list[_Stored]:
+    def _candidates(self, session_id: str) -> list[StoredMessage]:
         return self._active(session_id)
 
 
@@ -634,7 +636,7 @@ class CrossSortedPerSession(InMemoryMemory):
             for s in stored
             if not s.archived and keep(session_id, s.message)
         ]
-        return copy.deepcopy(sem.newest(hits, min(limit, self.cross_session_max_limit)))
+        return self._copy_out(sem.newest(hits, min(limit, self.cross_session_max_limit)))
 
 
 @broken("cross-all-roles-by-default", "CROSS-03")
@@ -796,7 +798,7 @@ class DeleteEmptyListRaises(InMemoryMemory):
         return await super().delete_messages_by_timestamps(session_id, timestamps)
 
 
-@broken("delete-every-session", "DEL-02")
+@broken("delete-every-session", "MSG-06")
 class DeleteEverySession(InMemoryMemory):
     """delete_messages_by_timestamps forgets the session filter."""
 

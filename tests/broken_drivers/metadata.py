@@ -28,7 +28,7 @@ class MissingAsEmpty(InMemoryMemory):
         return (await super().get_metadata(namespace, key)) or {}
 
 
-@broken("meta-list-prefix-namespace", "META-02")
+@broken("meta-list-prefix-namespace", "META-02", "HOST-03", "INPUT-05")
 class ListByNamespacePrefix(InMemoryMemory):
     """list_metadata matches namespaces by prefix, so 'user' also lists 'user2' and 'user:x'."""
 
@@ -150,7 +150,7 @@ class DropsDollarKeys(InMemoryMemory):
         )
 
 
-@broken("meta-save-lenient-json", "META-08")
+@broken("meta-save-lenient-json", "META-08", "INPUT-04", "INPUT-07")
 class LenientSave(InMemoryMemory):
     """save_metadata serializes with default=repr and allows NaN, so bad data is stored."""
 
@@ -232,7 +232,7 @@ class AppliesPrefix(InMemoryMemory):
 
 
 @broken(
-    "commit-ordered-applies-prefix", "COMMIT-04",
+    "commit-ordered-applies-prefix", "COMMIT-07",
     capabilities=Capabilities(
         ordering="write", metadata_atomicity="ordered", archive_atomicity="atomic"
     ),

@@ -1,10 +1,13 @@
-"""An executable model of the whole MemoryService contract, for model-based testing.
+"""The executable model of the MemoryService contract: what every call must return, in plain Python.
 
-Pure and synchronous on purpose: no I/O, no indexes, no shared helpers with the reference drivers
-(it must not import ``aalis_memory.drivers``), so a bug in the drivers' shared logic cannot hide in
-the model too. Every branch names the catalogue rule it implements. Messages are copied once, when saved;
-reads hand out the stored (frozen) messages, which callers must not mutate. Time is injected (``clock``):
-the machine feeds the model the stamp it observed, so comparisons stay exact.
+The state machine (:mod:`aalis_memory.conformance.machine`) runs each generated call on the
+driver and on :class:`ContractModel` and compares the results. Pure and synchronous on purpose:
+no I/O, no indexes, no shared helpers with the reference drivers (it must not import
+``aalis_memory.drivers``), so a bug in the drivers' shared logic cannot hide in the model too.
+Every branch names the catalogue rule it implements. Messages are copied once, when saved; reads
+hand out the stored (frozen) messages, which callers must not mutate. Time is injected
+(``clock``): the machine feeds the model the stamp it observed, so comparisons stay exact.
+Timestamps are any real numbers of epoch ms (0, negative and fractional ones included).
 """
 
 from __future__ import annotations
@@ -137,7 +140,7 @@ def _encode(data: object, where: str) -> str:
     return json.dumps(data, allow_nan=False, sort_keys=False)  # raises TypeError/ValueError
 
 
-class ModelMemory:
+class ContractModel:
     """The reference semantics of one store; methods mirror the contract, synchronously."""
 
     def __init__(
@@ -254,30 +257,22 @@ class ModelMemory:
         """
         limit = effective_limit(query.limit, self.cross_session_max_limit)
         wanted = min(limit, self.cross_session_max_limit)  # CROSS-01, LIM-04
-        roles = CROSS_DEFAULT_ROLES if query.roles is None else query.roles  # CROSS-03
         hits: list[tuple[int | float, int, RecentMessageRecord]] = []
         for session_id, rows in self._sessions.items():
-            if query.exclude_session_ids and session_id in query.exclude_session_ids:
-                continue  # CROSS-05: excluded sessions
             for row in rows:
-                message = row.message
-                if row.archived:
-                    continue  # CROSS-02: active messages only
-                if message.role not in roles:
-                    continue  # CROSS-03: roles whitelist
-                if query.kinds is not None and message.kind not in query.kinds:
-                    continue  # CROSS-04: kinds whitelist drops kind-less messages
-                if query.exclude_kinds and message.kind in query.exclude_kinds:
-                    continue  # CROSS-04: exclude_kinds wins, kind-less (None) kept
-                ts = message.timestamp if message.timestamp is not None else 0
-                if query.since_ts is not None and ts < query.since_ts:
-                    continue  # CROSS-05: since_ts is inclusive
-                platform = (message.metadata or {}).get("platform")
-                if query.platform is not None and platform != query.platform:
-                    continue  # CROSS-05: platform equals metadata["platform"]
-                hits.append((ts, row.seq, RecentMessageRecord(session_id, message)))
+                if cross_session_rejections(query, session_id, row.message, row.archived):
+                    continue
+                ts = row.message.timestamp if row.message.timestamp is not None else 0
+                hits.append((ts, row.seq, RecentMessageRecord(session_id, row.message)))
         hits.sort(key=lambda h: (h[0], h[1]))
         return [h[2] for h in hits], wanted
+
+    def stored_message(self, session_id: str, content: str | None) -> tuple[Message, bool] | None:
+        """The stored message of ``session_id`` with this content, and whether it is archived."""
+        for row in self._sessions.get(session_id, []):
+            if row.message.content == content:
+                return row.message, row.archived
+        return None
 
     def get_recent_messages_across_sessions(
         self, query: RecentMessagesAcrossSessionsQuery
@@ -319,6 +314,18 @@ class ModelMemory:
         return [r.message.timestamp for r in self._sessions.get(session_id, [])
                 if r.message.timestamp is not None]
 
+    def has_archived(self, session_id: str) -> bool:
+        """Whether the session holds archived messages (reads that must skip or keep them)."""
+        return any(r.archived for r in self._sessions.get(session_id, []))
+
+    def holds_messages(self, session_id: str) -> bool:
+        """Whether the session holds any message, active or archived (else it reads as unknown)."""
+        return bool(self._sessions.get(session_id))
+
+    def archived_contents(self, session_id: str) -> set[str | None]:
+        """Contents of the session's archived messages (contents are unique in the machine)."""
+        return {r.message.content for r in self._sessions.get(session_id, []) if r.archived}
+
     def is_archived_content(self, session_id: str, content: str | None) -> bool:
         """Whether a message with this content is stored archived (for diagnosing failures)."""
         return any(r.archived and r.message.content == content
@@ -351,6 +358,10 @@ class ModelMemory:
     def list_metadata_keys(self, namespace: str) -> list[str]:
         # META-10: unreadable entries are keys too.
         return sorted({*self._metadata.get(namespace, {}), *self.unreadable_keys(namespace)})
+
+    def holds_metadata(self) -> bool:
+        """Whether any namespace holds an entry (a clear must leave it alone)."""
+        return any(self._metadata.values()) or any(self._unreadable.values())
 
     def unreadable_keys(self, namespace: str) -> set[str]:
         return set(self._unreadable.get(namespace, ()))
@@ -392,6 +403,31 @@ class ModelMemory:
 def _check_key(namespace: object, key: object) -> None:
     if not isinstance(namespace, str) or not isinstance(key, str):
         raise TypeError("namespace and key must be str")
+
+
+def cross_session_rejections(query: RecentMessagesAcrossSessionsQuery, session_id: str,
+                              message: Message, archived: bool) -> list[str]:
+    """The rules whose part of a cross-session read drops this stored message (none: it is a
+    candidate). Also names the filter a driver failed to apply when it returned the message."""
+    rules: list[str] = []
+    if archived:
+        rules.append("CROSS-02")  # active messages only
+    if query.exclude_session_ids and session_id in query.exclude_session_ids:
+        rules.append("CROSS-05")  # excluded sessions
+    roles = CROSS_DEFAULT_ROLES if query.roles is None else query.roles
+    if message.role not in roles:
+        rules.append("CROSS-03")  # roles whitelist, user and assistant by default
+    if query.kinds is not None and message.kind not in query.kinds:
+        rules.append("CROSS-04")  # kinds whitelist drops kind-less messages
+    if query.exclude_kinds and message.kind in query.exclude_kinds:
+        rules.append("CROSS-04")  # exclude_kinds wins, kind-less (None) kept
+    ts = message.timestamp if message.timestamp is not None else 0
+    if query.since_ts is not None and ts < query.since_ts:
+        rules.append("CROSS-05")  # since_ts is inclusive
+    platform = (message.metadata or {}).get("platform")
+    if query.platform is not None and platform != query.platform:
+        rules.append("CROSS-05")  # platform equals metadata["platform"]
+    return rules
 
 
 def cross_session_accepts(

@@ -1,0 +1,269 @@
+"""The derived reads the machine checks after every step: range and cross-session.
+
+After a step changed some sessions, their state reads (:meth:`MachineCore.check_state`) are
+checked first, then an unfiltered range read of each and one cross-session read over all of them.
+A derived read that fails is blamed on the step only if the state itself diverged (re-checked
+then); on a verified state it is wrong on its own, and the diagnosis names the part that is:
+the cap, archived rows, the limit, or the one filter that fails alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from aalis_memory.conformance.checks import describe
+from aalis_memory.conformance.contract_model import cross_session_accepts, take_newest
+from aalis_memory.conformance.machine.attribution import (
+    cross_exercises,
+    cross_rules,
+    cross_sweep_rules,
+    cross_witness_rules,
+    range_exercises,
+)
+from aalis_memory.conformance.machine.core import MachineCore
+from aalis_memory.conformance.machine.failure import Raised
+from aalis_memory.conformance.machine.inputs import ORIGINS, ROLES, SESSIONS, ZERO_PICK
+from aalis_memory.conformance.machine.snippets import py
+from aalis_memory.types import Message, RecentMessageRecord, RecentMessagesAcrossSessionsQuery
+
+
+class DerivedReads(MachineCore):
+    """State checks of whole steps, and the range and cross-session reads that follow them."""
+
+    def check_session(self, session: str, cause: Sequence[str],
+                      full_cause: Sequence[str] | None = None) -> None:
+        self.check_sessions([(session, cause, full_cause)])
+
+    def check_sessions(
+        self, checks: Sequence[tuple[str, Sequence[str], Sequence[str] | None]]
+    ) -> None:
+        """History, count and full history of each session must match the model.
+
+        The state reads of every session come before any derived read (range, cross-session):
+        a step that damaged another session is then blamed on that step's rule for it, and a
+        derived read that still fails is wrong on its own. Each checking read is dropped from
+        the recorded script once it passed: only a failing read belongs in the reproduction.
+        """
+        for session, cause, full_cause in checks:
+            self.check_state(session, cause, full_cause)
+        for session, cause, full_cause in checks:
+            self.sweep_range(session, [*(full_cause or ()), *cause, *self.unknown(session)])
+        session, cause, full_cause = checks[0]
+        self.sweep_cross_sessions([*(full_cause or ()), *cause, *self.unknown(session)])
+
+    def stored_stamp(self, pick: int | None) -> int | float | None:
+        """A timestamp some message has (picked by index), so inclusive bounds are exercised;
+        :data:`ZERO_PICK` asks for 0 ms itself."""
+        if pick is None:
+            return None
+        if pick == ZERO_PICK:
+            return 0
+        stamps = sorted(t for s in SESSIONS for t in self.model.stored_timestamps(s))
+        return stamps[pick % len(stamps)] if stamps else ORIGINS[0]
+
+    def range_agrees(self, actual: Any, expected: list[Message], hits: list[Message]) -> bool:
+        """Whether a range read answered ``expected`` (``hits`` before the cap). With RANGE-03
+        tolerated, order and which end a truncated answer keeps are not compared; its size
+        still is, exactly (RANGE-01)."""
+        seen = self.tolerance.compared(actual)
+        if "RANGE-03" not in self.tolerance:
+            return bool(seen == self.tolerance.compared(expected))
+        if not isinstance(seen, list) or len(seen) != len(expected):
+            return False
+        pool = self.tolerance.compared(hits)
+        return all(m in pool for m in seen) and len({repr(m) for m in seen}) == len(seen)
+
+    def range_capped_wrong(self, session: str, actual: Any, hits: list[Message]) -> list[str]:
+        """The rules a range answer of the wrong size is filed under, before any other: archived
+        rows left out (RANGE-02), else a capped read that did not return exactly the cap
+        (RANGE-01: returning fewer, or nothing, breaks it as surely as returning more)."""
+        cap = self.model.range_query_limit
+        if not isinstance(actual, list) or len(actual) == min(cap, len(hits)):
+            return []
+        archived = self.model.archived_contents(session)
+        kept = [m for m in hits if m.content not in archived]
+        if len(kept) < len(hits) and self.tolerance.compared(actual) == self.tolerance.compared(
+                kept[:cap]):
+            return ["RANGE-02"]  # exactly the answer without the archived rows
+        return ["RANGE-01"] if len(hits) > cap else []
+
+    def sweep_range(self, session: str, cause: Sequence[str]) -> None:
+        """An unfiltered range read: the cap, archived rows, timestamp order.
+
+        A failing sweep first re-checks the stored state: if it diverged, the step's ``cause``
+        is to blame; if it is known to match, the read itself is, and ``cause`` is dropped.
+        """
+        if (self.skips(session) or "get_messages_by_session_range" not in self.optional
+                or ("RANGE-02" in self.tolerance and self.model.has_archived(session))):
+            return
+        hits = self.model.session_range_hits(session, -math.inf, math.inf)
+        expected = hits[: self.model.range_query_limit]
+        with self.checking("get_messages_by_session_range", session, -math.inf,
+                           math.inf) as results:
+            for driver, actual in results:
+                if not self.range_agrees(actual, expected, hits):
+                    self.range_sweep_failed(session, driver, actual, expected, hits, cause)
+        archived = self.model.archived_contents(session)
+        self.credit_read(session, range_exercises(
+            hits, hits, self.model.range_query_limit, (-math.inf, math.inf), archived,
+            filtered=False), bool(expected))
+
+    def sweep_cross_sessions(self, cause: Sequence[str]) -> None:
+        """A cross-session read over every role, since the oldest stored timestamp (CROSS-05:
+        inclusive), asking for more than the cap: math.inf (LIM-04) after odd steps, a number
+        (CROSS-01) after even ones. Blamed like :meth:`sweep_range`. (Limit 0, LIM-01, is the
+        cross-session step's.)"""
+        if "get_recent_messages_across_sessions" not in self.optional or (
+                "MSG-04" in self.tolerance
+                and not any(self.model.holds_messages(s) for s in SESSIONS)):
+            return
+        since = None if "CROSS-05" in self.tolerance else self.stored_stamp(0)
+        limit = math.inf if len(self.rule_log) % 2 else self.model.cross_session_max_limit + 3
+        query = RecentMessagesAcrossSessionsQuery(limit=limit, roles=ROLES, since_ts=since)
+        candidates, wanted = self.model.cross_session_candidates(query)
+        with self.checking("get_recent_messages_across_sessions", query) as results:
+            for driver, actual in results:
+                why = (f"raised {actual.error.__name__}" if isinstance(actual, Raised)
+                       else self.cross_verdict(candidates, wanted, actual))
+                if why is not None:
+                    blame = [] if self.verify_all_state(cause) else cause
+                    rules = [
+                        *self.cross_read_rules(driver, query, candidates, wanted, actual),
+                        *cross_sweep_rules(candidates, actual, self.model.cross_session_max_limit,
+                                           self.model.is_archived_content, blame),
+                        *cross_rules(query, len(candidates), self.model.cross_session_max_limit),
+                        *blame,
+                    ]
+                    raise self.fail(rules, driver, f"get_recent_messages_across_sessions("
+                                    f"{py(query)}): {why}; got {describe(actual)}")
+        self.credit_cross(query, candidates)
+
+    def cross_verdict(self, candidates: list[RecentMessageRecord], wanted: int | float,
+                      actual: Any) -> str | None:
+        """Why ``actual`` is not a valid answer (``None``: it is). With CROSS-02 tolerated only
+        its size is compared, exactly (CROSS-01, LIM-04), and only while nothing is archived."""
+        if not isinstance(actual, list):
+            return f"expected a list, got {describe(actual)}"
+        if "CROSS-02" in self.tolerance:
+            if any(self.model.has_archived(s) for s in SESSIONS):
+                return None
+            size = len(candidates) if wanted >= len(candidates) else int(wanted)
+            return None if len(actual) == size else f"expected {size} records, got {len(actual)}"
+        return cross_session_accepts(self.tolerance.compared(candidates), wanted,
+                                     self.tolerance.compared(actual))
+
+    def credit_cross(self, query: RecentMessagesAcrossSessionsQuery,
+                     candidates: list[RecentMessageRecord]) -> None:
+        """Credit a cross-session read that held: the rules :func:`cross_exercises` names."""
+        def without(fields: tuple[str, ...]) -> list[RecentMessageRecord]:
+            if fields == ("roles",) and set(query.roles or ()) >= set(ROLES):
+                return candidates  # every role asked for: clearing roles changes nothing
+            cleared: dict[str, Any] = {f: None for f in fields}
+            if "roles" in fields:
+                cleared["roles"] = ROLES
+            return self.model.cross_session_candidates(attrs.evolve(query, **cleared))[0]
+
+        rules = cross_exercises(query, candidates, self.model.cross_session_max_limit, without)
+        if "CROSS-02" in self.tolerance:
+            if any(self.model.has_archived(s) for s in SESSIONS):
+                return  # nothing was compared (see cross_verdict)
+            rules -= {"CROSS-03", "CROSS-04", "CROSS-05"}  # only sizes were compared
+        elif candidates and query.limit != 0 and "MSG-02" not in self.tolerance:
+            rules.add("MSG-02")
+        self.credit(rules)
+
+    def range_sweep_failed(self, session: str, driver: str, actual: Any, expected: list[Message],
+                           hits: list[Message], cause: Sequence[str]) -> None:
+        """Raise for an unfiltered range read that differs from the model, naming the rule."""
+        blame = [] if self.verify_all_state(cause) else cause
+        capped = len(hits) > len(expected)
+        read = ["RANGE-01", "RANGE-03"] if capped else ["RANGE-02", "RANGE-03"]
+        if capped and isinstance(actual, list) and len(actual) == len(expected):
+            read.reverse()
+        rules = self.mismatch_rules(session, expected, actual, read, "RANGE-03", blame)
+        if capped and isinstance(actual, list):
+            rules = [*read, *rules]  # over a full cap, the cap explains first
+            archived = self.model.archived_contents(session)
+            active = [m for m in hits if m.content not in archived]
+            if actual == active[: len(expected)]:
+                rules.insert(0, "RANGE-02")  # archived rows went missing
+        self.expect_value([*self.range_capped_wrong(session, actual, hits), *rules],
+                          [(driver, actual)], expected)
+
+    def cross_read_rules(self, driver: str, query: RecentMessagesAcrossSessionsQuery,
+                         candidates: list[RecentMessageRecord], wanted: int | float,
+                         actual: Any) -> list[str]:
+        """The filter rules a wrong cross-session answer is filed under, most certain first:
+        records that no candidate explains, filters that fail alone, edges a filter missed."""
+        extra, missing = cross_witness_rules(query, take_newest(candidates, wanted), candidates,
+                                             actual, self.model.stored_message)
+        return [*extra, *self.cross_limit_failing(driver, query),
+                *self.cross_filters_failing(driver, query), *missing]
+
+    def cross_limit_failing(self, driver: str,
+                            query: RecentMessagesAcrossSessionsQuery) -> list[str]:
+        """The limit rule, when the same query with limit math.inf is answered right: a limit
+        above the cap (CROSS-01), 0 (LIM-01), or the newest N below it (CROSS-02)."""
+        if query.limit == math.inf:
+            return []
+        unlimited = attrs.evolve(query, limit=math.inf)
+        candidates, wanted = self.model.cross_session_candidates(unlimited)
+        actual = self.probe(driver, "get_recent_messages_across_sessions", unlimited)
+        if isinstance(actual, Raised) or self.cross_verdict(candidates, wanted, actual):
+            return []
+        cap = self.model.cross_session_max_limit
+        return ["CROSS-01" if query.limit > cap else "LIM-01" if query.limit == 0 else "CROSS-02"]
+
+    def cross_filters_failing(self, driver: str,
+                              query: RecentMessagesAcrossSessionsQuery) -> list[str]:
+        """Rules of the query's filters that fail on their own (probed only after a failure).
+
+        Each filter is asked alone, over every role; the unfiltered read must pass first, or no
+        single filter is to blame.
+        """
+        def wrong(**fields: Any) -> bool:
+            probe = RecentMessagesAcrossSessionsQuery(limit=math.inf, **{"roles": ROLES, **fields})
+            candidates, wanted = self.model.cross_session_candidates(probe)
+            actual = self.probe(driver, "get_recent_messages_across_sessions", probe)
+            return (isinstance(actual, Raised)
+                    or self.cross_verdict(candidates, wanted, actual) is not None)
+
+        if wrong():
+            return []
+        filters: list[tuple[str, dict[str, Any]]] = [
+            ("CROSS-04", {"kinds": query.kinds, "exclude_kinds": query.exclude_kinds}),
+            ("CROSS-05", {"since_ts": query.since_ts}),
+            ("CROSS-05", {"platform": query.platform}),
+            ("CROSS-05", {"exclude_session_ids": query.exclude_session_ids}),
+        ]
+        active = [(r, f) for r, f in filters if any(v is not None for v in f.values())]
+        if query.roles != ROLES:  # None too: the default roles are a filter (CROSS-03)
+            active.insert(0, ("CROSS-03", {"roles": query.roles}))
+        return [rule_id for rule_id, fields in active if wrong(**fields)]
+
+    def range_filters_failing(self, driver: str, session: str, low: float, high: float,
+                              roles: list[str] | None, exclude_kinds: list[str] | None
+                              ) -> list[str]:
+        """As :meth:`cross_filters_failing`, for a range read: bounds, roles, kinds alone."""
+        def wrong(*args: Any) -> bool:
+            hits = self.model.session_range_hits(session, *args)
+            actual = self.probe(driver, "get_messages_by_session_range", session, *args)
+            return not self.range_agrees(actual, hits[: self.model.range_query_limit], hits)
+
+        unbounded = (-math.inf, math.inf)
+        if wrong(*unbounded, None, None):
+            return []
+        filters: list[tuple[str, tuple[Any, ...]]] = [
+            ("RANGE-02", (low, high, None, None)),
+            ("RANGE-04", (*unbounded, roles, None)),
+            ("RANGE-04", (*unbounded, None, exclude_kinds)),
+        ]
+        return [rule_id for rule_id, args in filters
+                if args != (*unbounded, None, None) and wrong(*args)]
+
+
+__all__ = ["DerivedReads"]

@@ -1,0 +1,152 @@
+"""The metadata state the machine checks after every step that may have changed it.
+
+Every namespace is listed (and its keys, when the driver lists keys) and compared with the
+model; ``updated_at`` must be integer epoch ms that grows on every overwrite and only then. A
+listing that differs is blamed on what the difference looks like: an unreadable entry listed
+(META-09), a caller's mutation stored (META-06), the wrong order (META-04), changed data
+(META-07), or the step that wrote it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from aalis_memory.conformance.checks import describe
+from aalis_memory.conformance.contract_model import ModelEntry
+from aalis_memory.conformance.machine.attribution import listing_exercises
+from aalis_memory.conformance.machine.core import MachineCore, leaked
+from aalis_memory.conformance.machine.failure import Raised
+from aalis_memory.conformance.machine.inputs import NAMESPACES
+from aalis_memory.conformance.machine.snippets import Step
+from aalis_memory.types import MetadataEntry
+
+
+@attrs.frozen
+class SeenStamp:
+    """An entry's updated_at as a listing showed it, and that listing's place in the script."""
+
+    created: int
+    version: int
+    updated_at: int
+    index: int
+    read: Step
+
+    def restore(self, script: list[Step]) -> None:
+        """Put the listing back where it ran: a later stamp is only wrong compared with it.
+
+        Checking reads leave the script from its end, so every step before ``index`` is still
+        in place and every later one was recorded after this read.
+        """
+        if not (self.index < len(script) and script[self.index] is self.read):
+            script.insert(self.index, self.read)
+
+
+class MetadataState(MachineCore):
+    """Listing checks of the metadata store."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: (driver, namespace, key) -> the updated_at last listed (META-05).
+        self.seen_updated: dict[tuple[str, str, str], SeenStamp] = {}
+        #: Unreadable entries (namespace, key) list_metadata_keys has already listed (META-10).
+        self.listed_unreadable: set[tuple[str, str]] = set()
+
+    def check_metadata(self, cause: Sequence[str], lead: Sequence[str] = ()) -> None:
+        """Every namespace lists what the model holds (and updated_at moves as it must).
+
+        ``lead``: rules a step diagnosed for certain (a batch that wrote across namespaces),
+        blamed before what a listing alone suggests.
+        """
+        self.listed_unreadable = {(ns, key) for ns, key in self.listed_unreadable
+                                  if key in self.model.unreadable_keys(ns)}
+        for namespace in NAMESPACES:
+            expected = self.model.list_metadata_versions(namespace)
+            with self.checking("list_metadata", namespace) as results:
+                for driver, actual in results:
+                    self.check_listing(driver, namespace, expected, actual, cause, lead)
+            unreadable = bool(self.model.unreadable_keys(namespace))
+            others = any(self.model.list_metadata_keys(ns) for ns in NAMESPACES if ns != namespace)
+            self.credit(listing_exercises([e.entry.data for e in expected], unreadable, others))
+            if "list_metadata_keys" in self.optional:
+                keys = self.model.list_metadata_keys(namespace)
+                # A clear never touches metadata: any change after it is the clear's fault. So is
+                # losing an unreadable key this listing showed before: the step lost it.
+                clearing = any(r.startswith("CLEAR-") for r in cause)
+                shown = {(namespace, key) for key in self.model.unreadable_keys(namespace)}
+                rules = ([*cause, "META-10"] if clearing or (shown and shown <= self.listed_unreadable)
+                         else ["META-10", *cause])
+                with self.checking("list_metadata_keys", namespace) as results:
+                    self.expect_value([*lead, *rules], results, keys)
+                self.listed_unreadable |= shown
+                if unreadable:
+                    self.credit({"META-10"})
+
+    def check_listing(self, driver: str, namespace: str, expected: list[ModelEntry], actual: Any,
+                      cause: Sequence[str], lead: Sequence[str] = ()) -> None:
+        call = f"list_metadata({namespace!r})"
+        want = [(e.entry.key, e.entry.data) for e in expected]
+        unreadable = self.model.unreadable_keys(namespace)
+        if isinstance(actual, Raised) or not isinstance(actual, list):
+            corrupt = ["META-09"] if unreadable else []  # one bad entry broke the whole listing
+            raise self.fail([*lead, *corrupt, "META-02", *cause], driver,
+                            f"{call}: got {describe(actual)}")
+        if "META-04" in self.tolerance:
+            actual = sorted(actual, key=lambda e: str(getattr(e, "key", "")))
+        got = [(e.key, e.data) for e in actual if isinstance(e, MetadataEntry)]
+        if got != want:
+            if any(key in unreadable for key, _ in got):
+                rules = ["META-09", *cause]  # an unreadable entry was listed, not skipped
+            elif any(leaked(data) for _, data in got):
+                rules = ["META-06", *cause]  # a caller's mutation reached storage
+            elif sorted(map(repr, got)) == sorted(map(repr, want)):
+                rules = ["META-04", *cause]
+            elif [k for k, _ in got] == [k for k, _ in want]:
+                rules = ["META-07", "META-06", *cause]
+            elif not self.entries_match(driver, namespace, {k for k, _ in got + want}):
+                rules = [*cause, "META-02"]  # the stored entries diverged: the write's fault
+            else:
+                rules = ["META-02", *cause]  # get_metadata agrees: the listing is wrong
+            raise self.fail([*lead, *rules], driver, f"{call}: expected {want!r}, got {got!r}")
+        if "META-05" not in self.tolerance:
+            self.check_stamps(driver, namespace, expected, actual, cause)
+
+    def check_stamps(self, driver: str, namespace: str, expected: list[ModelEntry],
+                     actual: list[MetadataEntry], cause: Sequence[str]) -> None:
+        """META-05: updated_at is integer epoch ms and grows on every overwrite, only then."""
+        call = f"list_metadata({namespace!r})"
+        for model_entry, entry in zip(expected, actual, strict=False):
+            ident = (driver, namespace, entry.key)
+            if not isinstance(entry.updated_at, int) or isinstance(entry.updated_at, bool):
+                raise self.fail(["META-05"], driver,
+                                f"{call}: updated_at of {entry.key!r} is {entry.updated_at!r}, "
+                                "not integer epoch ms")
+            previous = self.seen_updated.get(ident)
+            if previous is not None and previous.created == model_entry.created:
+                stamp = previous.updated_at
+                if model_entry.version > previous.version and entry.updated_at <= stamp:
+                    previous.restore(self.script)
+                    raise self.fail(["META-05"], driver,
+                                    f"{call}: {entry.key!r} was overwritten but updated_at "
+                                    f"stayed {entry.updated_at} (was {stamp})")
+                if model_entry.version == previous.version and entry.updated_at != stamp:
+                    rejected = [r for r in cause if r in ("COMMIT-04", "META-08")]
+                    previous.restore(self.script)
+                    raise self.fail([*rejected, "META-05"], driver,
+                                    f"{call}: {entry.key!r} was not written but updated_at "
+                                    f"moved from {stamp} to {entry.updated_at}")
+                if model_entry.version > previous.version:
+                    self.credit({"META-05"})  # an overwrite, and its stamp grew
+            self.seen_updated[ident] = SeenStamp(model_entry.created, model_entry.version,
+                                                 entry.updated_at, len(self.script) - 1,
+                                                 self.script[-1])
+
+    def entries_match(self, driver: str, namespace: str, keys: set[str]) -> bool:
+        """Whether get_metadata of each key agrees with the model (probed after a failure)."""
+        return all(self.probe(driver, "get_metadata", namespace, key)
+                   == self.model.get_metadata(namespace, key) for key in keys)
+
+
+__all__ = ["MetadataState", "SeenStamp"]

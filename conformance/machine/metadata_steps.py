@@ -1,0 +1,270 @@
+"""The generated metadata steps: saves, reads, deletes, unreadable entries and batched commits.
+
+Like the message steps, each one calls the driver and the model, compares, re-lists every
+namespace, and credits the rules the comparison depended on; a tolerated rule turns off the
+inputs only it decides.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+from collections.abc import Sequence
+from typing import Any, cast
+
+import attrs
+from hypothesis import strategies as st
+from hypothesis.stateful import precondition, rule
+
+from aalis_memory.conformance.contract_model import ContractModel
+from aalis_memory.conformance.machine.attribution import commit_exercises, commit_rules, exotic_json
+from aalis_memory.conformance.machine.core import MUTATION_MARKERS, Results, leaked, logged
+from aalis_memory.conformance.machine.failure import MachineFailure, Raised
+from aalis_memory.conformance.machine.inputs import (
+    BAD_PAYLOADS,
+    JSON_OBJECTS,
+    KEYS,
+    NAMESPACES,
+    OPS,
+    bad_payload,
+    plain_payload,
+)
+from aalis_memory.conformance.machine.metadata_state import MetadataState
+from aalis_memory.conformance.machine.snippets import CallerMutates, Planted, Step
+from aalis_memory.types import JsonObject, MetadataDel, MetadataEntry, MetadataOp, MetadataPut
+
+
+def _plants(self: MetadataState) -> bool:
+    return self.raw and "META-09" not in self.tolerance and "META-10" not in self.tolerance
+
+
+class MetadataSteps(MetadataState):
+    """The metadata half of the machine's steps."""
+
+    def payload(self, data: JsonObject) -> JsonObject:
+        """``data`` as generated, or plain once META-07 is tolerated."""
+        return plain_payload(data) if "META-07" in self.tolerance else data
+
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS), data=JSON_OBJECTS,
+          bad=st.one_of(st.none(), st.sampled_from(BAD_PAYLOADS)))
+    @logged
+    def save_metadata(
+        self, namespace: str, key: str, data: JsonObject, bad: str | None
+    ) -> None:
+        if bad is not None:
+            if "META-08" in self.tolerance:
+                return
+            self.expect_error(["META-08"], self.call("save_metadata", namespace, key,
+                                                     bad_payload(bad)), (TypeError, ValueError))
+            self.check_metadata(["META-08"], lead=["META-08"])  # nothing may have changed
+            self.credit({"META-08"})
+            return
+        self.store_metadata(namespace, key, data)
+
+    def store_metadata(self, namespace: str, key: str, data: JsonObject) -> None:
+        """Save one entry everywhere, the caller then reusing its object (META-06), and check
+        every namespace."""
+        data = self.payload(data)
+        mutate = "META-06" not in self.tolerance
+        self.stamp += 1
+        self.model.save_metadata(namespace, key, copy.deepcopy(data))
+        passed = copy.deepcopy(data)
+        args = (namespace, key, copy.deepcopy(data))
+        self.script.append(CallerMutates("save_metadata", args, marker=MUTATION_MARKERS[0])
+                           if mutate else Step("save_metadata", args))
+        results: Results = []
+        for opened in self.stores:
+            mine = copy.deepcopy(passed)
+            try:
+                value = self.loop.run_until_complete(
+                    opened.store.save_metadata(namespace, key, mine)
+                )
+            except Exception as exc:
+                value = Raised(type(exc), str(exc))
+            if mutate:
+                mine[MUTATION_MARKERS[0]] = True  # META-06: must not reach storage
+            results.append((opened.name, value))
+        self.expect_value(["META-01"], results, None)
+        self.check_metadata(["META-01", "META-06", "META-07"])
+        self.credit({"META-01", *(["META-06"] if mutate else [])})
+
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
+    @logged
+    def get_metadata(self, namespace: str, key: str) -> None:
+        if key in self.model.unreadable_keys(namespace):
+            return  # what reading an unreadable entry gives is not specified
+        mutate = "META-06" not in self.tolerance
+        expected = self.model.get_metadata(namespace, key)
+        results = self.call("get_metadata", namespace, key)
+        if mutate:
+            self.script[-1] = CallerMutates("get_metadata", (namespace, key),
+                                            marker=MUTATION_MARKERS[1])
+        lead = ["META-06"] if any(leaked(actual) for _, actual in results) else []
+        self.expect_value([*lead, "META-01", "META-07"], results, expected)
+        self.credit({"META-01", *(["META-07"] if exotic_json(expected) else [])})
+        if not mutate:
+            return
+        for _driver, actual in results:
+            if isinstance(actual, dict):
+                actual[MUTATION_MARKERS[1]] = True  # META-06: must not reach storage
+        with self.checking("get_metadata", namespace, key) as again:
+            self.expect_value(["META-06"], again, expected)
+        if expected is not None:
+            self.credit({"META-06"})
+
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
+    @logged
+    def delete_metadata(self, namespace: str, key: str) -> None:
+        stored = (self.model.get_metadata(namespace, key) is not None
+                  or key in self.model.unreadable_keys(namespace))
+        if not stored and "META-11" in self.tolerance:
+            return
+        rules = ["META-03"] if stored else ["META-11"]  # META-11: a missing key is a no-op
+        self.model.delete_metadata(namespace, key)
+        self.expect_value(rules, self.call("delete_metadata", namespace, key), None)
+        self.check_metadata(rules)
+        self.credit(rules)
+
+    @precondition(_plants)
+    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS),
+          kind=st.sampled_from(("not-json", "not-object")), then_del=st.booleans())
+    @logged
+    def plant_unreadable(self, namespace: str, key: str, kind: str, then_del: bool) -> None:
+        """An entry no read can decode, planted around the API: listings skip it (META-09), its
+        key is still listed (META-10), and a batch del removes it (COMMIT-06)."""
+        for target, opened in zip(self.TARGETS, self.stores, strict=True):
+            hook = target.registration.raw_metadata
+            assert hook is not None  # the precondition checked every target has one
+            store = getattr(opened.store, "wrapped", opened.store)
+            result = hook(store, namespace, key, cast(Any, kind))
+            planted = self.loop.run_until_complete(result) if inspect.isawaitable(result) \
+                else result
+            if not planted:
+                return  # the backend cannot hold this kind: nothing changed
+        self.script.append(Planted("plant", (namespace, key, kind)))
+        self.model.plant_unreadable(namespace, key)
+        self.check_metadata(["META-09"])
+        if then_del and "COMMIT-06" not in self.tolerance:
+            batch: list[MetadataOp] = [MetadataDel(namespace, key)]
+            self.model.commit_metadata(batch)
+            self.expect_value(["COMMIT-06"], self.call("commit_metadata", batch), None)
+            self.check_metadata(["COMMIT-06"])
+            self.credit({"COMMIT-06"})
+
+    def batch_of(self, ops: list[tuple[str, str, str, JsonObject]]) -> list[MetadataOp]:
+        """The generated ops as a batch, without what the tolerated rules alone decide: dels of
+        keys that are not stored (COMMIT-03) or unreadable (COMMIT-06)."""
+        batch: list[MetadataOp] = []
+        present = {(ns, k) for ns in NAMESPACES for k in self.model.list_metadata_keys(ns)}
+        for kind, ns, key, data in ops:
+            if kind == "put":
+                batch.append(MetadataPut(ns, key, self.payload(data)))
+                present.add((ns, key))
+                continue
+            if "COMMIT-03" in self.tolerance and (ns, key) not in present:
+                continue
+            if "COMMIT-06" in self.tolerance and key in self.model.unreadable_keys(ns):
+                continue
+            batch.append(MetadataDel(ns, key))
+            present.discard((ns, key))
+        return batch
+
+    @rule(ops=OPS, bad_at=st.one_of(st.none(), st.integers(0, 4)),
+          bad=st.sampled_from(BAD_PAYLOADS), echo=st.booleans())
+    @logged
+    def commit_metadata(
+        self, ops: list[tuple[str, str, str, JsonObject]], bad_at: int | None, bad: str,
+        echo: bool = False,
+    ) -> None:
+        """A batch; with ``echo`` its first op's key comes back at the end with the other kind of
+        op (a del after a put, a put after a del), so the order of ops decides (COMMIT-01)."""
+        if echo and ops:
+            kind, ns, key, data = ops[0]
+            ops = [*ops, ("del" if kind == "put" else "put", ns, key, data)]
+        batch = self.batch_of(ops)
+        if bad_at is not None and "COMMIT-04" not in self.tolerance:
+            batch.insert(min(bad_at, len(batch)), MetadataPut(NAMESPACES[1], "bad",
+                                                              bad_payload(bad)))
+        if not batch and "COMMIT-03" in self.tolerance:
+            return
+        self.stamp += 1
+        spaces = sorted({op.namespace for op in batch})
+        #: The model before the batch, to test afterwards whether the driver confused namespaces.
+        before = copy.deepcopy(self.model) if len(spaces) > 1 else None
+        missing_del = any(
+            isinstance(op, MetadataDel) and self.model.get_metadata(op.namespace, op.key) is None
+            for op in batch
+        )
+        try:
+            self.model.commit_metadata(copy.deepcopy(batch))
+            rejected = False
+        except (TypeError, ValueError):
+            rejected = True
+        unreadable = any(isinstance(op, MetadataDel)
+                         and op.key in self.model.unreadable_keys(op.namespace) for op in batch)
+        write = self.call_watched("commit_metadata", (batch,),
+                                  [Step("list_metadata", (ns,)) for ns in spaces],
+                                  self.atomic_metadata)
+        lead: list[str] = []
+        if rejected:
+            rules = ["COMMIT-04", *(["COMMIT-03"] if missing_del else [])]
+            if any(isinstance(a, Raised) and not issubclass(a.error, (TypeError, ValueError))
+                   for _, a in write.results):
+                rules.reverse()  # another error than the payload's: the rest of the batch raised
+            self.expect_error(rules, write.results, (TypeError, ValueError))
+            lead = rules[:1]  # a rejected batch changes nothing: any change is its fault
+        else:
+            first = "COMMIT-06" if unreadable else "COMMIT-03" if missing_del else "COMMIT-01"
+            self.expect_value([first], write.results, None)
+            rules = [*(["COMMIT-06"] if unreadable else []), *commit_rules(batch)]
+        try:
+            self.check_metadata(rules, lead)
+        except MachineFailure as failure:
+            if not rejected and before is not None and self.namespaces_confused(batch, before):
+                raise failure.reblamed(["COMMIT-02"]) from None
+            raise
+        self.expect_whole(["COMMIT-05"], write)
+        self.credit(commit_exercises(batch, rejected=rejected, missing_del=missing_del,
+                                     unreadable_del=unreadable))
+
+    def namespaces_confused(self, batch: Sequence[MetadataOp], before: ContractModel) -> bool:
+        """After a listing failed: whether the batch wrote across namespaces wrongly (COMMIT-02:
+        each op writes its own namespace) rather than applying its ops in the wrong order. Yes
+        if a store holds an entry the model lacks where the batch had no business (a namespace
+        it put nothing into, a key it wrote in another namespace), data the batch put under the
+        same key elsewhere, or exactly what the batch gives with every op in one namespace."""
+        spaces = sorted({op.namespace for op in batch})
+        untouched = set(NAMESPACES) - {op.namespace for op in batch if isinstance(op, MetadataPut)}
+        collapsed: list[dict[str, list[tuple[str, JsonObject]]]] = []
+        for space in spaces:
+            model = copy.deepcopy(before)
+            try:
+                model.commit_metadata([attrs.evolve(op, namespace=space) for op in batch])
+            except (TypeError, ValueError):
+                continue
+            collapsed.append({ns: [(e.key, e.data) for e in model.list_metadata(ns)]
+                              for ns in NAMESPACES})
+        for opened in self.stores:
+            seen: dict[str, list[tuple[str, JsonObject]]] = {}
+            for namespace in NAMESPACES:
+                listing = self.probe(opened.name, "list_metadata", namespace)
+                if not isinstance(listing, list):
+                    return False
+                seen[namespace] = [(e.key, e.data) for e in listing
+                                   if isinstance(e, MetadataEntry)]
+                stored = {e.key: e.data for e in self.model.list_metadata(namespace)}
+                elsewhere = [op for op in batch if op.namespace != namespace]
+                for key, data in seen[namespace]:
+                    if key not in stored and (
+                            namespace in untouched or any(op.key == key for op in elsewhere)):
+                        return True
+                    if key in stored and data != stored[key] and any(
+                            isinstance(op, MetadataPut) and op.key == key and op.data == data
+                            for op in elsewhere):
+                        return True
+            if seen in collapsed:
+                return True
+        return False
+
+
+__all__ = ["MetadataSteps"]

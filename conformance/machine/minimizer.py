@@ -1,0 +1,123 @@
+"""Cutting a failing history down by replaying logged rule calls.
+
+Hypothesis's own shrinker needs minutes on long stateful histories (on a FerretDB-backed store it
+ran past five minutes and gave up); replaying the rule calls the machine logged, with steps and
+list items dropped and generated messages made plainer, gets the same failure down in about a
+second. The failure may also *narrow* on the way: a simpler history that no longer exercises,
+say, a long span shows which of the rules involved really broke.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final
+
+import attrs
+
+from aalis_memory.conformance.machine.failure import LoggedCall, MachineFailure
+from aalis_memory.conformance.machine.inputs import PLAIN_SPEC, MessageSpec
+
+#: Replays :func:`minimize` may spend on one failure.
+MAX_REPLAYS: Final = 400
+
+
+def simpler_values(value: Any) -> Iterator[Any]:
+    """Candidates one field plainer than ``value`` (message specs, or lists/pairs holding them)."""
+    if isinstance(value, MessageSpec):
+        for field in attrs.fields(MessageSpec):
+            plain = getattr(PLAIN_SPEC, field.name)
+            if getattr(value, field.name) != plain:
+                yield attrs.evolve(value, **{field.name: plain})
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            for simpler in simpler_values(item):
+                changed = [*value[:index], simpler, *value[index + 1:]]
+                yield changed if isinstance(value, list) else tuple(changed)
+
+
+def without_one_item(value: Any) -> Iterator[Any]:
+    """Candidates with one item less in one list of ``value``, at any depth (a list argument,
+    or a list inside the tuples of one, such as the keep positions of a seeded archive)."""
+    if isinstance(value, list):
+        for index in reversed(range(len(value))):
+            yield value[:index] + value[index + 1:]
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            for smaller in without_one_item(item):
+                changed = [*value[:index], smaller, *value[index + 1:]]
+                yield changed if isinstance(value, list) else tuple(changed)
+
+
+def replay(machine: Callable[[], Any], log: Sequence[LoggedCall]) -> MachineFailure | None:
+    """Run the rule calls of ``log`` on a fresh machine; the failure they cause, if any."""
+    state = machine()
+    try:
+        for name, kwargs in log:
+            getattr(state, name)(**copy.deepcopy(kwargs))
+            state.histories_match_model()
+    except MachineFailure as failure:
+        return failure
+    except Exception:
+        return None
+    finally:
+        state.teardown()
+    return None
+
+
+def narrower(found: MachineFailure, best: MachineFailure) -> bool:
+    """Whether ``found`` reports the same failure as ``best``, or narrows its explanation: its
+    rules are among those ``best`` involved."""
+    if found.rule.id == best.rule.id:
+        return True
+    return set(found.involved) < set(best.involved)
+
+
+def minimize(machine: Callable[[], Any], failure: MachineFailure,
+             max_replays: int = MAX_REPLAYS) -> MachineFailure:
+    """Cut ``failure``'s history down while the same rule still fails (or the failure narrows,
+    see :func:`narrower`): drop whole rule calls, then items of list arguments, then make
+    generated messages plainer (each pass to a fixpoint)."""
+    steps = list(failure.history)
+    best = failure
+    budget = max_replays
+
+    def attempt(trial: list[LoggedCall]) -> bool:
+        nonlocal budget, steps, best
+        if budget <= 0:
+            return False
+        budget -= 1
+        found = replay(machine, trial)
+        if found is None or not narrower(found, best):
+            return False
+        steps, best = trial, found
+        return True
+
+    def with_arg(index: int, arg: str, value: Any) -> list[LoggedCall]:
+        name, kwargs = steps[index]
+        return [*steps[:index], (name, {**kwargs, arg: value}), *steps[index + 1:]]
+
+    def drop_steps() -> bool:
+        return any(attempt(steps[:i] + steps[i + 1:]) for i in reversed(range(len(steps))))
+
+    def drop_items() -> bool:
+        for index in reversed(range(len(steps))):
+            for arg, value in steps[index][1].items():
+                if any(attempt(with_arg(index, arg, v)) for v in without_one_item(value)):
+                    return True
+        return False
+
+    def plainer() -> bool:
+        for index in range(len(steps)):
+            for arg, value in steps[index][1].items():
+                if any(attempt(with_arg(index, arg, v)) for v in simpler_values(value)):
+                    return True
+        return False
+
+    for shrink in (drop_steps, drop_items, plainer):
+        while budget > 0 and shrink():
+            pass
+    return best
+
+
+__all__ = ["MAX_REPLAYS", "minimize", "narrower", "replay", "simpler_values", "without_one_item"]

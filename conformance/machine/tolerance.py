@@ -1,0 +1,103 @@
+"""Tolerated rules: how a non-strict run goes on past a broken SHOULD rule.
+
+A SHOULD rule is this project's reading of a point the documents leave open; outside strict mode a
+driver that reads it otherwise gets an advisory, not a failure. Ending the run there would hide
+every MUST bug further down the history (issue 9), so the runner records the advisory and runs
+again with the rule *tolerated*: the machine stops generating the inputs whose outcome only that
+rule decides and stops comparing the aspects only it fixes (:data:`TOLERATIONS` says what
+changes for each rule), and goes on checking everything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import MappingProxyType
+from typing import Any, Final
+
+import attrs
+
+from aalis_memory.types import Message, RecentMessageRecord
+
+_NO_UPDATES: Final = "content rewrites only with recent_limit 0 (LIM-03 is still checked)"
+_NO_DELETES: Final = "no deletions by timestamp"
+_NO_PLANTS: Final = "no unreadable entries planted"
+
+#: What the machine stops generating or comparing for each rule it can tolerate. SHOULD rules
+#: first; the MUST rules below are listed so that a catalogue which lowers one of them to SHOULD
+#: keeps the run going (tests/test_rule_attribution.py: every covered SHOULD rule is here).
+TOLERATIONS: Final = MappingProxyType({
+    "LIM-05": "every read and rewrite passes a limit",
+    "LIM-06": "no limits outside the contract",
+    "MSG-02": "messages compared on role, content, kind and timestamp only",
+    "MSG-03": "every message saved with a timestamp",
+    "MSG-04": "sessions that hold nothing are neither read nor written",
+    "ARCH-11": "no spans outside the contract",
+    "CLEAR-02": "no clear_session (clear_all still runs)",
+    "RANGE-02": "range reads unbounded, and only of sessions without archived messages",
+    "RANGE-03": "range results compared as sets (a truncated one by its size and members)",
+    "RANGE-04": "range reads without roles or exclude_kinds",
+    "CROSS-02": "cross-session reads compared by size only, and only while nothing is archived",
+    "CROSS-03": "cross-session reads always name their roles",
+    "CROSS-04": "cross-session reads without kinds or exclude_kinds",
+    "CROSS-05": "cross-session reads without since_ts, platform or exclude_session_ids",
+    "UPD-01": _NO_UPDATES,
+    "UPD-02": _NO_UPDATES,
+    "UPD-03": "no empty old_text",
+    "DEL-01": _NO_DELETES,
+    "DEL-02": _NO_DELETES,
+    "META-04": "listings compared sorted by key",
+    "META-05": "updated_at not compared",
+    "META-06": "callers never change what they handed over or got back",
+    "META-07": "payloads plain: one integer under an ASCII key",
+    "META-08": "save_metadata never given a payload that is not JSON",
+    "META-11": "delete_metadata only of stored keys",
+    "COMMIT-03": "no empty batches, no del of a key that is not stored",
+    "COMMIT-04": "no batch with a payload that is not JSON",
+    "COMMIT-06": "no batch deletes an unreadable entry",
+    "META-09": _NO_PLANTS,
+    "META-10": _NO_PLANTS,
+    "ARCH-10": "archive_span not watched by a concurrent reader",
+    "COMMIT-05": "commit_metadata not watched by a concurrent reader",
+})
+
+
+@attrs.frozen
+class Tolerance:
+    """The rules a run tolerates (empty: every divergence counts)."""
+
+    rules: frozenset[str] = frozenset()
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self.rules
+
+    def adding(self, rule_id: str) -> Tolerance:
+        """This tolerance and ``rule_id``; a rule without a toleration cannot be added."""
+        if rule_id not in TOLERATIONS:
+            raise ValueError(f"the state machine cannot go on past {rule_id}: no toleration")
+        return Tolerance(self.rules | {rule_id})
+
+    def blame(self, rules: Sequence[str]) -> list[str]:
+        """``rules`` without the tolerated ones (all of them if every one is tolerated)."""
+        kept = [r for r in rules if r not in self.rules]
+        return kept or list(rules)
+
+    def compared(self, value: Any) -> Any:
+        """``value`` as far as the comparison looks at it: with MSG-02 tolerated, messages (also
+        inside records and lists) keep only role, content, kind and timestamp."""
+        if "MSG-02" not in self.rules:
+            return value
+        return _fields_others_need(value)
+
+
+def _fields_others_need(value: Any) -> Any:
+    if isinstance(value, Message):
+        return Message(role=value.role, content=value.content, kind=value.kind,
+                       timestamp=value.timestamp)
+    if isinstance(value, RecentMessageRecord):
+        return RecentMessageRecord(value.session_id, _fields_others_need(value.message))
+    if isinstance(value, list):
+        return [_fields_others_need(v) for v in value]
+    return value
+
+
+__all__ = ["TOLERATIONS", "Tolerance"]

@@ -1,0 +1,302 @@
+"""Crash consistency of durable drivers (CRASH-01, CRASH-02): SIGKILL a writer, reopen, check.
+
+A driver declares durability with the ``reopen`` registration hook. The kit runs a writer in a
+child process (``aalis_memory.conformance.crash_child``; writers are forked from one process
+that imported everything once, so a kill is cheap) on a store of its own, kills it with SIGKILL
+after a seeded number of acknowledged writes (the writer is then usually inside its next call),
+reopens the store in this process and checks: every acknowledged write is there (CRASH-01), and
+an atomic-tier call is all or nothing (CRASH-02). Bounded: ``KILLS`` kills by default,
+``THOROUGH_KILLS`` with ``--memory-hypothesis-profile=thorough``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+import pytest
+
+from aalis_memory.conformance.adapters import opened_store
+from aalis_memory.conformance.checks import fail
+from aalis_memory.conformance.crash_child import ARCHIVE, BATCH, NAMESPACE, SESSION, hook_source
+from aalis_memory.conformance.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.verdicts import Verdict, skip
+
+KILLS: Final = 24
+THOROUGH_KILLS: Final = 200
+#: The call during which a writer is killed, and how far into it (seconds): drawn per kill
+#: from these ranges (seeded).
+CALLS: Final = (1, 15)
+DELAY_S: Final = (0.0, 0.004)
+CHILD_TIMEOUT_S: Final = 60.0
+
+
+@attrs.define
+class Kill:
+    """What one killed writer had acknowledged and begun, and what the reopened store held."""
+
+    acked: Counter[str] = attrs.field(factory=Counter)
+    last_save: int = 0
+    begun_save: int = 0
+    last_batch: int = 0
+    begun_batch: int = 0
+    archives: int = 0
+    archive_begun: bool = False
+    findings: list[tuple[str, str]] = attrs.field(factory=list)
+
+
+@attrs.define
+class Campaign:
+    kills: int = 0
+    acked_ops: int = 0
+    findings: list[tuple[str, str]] = attrs.field(factory=list)
+
+
+_CAMPAIGNS: dict[str, Campaign] = {}
+
+
+def _spec(ctx: DriverContext, registration: DriverRegistration, seed: int) -> dict[str, Any]:
+    assert registration.reopen is not None
+    options = {k: v for k, v in ctx.options.items() if _jsonable(v)}
+    return {
+        "hook": hook_source(registration.reopen), "name": ctx.name,
+        "tmp_path": str(ctx.tmp_path), "range_query_limit": ctx.range_query_limit,
+        "cross_session_max_limit": ctx.cross_session_max_limit, "options": options, "seed": seed,
+    }
+
+
+def _jsonable(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+class Writers:
+    """The zygote that forks the writers (see ``crash_child``); one per campaign."""
+
+    def __init__(self, log: Path) -> None:
+        self._log = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "aalis_memory.conformance.crash_child"],
+            stdin=subprocess.PIPE, stdout=self._log, stderr=self._log, text=True,
+        )
+        self._dir = Path(tempfile.mkdtemp(prefix="aalis-crash-"))  # short: a socket path
+
+    def run_and_kill(
+        self, spec: dict[str, Any], calls_before_kill: int, delay_s: float, target: tuple[str, ...]
+    ) -> Kill:
+        """Fork a writer; ``delay_s`` after it says it begins its ``calls_before_kill``-th call
+        of a kind in ``target``, SIGKILL it."""
+        kill = Kill()
+        path = self._dir / "writer.sock"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+            listener.bind(str(path))
+            listener.listen(1)
+            listener.settimeout(CHILD_TIMEOUT_S)
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps({**spec, "socket": str(path)}) + "\n")
+            self.proc.stdin.flush()
+            conn, _ = listener.accept()
+        path.unlink()
+        with conn:
+            conn.settimeout(CHILD_TIMEOUT_S)
+            lines = _Lines(conn)
+            pid = int(lines.next().split()[1])
+            if lines.next().strip() != "READY":
+                raise RuntimeError(f"the crash writer did not open its store; see {self._log.name}")
+            begun = 0
+            while begun < calls_before_kill:
+                line = lines.next()
+                if not line:
+                    raise RuntimeError(f"the crash writer stopped early; see {self._log.name}")
+                words = line.split()
+                begun += words[:1] == ["B"] and words[1] in target
+                _note(kill, line.split())
+            # A random moment into that call (a call of a local store takes a millisecond or
+            # two): the point of the kill, not an ordering; lines written meanwhile are read
+            # below, and every acknowledgement among them counts.
+            time.sleep(delay_s)
+            os.kill(pid, signal.SIGKILL)
+            # Read to the end: the socket closes when the killed writer is gone, and lines it
+            # wrote before the kill still count (an acknowledgement printed was given).
+            while line := lines.next():
+                _note(kill, line.split())
+        return kill
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=CHILD_TIMEOUT_S)
+        self._log.close()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+
+class _Lines:
+    """Lines from a socket without read-ahead: each is handled the moment it arrives."""
+
+    def __init__(self, conn: socket.socket) -> None:
+        self._conn = conn
+        self._buffer = b""
+
+    def next(self) -> str:
+        """The next line, ``""`` at the end."""
+        while b"\n" not in self._buffer:
+            chunk = self._conn.recv(4096)
+            if not chunk:
+                rest, self._buffer = self._buffer, b""
+                return rest.decode()
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode() + "\n"
+
+
+def _note(kill: Kill, words: list[str]) -> None:
+    if len(words) < 2:
+        return
+    state, what = words[0], words[1]
+    if state == "A":
+        kill.acked[what] += 1
+    if what == "save":
+        number = int(words[2])
+        kill.begun_save = max(kill.begun_save, number)
+        if state == "A":
+            kill.last_save = number
+    elif what == "batch":
+        number = int(words[2])
+        kill.begun_batch = max(kill.begun_batch, number)
+        if state == "A":
+            kill.last_batch = number
+    elif what == "archive":
+        kill.archive_begun = state == "B"
+        if state == "A":
+            kill.archives += 1
+
+
+async def _check(store: Any, kill: Kill, atomic_metadata: bool, atomic_archive: bool) -> None:
+    full = await store.get_full_history(SESSION, 10**9)
+    active = await store.get_history(SESSION, 10**9)
+    numbers = [int(str(m.content)[1:]) for m in full]
+    saved = set(numbers)
+    missing = [n for n in range(1, kill.last_save + 1) if n not in saved]
+    if missing:
+        kill.findings.append(("CRASH-01", f"acknowledged saves lost: m{missing[:5]}..."
+                              f" ({len(missing)} of {kill.last_save})"))
+    if any(n > kill.begun_save for n in numbers):
+        kill.findings.append(("CRASH-01", f"messages never saved appeared: {numbers[-3:]}"))
+    entries = {e.key: e.data.get("g") for e in await store.list_metadata(NAMESPACE)}
+    generations = [entries.get(f"k{i:02d}") for i in range(BATCH)]
+    if kill.last_batch and any(g is None or g < kill.last_batch for g in generations):
+        kill.findings.append(("CRASH-01", f"acknowledged batch {kill.last_batch} lost: the keys "
+                              f"hold generations {generations}"))
+    if atomic_metadata and len(set(generations)) > 1:
+        kill.findings.append(("CRASH-02", f"a batch was half applied: the {BATCH} keys hold "
+                              f"generations {generations} (last acknowledged {kill.last_batch})"))
+    archived = len(full) - len(active)
+    least, most = kill.archives * ARCHIVE, (kill.archives + kill.archive_begun) * ARCHIVE
+    if archived < least:
+        kill.findings.append(("CRASH-01", f"acknowledged archives lost: {archived} archived, "
+                              f"{kill.archives} calls of {ARCHIVE} were acknowledged"))
+    if atomic_archive and (archived % ARCHIVE or archived > most):
+        kill.findings.append(("CRASH-02", f"an archive_span({ARCHIVE}) was half applied: "
+                              f"{archived} messages archived after {kill.archives} acknowledged "
+                              "calls"))
+    ordered = sorted(numbers)
+    if atomic_archive and [int(str(m.content)[1:]) for m in active] != ordered[archived:]:
+        kill.findings.append(("CRASH-02", "the archived messages are not the earliest ones"))
+
+
+def _campaign(
+    registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner, kills: int
+) -> Campaign:
+    """Run (once per driver and run) ``kills`` kill-and-reopen rounds, each on a fresh store."""
+    if registration.name in _CAMPAIGNS:
+        return _CAMPAIGNS[registration.name]
+    caps = registration.capabilities
+    campaign = Campaign()
+    rnd = random.Random(f"crash:{registration.name}")
+    writers = Writers(ctx.tmp_path / "writers.log")
+    try:
+        for round_ in range(kills):
+            sub = attrs.evolve(ctx, tmp_path=ctx.tmp_path / f"kill-{round_:03d}")
+            sub.tmp_path.mkdir()
+            # Two kills in three land in a batch or an archive, where half a call could show.
+            target = ("save", "batch", "archive") if round_ % 3 == 2 else ("batch", "archive")
+            kill = writers.run_and_kill(_spec(sub, registration, round_), rnd.randint(*CALLS),
+                                        rnd.uniform(*DELAY_S), target)
+            assert registration.reopen is not None
+            reopened = attrs.evolve(registration, factory=registration.reopen)
+            with opened_store(reopened, sub, runner) as store:
+                runner.run(_check(store, kill, caps.metadata_atomicity == "atomic",
+                                  caps.archive_atomicity == "atomic"))
+            campaign.kills += 1
+            campaign.acked_ops += sum(kill.acked.values())
+            campaign.findings += [(rule, f"kill {round_}: {text}") for rule, text in kill.findings]
+    finally:
+        writers.close()
+    _CAMPAIGNS[registration.name] = campaign
+    return campaign
+
+
+def _kills(request: pytest.FixtureRequest) -> int:
+    profile = request.config.getoption("--memory-hypothesis-profile", default="ci")
+    return THOROUGH_KILLS if profile == "thorough" else KILLS
+
+
+def _durable(registration: DriverRegistration) -> None:
+    if registration.reopen is None:
+        skip(Verdict.UNVERIFIED, f"driver {registration.name!r} declares no durability (no "
+             "reopen= hook to open its store again after a crash)")
+    if not hasattr(signal, "SIGKILL"):
+        skip(Verdict.UNVERIFIED, "this platform has no SIGKILL")
+
+
+def _report(request: pytest.FixtureRequest, campaign: Campaign, rule_id: str) -> None:
+    request.node.user_properties.append(
+        ("aalis_crash", {"kills": campaign.kills, "acknowledged_ops": campaign.acked_ops})
+    )
+    found = [text for rule, text in campaign.findings if rule == rule_id]
+    if found:
+        lines = "\n  ".join(found[:10])
+        raise fail(rule_id, f"{len(found)} findings over {campaign.kills} SIGKILLs "
+                            f"({campaign.acked_ops} acknowledged writes):\n  {lines}")
+
+
+@pytest.mark.aalis_spec("CRASH-01")
+def test_acknowledged_writes_survive_sigkill(
+    request: pytest.FixtureRequest, aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext, aalis_memory_loop: asyncio.Runner,
+) -> None:
+    _durable(aalis_memory_registration)
+    campaign = _campaign(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
+                         _kills(request))
+    _report(request, campaign, "CRASH-01")
+
+
+@pytest.mark.aalis_spec("CRASH-02")
+def test_atomic_calls_are_all_or_nothing_after_sigkill(
+    request: pytest.FixtureRequest, aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext, aalis_memory_loop: asyncio.Runner,
+) -> None:
+    _durable(aalis_memory_registration)
+    caps = aalis_memory_registration.capabilities
+    if caps.metadata_atomicity != "atomic" and caps.archive_atomicity != "atomic":
+        skip(Verdict.EXCLUDED, f"driver {aalis_memory_registration.name!r} declares no atomic "
+             "tier")
+    campaign = _campaign(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
+                         _kills(request))
+    _report(request, campaign, "CRASH-02")

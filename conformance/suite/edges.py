@@ -1,0 +1,65 @@
+"""Values at the edge of existing rules that mutation testing found unchecked (issue 16).
+
+``True`` is an ``int`` to Python, so ``isinstance(limit, int)`` lets it through as 1; ``math.inf``
+is a valid limit but not a position, so a count of ``inf`` must be refused, not read as "all";
+and back-to-back overwrites cannot tell a write-time ``updated_at`` from a counter.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import pytest
+
+from aalis_memory.conformance.checks import expect, expect_equal, expect_raises
+from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.suite._build import save_all, timeline
+from aalis_memory.conformance.suite._metadata_views import entry, now_ms
+from aalis_memory.conformance.suite._views import active
+
+S = "s-edges"
+
+
+@pytest.mark.aalis_spec("LIM-06")
+async def test_bool_limit_raises(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b"))
+    with expect_raises("LIM-06", "get_history(s, True)", ValueError):
+        await aalis_memory.get_history(S, True)
+
+
+@requires.get_full_history
+@pytest.mark.aalis_spec("LIM-06")
+async def test_bool_full_history_limit_raises(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b"))
+    with expect_raises("LIM-06", "get_full_history(s, True)", ValueError):
+        await aalis_memory.get_full_history(S, True)
+
+
+@pytest.mark.aalis_spec("ARCH-11")
+async def test_archive_count_inf_or_bool_raises_and_archives_nothing(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    spans: list[tuple[object, tuple[object, ...]]] = [(math.inf, ()), (True, ()), (2, (True,))]
+    for count, keep in spans:
+        call = f"archive_span(s, {count!r}, keep={list(keep)!r})"
+        with expect_raises("ARCH-11", call, ValueError):
+            await aalis_memory.archive_span(S, count, keep)
+        expect_equal("ARCH-11", f"get_history after {call}", await active(aalis_memory, S),
+                     ["a", "b", "c"])
+
+
+@pytest.mark.aalis_spec("META-05")
+async def test_updated_at_follows_the_clock_not_a_counter(aalis_memory: Any) -> None:
+    await aalis_memory.save_metadata("ns-edges", "k", {"v": 0})
+    first = await entry(aalis_memory, "ns-edges", "k")
+    assert first is not None
+    while now_ms() <= first.updated_at + 2:  # wait for the clock, whatever the machine's speed
+        time.sleep(0.001)
+    before = now_ms()
+    await aalis_memory.save_metadata("ns-edges", "k", {"v": 1})
+    second = await entry(aalis_memory, "ns-edges", "k")
+    expect("META-05", second is not None and second.updated_at >= before,
+           f"updated_at of an overwrite made at {before}, {before - first.updated_at} ms after the "
+           f"first save ({first.updated_at}): expected >= {before}, got "
+           f"{None if second is None else second.updated_at}")

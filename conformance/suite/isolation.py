@@ -1,0 +1,105 @@
+"""Messages are the store's own once saved and the caller's once read (ISO-01, ISO-02).
+
+The metadata side has META-06; a message carries mutable dicts too (``metadata``, and the dicts
+inside ``tool_calls`` and ``segments``), and an in-process driver that keeps or hands out
+references lets a caller rewrite stored history without a single call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from aalis_memory.conformance.checks import expect_equal
+from aalis_memory.conformance.requirements import requires
+from aalis_memory.types import Message, RecentMessageRecord
+from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
+
+S = "s-iso"
+
+
+def _message() -> Message:
+    """A fresh message with every mutable part a caller can reach (role assistant, so the
+    cross-session read's default roles include it)."""
+    return Message(
+        role="assistant",
+        content="drawn",
+        timestamp=1000,
+        tool_calls=({"id": "call_1", "type": "function",
+                     "function": {"name": "draw", "arguments": "{}"}},),
+        segments=({"type": "text", "content": "here", "meta": {"n": 1}},),
+        metadata={"platform": "qq", "nested": {"tags": ["a"]}},
+    )
+
+
+def _vandalize(message: Message) -> None:
+    """Change every dict and list inside ``message`` (the Message itself is frozen)."""
+    if message.metadata is not None:
+        message.metadata["added"] = True
+        nested = message.metadata.get("nested")
+        if isinstance(nested, dict) and isinstance(nested.get("tags"), list):
+            nested["tags"].append("mutated")
+    for call in message.tool_calls or ():
+        call["id"] = "mutated"
+        if isinstance(call.get("function"), dict):
+            call["function"]["name"] = "mutated"
+    for segment in message.segments or ():
+        segment["content"] = "mutated"
+        if isinstance(segment.get("meta"), dict):
+            segment["meta"]["n"] = 99
+
+
+@pytest.mark.aalis_spec("ISO-01")
+async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Any) -> None:
+    passed = _message()
+    await aalis_memory.save_message(S, passed)
+    _vandalize(passed)
+    expect_equal("ISO-01", "get_history after mutating the metadata, tool_calls and segments "
+                 "of the Message passed to save_message", await aalis_memory.get_history(S, 10),
+                 [_message()])
+
+
+async def _read_then_vandalize(
+    aalis_memory: Any, call: str, read: Callable[[], Awaitable[list[Any]]], expected: list[Any]
+) -> None:
+    await aalis_memory.save_message(S, _message())
+    for item in await read():
+        _vandalize(item.message if isinstance(item, RecentMessageRecord) else item)
+    expect_equal("ISO-02", f"{call} after mutating the messages an earlier {call} returned",
+                 await read(), expected)
+    expect_equal("ISO-02", f"get_history after mutating the messages {call} returned",
+                 await aalis_memory.get_history(S, 10), [_message()])
+
+
+@pytest.mark.aalis_spec("ISO-02")
+async def test_history_read_is_the_callers_own(aalis_memory: Any) -> None:
+    await _read_then_vandalize(aalis_memory, "get_history(s, 10)",
+                               lambda: aalis_memory.get_history(S, 10), [_message()])
+
+
+@requires.get_full_history
+@pytest.mark.aalis_spec("ISO-02")
+async def test_full_history_read_is_the_callers_own(aalis_memory: Any) -> None:
+    await _read_then_vandalize(aalis_memory, "get_full_history(s, 10)",
+                               lambda: aalis_memory.get_full_history(S, 10), [_message()])
+
+
+@requires.get_messages_by_session_range
+@pytest.mark.aalis_spec("ISO-02")
+async def test_range_read_is_the_callers_own(aalis_memory: Any) -> None:
+    await _read_then_vandalize(
+        aalis_memory, "get_messages_by_session_range(s, 0, 10**12)",
+        lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12), [_message()],
+    )
+
+
+@requires.get_recent_messages_across_sessions
+@pytest.mark.aalis_spec("ISO-02")
+async def test_cross_session_read_is_the_callers_own(aalis_memory: Any) -> None:
+    await _read_then_vandalize(
+        aalis_memory, "cross-session read with limit=5",
+        lambda: aalis_memory.get_recent_messages_across_sessions(Query(limit=5)),
+        [RecentMessageRecord(S, _message())],
+    )

@@ -1,0 +1,29 @@
+"""The required methods (api-memory §核心方法: the methods declared without ``?``; archive_span is
+"必填", compression has no fallback without it).
+
+The test opens the driver's store itself: the ``aalis_memory`` fixture refuses a store that lacks
+a required method before any test body runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from aalis_memory.conformance.adapters import missing_required, opened_store
+from aalis_memory.conformance.checks import expect
+from aalis_memory.conformance.registry import DriverContext, DriverRegistration
+
+
+@pytest.mark.aalis_spec("REQ-01")
+def test_every_required_method_is_there(
+    aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext,
+    aalis_memory_loop: asyncio.Runner,
+) -> None:
+    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop) as store:
+        missing = missing_required(store)
+    expect("REQ-01", not missing,
+           f"driver {aalis_memory_registration.name!r} lacks required method(s) "
+           f"{', '.join(missing)}: every backend has all nine")

@@ -1,0 +1,129 @@
+"""Timestamps 0, negative and fractional are ordinary numbers of epoch ms (TS-01..03; the
+inclusive bounds at 0 are RANGE-02 and CROSS-05); what is no number is refused by
+INPUT-01, INPUT-02 and HOST-04.
+
+Every other test uses positive integer timestamps, so a `ts || now` fallback, a falsy test of a
+bound or an integer column would pass them all; these tests use nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from aalis_memory.conformance.checks import contents, expect_equal
+from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.suite._build import save_all
+from aalis_memory.conformance.suite._views import records
+from aalis_memory.types import Message
+from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
+
+S = "s-ts"
+
+#: Ascending, so write order and timestamp order agree (the write-ordered tier sees the same).
+ODD: tuple[tuple[str, int | float], ...] = (
+    ("neg", -5), ("neg-frac", -0.25), ("zero", 0), ("frac", 1.5), ("big-frac", 1_700_000_000_000.5),
+)
+
+#: Written out of timestamp order on purpose (1.5 before 1.25: same integer part).
+SCRAMBLED: tuple[tuple[str, int | float], ...] = (
+    ("two", 2), ("f1.5", 1.5), ("zero", 0), ("f1.25", 1.25), ("neg", -1),
+)
+BY_VALUE = ["neg", "zero", "f1.25", "f1.5", "two"]
+
+#: For the filters: ascending.
+POINTS: tuple[tuple[str, int | float], ...] = (
+    ("neg", -1), ("zero", 0), ("half", 0.5), ("f1.5", 1.5), ("two", 2),
+)
+
+
+#: For since_ts: none at 0 or at the other bounds used.
+AROUND_ZERO: tuple[tuple[str, int | float], ...] = (
+    ("neg", -1), ("-half", -0.5), ("half", 0.5), ("f1.5", 1.5),
+)
+
+
+def _messages(points: tuple[tuple[str, int | float], ...]) -> list[Message]:
+    return [Message(role="user", content=name, timestamp=ts) for name, ts in points]
+
+
+def _stamps(messages: list[Message]) -> list[tuple[str | None, Any]]:
+    return [(m.content, m.timestamp) for m in messages]
+
+
+@pytest.mark.aalis_spec("TS-01")
+async def test_odd_timestamps_read_back_exactly(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _messages(ODD))
+    expect_equal("TS-01", "(content, timestamp) of get_history after saving timestamps "
+                 "-5, -0.25, 0, 1.5, 1700000000000.5", _stamps(await aalis_memory.get_history(S, 10)),
+                 list(ODD))
+
+
+@requires.get_messages_by_session_range
+@pytest.mark.aalis_spec("TS-01")
+async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _messages(ODD))
+    expect_equal("TS-01", "(content, timestamp) of the range [-10, 2e12]",
+                 _stamps(await aalis_memory.get_messages_by_session_range(S, -10, 2 * 10**12)),
+                 list(ODD))
+
+
+@requires.get_messages_by_session_range
+@pytest.mark.aalis_spec("TS-02")
+async def test_range_orders_odd_timestamps_by_value(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _messages(SCRAMBLED))
+    expect_equal("TS-02", "range [-10, 10] written at 2, 1.5, 0, 1.25, -1",
+                 contents(await aalis_memory.get_messages_by_session_range(S, -10, 10)), BY_VALUE)
+
+
+@requires.get_messages_by_session_range
+@pytest.mark.aalis_spec("TS-03")
+async def test_range_bounds_at_zero_and_fractions(aalis_memory: Any) -> None:
+    # No message sits on a bound: whether bounds are inclusive is RANGE-02's test (below).
+    await save_all(aalis_memory, S, _messages(AROUND_ZERO))
+    for bounds, expected in (((0, 0), []), ((0, 1), ["half"]), ((-0.75, 0), ["-half"]),
+                             ((0.25, 0.75), ["half"]), ((-0.25, 0.25), [])):
+        expect_equal("TS-03", f"range {list(bounds)} over timestamps -1, -0.5, 0.5, 1.5",
+                     contents(await aalis_memory.get_messages_by_session_range(S, *bounds)), expected)
+
+
+@requires.get_messages_by_session_range
+@pytest.mark.aalis_spec("RANGE-02")
+async def test_range_zero_to_zero_is_inclusive(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _messages(POINTS))
+    for bounds, expected in (((0, 0), ["zero"]), ((0.5, 1.5), ["half", "f1.5"])):
+        expect_equal("RANGE-02", f"range {list(bounds)} over timestamps -1, 0, 0.5, 1.5, 2",
+                     contents(await aalis_memory.get_messages_by_session_range(S, *bounds)), expected)
+
+
+@requires.get_recent_messages_across_sessions
+@pytest.mark.aalis_spec("TS-03")
+async def test_since_zero_and_fractional_since(aalis_memory: Any) -> None:
+    # No message sits on a since_ts below: whether the bound is inclusive is CROSS-05's test.
+    await save_all(aalis_memory, S, _messages(AROUND_ZERO))
+    for since, expected in ((0, ["half", "f1.5"]), (0.75, ["f1.5"]), (-0.75, ["-half", "half", "f1.5"])):
+        got = await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=since))
+        expect_equal("TS-03", f"cross-session read with since_ts={since} over timestamps "
+                     "-1, -0.5, 0.5, 1.5", records(got), [(S, name) for name in expected])
+
+
+@requires.get_recent_messages_across_sessions
+@pytest.mark.aalis_spec("CROSS-05")
+async def test_since_zero_is_inclusive(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _messages(POINTS))
+    got = await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=0))
+    expect_equal("CROSS-05", "cross-session read with since_ts=0 over timestamps -1, 0, 0.5, 1.5, 2",
+                 records(got), [(S, "zero"), (S, "half"), (S, "f1.5"), (S, "two")])
+
+
+@requires.delete_messages_by_timestamps
+@pytest.mark.aalis_spec("TS-03")
+async def test_delete_by_zero_and_fractional_timestamps(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _messages(POINTS))
+    expect_equal("TS-03", "delete_messages_by_timestamps(s, [1.5, 0]) over -1, 0, 0.5, 1.5, 2",
+                 await aalis_memory.delete_messages_by_timestamps(S, [1.5, 0]), 2)
+    expect_equal("TS-03", "get_history after deleting the messages at 1.5 and 0",
+                 contents(await aalis_memory.get_history(S, 10)), ["neg", "half", "two"])
+    expect_equal("TS-03", "delete_messages_by_timestamps(s, [1, 0.25]) (no message at either)",
+                 await aalis_memory.delete_messages_by_timestamps(S, [1, 0.25]), 0)

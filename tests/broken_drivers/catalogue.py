@@ -1,0 +1,115 @@
+"""Broken stores for the checks the catalogue work added or changed: exact caps (RANGE-01,
+CROSS-01), kinds coming back (MSG-05) and timestamps kept by a rewrite (UPD-04).
+
+Each is caught by exactly the rules it lists (``tests/test_broken_drivers.py``, in the default
+mode: MUST rules fail, SHOULD rules are advisories). The required-methods rule (REQ-01) has a
+broken store here too: the plugin reports a missing method under REQ-01 alone and runs none of
+the driver's other tests.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from aalis_memory.drivers import semantics as sem
+from aalis_memory.drivers.inmemory import InMemoryMemory
+from aalis_memory.service import Limit
+from aalis_memory.types import CONTROL_KINDS, Message, RecentMessageRecord
+from broken_drivers import broken
+from broken_drivers.messages import Query, RewriteVariant
+
+
+@broken("range-empty-over-cap", "RANGE-01")
+class RangeEmptyOverCap(InMemoryMemory):
+    """A range holding more messages than the cap reads as empty (overflow treated as refusal)."""
+
+    async def get_messages_by_session_range(
+        self, session_id: str, from_ts: int | float, to_ts: int | float,
+        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
+        hits = [s.message for s in self._sessions.get(session_id, ()) if keep(s.message)]
+        if len(hits) > self.range_query_limit:
+            return []
+        return await super().get_messages_by_session_range(
+            session_id, from_ts, to_ts, roles, exclude_kinds
+        )
+
+
+@broken("cross-empty-over-cap", "CROSS-01")
+class CrossEmptyOverCap(InMemoryMemory):
+    """Narrows math.inf to the cap, but a finite limit above it reads as empty once more
+    messages match than the cap allows."""
+
+    async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
+        limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
+        cap = self.cross_session_max_limit
+        if limit != math.inf and limit > cap:
+            matches = sem.cross_session_filter(query)
+            everything = self._newest_across_sessions(
+                limit, lambda session_id, s: not s.archived and matches(session_id, s.message)
+            )
+            if len(everything) > cap:
+                return []
+        return await super().get_recent_messages_across_sessions(query)
+
+
+def _control_kinds_only(messages: list[Message]) -> list[Message]:
+    return [m if m.kind in CONTROL_KINDS else attrs.evolve(m, kind=None) for m in messages]
+
+
+@broken("drops-custom-kinds", "MSG-05")
+class DropsCustomKinds(InMemoryMemory):
+    """Keeps a marker flag instead of the kind: reads give event-marker back, every other kind
+    (poke, outbound-image, ...) comes back as no kind. Filters still see the stored kind."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return _control_kinds_only(await super().get_history(session_id, limit))
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return _control_kinds_only(await super().get_full_history(session_id, limit))
+
+    async def get_messages_by_session_range(
+        self, session_id: str, from_ts: int | float, to_ts: int | float,
+        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        return _control_kinds_only(await super().get_messages_by_session_range(
+            session_id, from_ts, to_ts, roles, exclude_kinds
+        ))
+
+
+@broken("update-restamps", "UPD-04")
+class UpdateRestamps(RewriteVariant):
+    """A rewritten message gets the time of the rewrite as its timestamp (an upsert that sets
+    every column), though it keeps its place."""
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        self.check(old_text)
+        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
+        changed = 0
+        for stored in self.window(session_id, old_text, effective):
+            content = stored.message.content
+            rewritten = self.rewrite(content, old_text, new_text) if isinstance(content, str) \
+                else None
+            if rewritten is not None:
+                stored.message = attrs.evolve(stored.message, content=rewritten,
+                                              timestamp=time.time_ns() // 1_000_000)
+                changed += 1
+        return changed
+
+
+@broken("missing-clear-session", "REQ-01")
+class MissingClearSession(InMemoryMemory):
+    """Implements every method but clear_session (a backend that left "clear" for later)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "clear_session":
+            raise AttributeError(name)
+        return super().__getattribute__(name)

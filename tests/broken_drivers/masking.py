@@ -1,0 +1,82 @@
+"""A MUST bug behind SHOULD quirks (issue 9, point 1): the state machine must not stop at the quirks.
+
+Each driver keeps ``count_history`` in a counter that ``delete_messages_by_timestamps`` forgets to
+lower (COUNT-01, MUST). The second also drops ``images``/``audios`` (MSG-02, SHOULD) and the third
+also answers ``[]`` for a negative limit instead of raising (LIM-06, SHOULD). In the default,
+non-strict mode a SHOULD divergence is an advisory and the run goes on, so all three must still
+end with COUNT-01 failing (``tests/test_state_machine_no_masking.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from aalis_memory.drivers import semantics as sem
+from aalis_memory.drivers.inmemory import InMemoryMemory
+from aalis_memory.service import Limit
+from aalis_memory.types import Message
+from broken_drivers import broken
+
+#: The declared rules of each driver, for the test that runs them in the default mode.
+STALE_COUNT: tuple[str, ...] = ("COUNT-01",)
+#: No example test reads count_history after a deletion: only the state machine sees the bug.
+MACHINE_ONLY: tuple[str, ...] = ("COUNT-01",)
+PLUS_DROPPED_MEDIA: tuple[str, ...] = (*STALE_COUNT, "MSG-02")
+PLUS_LENIENT_LIMITS: tuple[str, ...] = (*PLUS_DROPPED_MEDIA, "LIM-06")
+
+
+@broken("count-stale-after-delete", *STALE_COUNT, examples_miss=MACHINE_ONLY)
+class CountStaleAfterDelete(InMemoryMemory):
+    """count_history still counts the conversation messages that delete_messages_by_timestamps removed."""
+
+    def __init__(self, **kwargs: int) -> None:
+        super().__init__(**kwargs)
+        #: Conversation messages deleted per session: a counter column nobody decremented.
+        self._forgotten: dict[str, int] = {}
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        doomed = set(timestamps)
+        gone = sem.count_conversation(
+            s.message for s in self._active(session_id) if s.message.timestamp in doomed
+        )
+        self._forgotten[session_id] = self._forgotten.get(session_id, 0) + gone
+        return await super().delete_messages_by_timestamps(session_id, timestamps)
+
+    async def count_history(self, session_id: str) -> int:
+        return await super().count_history(session_id) + self._forgotten.get(session_id, 0)
+
+    async def clear_session(self, session_id: str) -> None:
+        self._forgotten.pop(session_id, None)
+        await super().clear_session(session_id)
+
+    async def clear_all(self) -> None:
+        self._forgotten.clear()
+        await super().clear_all()
+
+
+@broken("count-stale-drops-media", *PLUS_DROPPED_MEDIA, examples_miss=MACHINE_ONLY)
+class CountStaleDropsMedia(CountStaleAfterDelete):
+    """The stale count, and images/audios are not stored."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        await super().save_message(session_id, attrs.evolve(message, images=None, audios=None))
+
+
+def _lenient(limit: Limit) -> Limit:
+    """A negative limit read as 0: an empty answer instead of ValueError."""
+    return 0 if isinstance(limit, int | float) and not isinstance(limit, bool) and limit < 0 else limit
+
+
+@broken("count-stale-lenient-limits", *PLUS_LENIENT_LIMITS, examples_miss=MACHINE_ONLY)
+class CountStaleLenientLimits(CountStaleDropsMedia):
+    """The stale count, dropped images/audios, and a negative limit answers [] instead of raising."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_history(session_id, _lenient(limit))
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return await super().get_full_history(session_id, _lenient(limit))

@@ -1,0 +1,127 @@
+"""How the SQLite reference driver opens: a store that cannot open raises and leaves no worker.
+
+Found by mutation testing (issue 16): nothing opened a database that fails, so swallowing the
+error, or leaving its worker thread behind, went unnoticed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from aalis_memory.drivers.sqlite import SqliteMemory
+from aalis_memory.types import Message, MetadataDel, MetadataPut
+
+
+def _workers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("aalis-sqlite")]
+
+
+async def _refused(path: Path | str, error: type[BaseException]) -> None:
+    before = set(_workers())
+    with pytest.raises(error):
+        await SqliteMemory.open(path)
+    for thread in set(_workers()) - before:
+        thread.join(timeout=30)  # its queue holds one cleanup job, then it must end
+        assert not thread.is_alive(), f"{thread.name} outlived a failed open"
+
+
+async def test_a_path_that_cannot_be_opened_raises(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    await _refused(tmp_path, sqlite3.OperationalError)  # a folder, not a database file
+
+
+async def test_an_unknown_schema_version_is_refused(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    path = tmp_path / "future.sqlite3"
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    await _refused(path, RuntimeError)
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
+
+
+async def test_a_database_without_wal_is_refused(aalis_memory_loop: asyncio.Runner) -> None:
+    await _refused(":memory:", sqlite3.OperationalError)  # journal_mode stays "memory"
+
+
+async def test_close_closes_the_database(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
+    """The last connection to close checkpoints the WAL and deletes it: proof it was closed."""
+    path = tmp_path / "closed.sqlite3"
+    store = await SqliteMemory.open(path)
+    await store.save_metadata("ns", "k", {"v": 1})
+    assert path.with_name(path.name + "-wal").exists()
+    await store.close()
+    assert not path.with_name(path.name + "-wal").exists(), "close() left the connection open"
+
+
+async def test_integers_past_64_bits(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
+    """Timestamps and limits beyond SQLite's 64-bit integers still work (as REAL in SQL)."""
+    stamps = [-(2**63) - 1, -(2**63), 2**63 - 1, 2**63, 2**70]
+    async with await SqliteMemory.open(tmp_path / "big.sqlite3") as store:
+        for ts in reversed(stamps):
+            await store.save_message("s", Message(role="user", content=str(ts), timestamp=ts))
+        # Past 2**63 - 1 the SQL column holds a REAL, so neighbours may tie there; the message
+        # itself keeps its exact integer.
+        got = await store.get_history("s", 2**64)
+        assert sorted(m.timestamp or 0 for m in got) == stamps
+        full = await store.get_full_history("s", 2**70)
+        assert sorted(m.timestamp or 0 for m in full) == stamps
+        assert await store.delete_messages_by_timestamps("s", [2**70, 2**63]) == 2
+
+
+class _FailsOnFirstWrite(SqliteMemory):
+    """Raises inside the write transaction, after the first row is written."""
+
+    def _after_write(self, written: int) -> None:
+        self.seen.append(written)
+        if self.fail:
+            raise RuntimeError("disk on fire")
+
+    seen: list[int]
+    fail = False
+
+
+async def test_a_failed_write_is_rolled_back_and_the_store_goes_on(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    store = await _FailsOnFirstWrite.open(tmp_path / "rollback.sqlite3")
+    store.seen = []
+    async with store:
+        await store.commit_metadata([MetadataPut("ns", k, {"v": k}) for k in ("a", "b", "c")])
+        assert store.seen == [1, 2, 3], "the _after_write seam counts the rows written so far"
+        store.fail = True
+        with pytest.raises(RuntimeError, match="disk on fire"):
+            await store.commit_metadata([MetadataPut("ns", "d", {"v": "d"}), MetadataDel("ns", "a")])
+        store.fail = False
+        assert [e.key for e in await store.list_metadata("ns")] == ["a", "b", "c"]
+        await store.save_metadata("ns", "e", {"v": "e"})  # no transaction was left open
+        assert await store.list_metadata_keys("ns") == ["a", "b", "c", "e"]
+
+
+async def test_a_row_with_an_unreadable_updated_at_is_skipped(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    path = tmp_path / "stamp.sqlite3"
+    async with await SqliteMemory.open(path) as store:
+        await store.save_metadata("ns", "good", {"v": 1})
+        with closing(sqlite3.connect(path)) as conn, conn:
+            conn.execute("INSERT INTO metadata VALUES ('ns', 'bad', '{}', 'yesterday')")
+        assert [e.key for e in await store.list_metadata("ns")] == ["good"]
+
+
+async def test_integers_past_float_precision_order_exactly(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    """2**53 + 1 is no float: the SQL column must keep such timestamps as integers."""
+    async with await SqliteMemory.open(tmp_path / "exact.sqlite3") as store:
+        for ts in (2**53 + 1, 2**53):
+            await store.save_message("s", Message(role="user", content=str(ts), timestamp=ts))
+        assert [m.timestamp for m in await store.get_history("s")] == [2**53, 2**53 + 1]
