@@ -20,6 +20,8 @@ class ConformanceFailure(AssertionError):
     def __init__(self, rule: Rule, message: str, driver: str | None = None) -> None:
         super().__init__(failure_text(rule, message))
         self.rule = rule
+        #: What happened, without the rule's text: one line of a multi-case report.
+        self.detail = message
         #: The driver that broke it, when one test drives several (differential mode).
         self.driver = driver
 
@@ -89,6 +91,42 @@ def expect_raises(
     except Exception as exc:
         raise fail(rule_id, f"{call}: expected {names}, got {type(exc).__name__}: {exc}") from exc
     raise fail(rule_id, f"{call}: expected {names}, but it returned normally")
+
+
+def report(rule_id: str, what: str, failures: list[str], total: int) -> None:
+    """Fail ``rule_id`` listing every failing case (one per line after the summary)."""
+    if failures:
+        lines = "\n  ".join(failures)
+        raise fail(rule_id, f"{len(failures)} of {total} {what}:\n  {lines}")
+
+
+class EveryCase:
+    """Checks of one rule over many cases, each one run even after another failed: the
+    failure lists every bad case, so a driver author sees all of them in one run."""
+
+    def __init__(self, rule_id: str) -> None:
+        self.rule_id = rule_id
+        self.total = 0
+        self.failures: list[str] = []
+
+    @contextmanager
+    def case(self) -> Iterator[None]:
+        """One case: a failure of this rule is recorded and the next case runs."""
+        self.total += 1
+        try:
+            yield
+        except ConformanceFailure as exc:
+            if exc.rule.id != self.rule_id:
+                raise
+            self.failures.append(exc.detail.partition("\n")[0])
+
+
+@contextmanager
+def every_case(rule_id: str, what: str) -> Iterator[EveryCase]:
+    """``with every_case(ID, "bad payloads were not refused") as cases: ... with cases.case():``"""
+    cases = EveryCase(rule_id)
+    yield cases
+    report(rule_id, what, cases.failures, cases.total)
 
 
 def contents(messages: Sequence[Message]) -> list[str | None]:

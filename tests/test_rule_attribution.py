@@ -28,6 +28,7 @@ from aalis_memory.conformance.machine.attribution import (
     update_exercises,
     update_rules,
 )
+from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.ledger import CheckLedger
 from aalis_memory.conformance.machine.tolerance import TOLERATIONS, Tolerance
 from aalis_memory.conformance.rules import CATALOGUE, Level
@@ -267,6 +268,11 @@ def mismatch(expected: Sequence[Message], actual: object, cause: Sequence[str] =
 def test_list_mismatches() -> None:
     a, b = msg("a", ts=1), msg("b", ts=2)
     assert mismatch([a], None) == ["MSG-04", "CAUSE", "READ"]
+    # A read that raised is blamed on the read (its limit rule first), not the step before it.
+    raised = Raised(TypeError, "slice indices must be integers")
+    assert list_mismatch_rules("s", [a], raised, owner={}, read=("HIST-01", "LIM-02"),
+                               order_rule="ORDER", cause=("MSG-01",), unknown=[]) \
+        == ["LIM-02", "HIST-01", "MSG-01"]
     assert mismatch([a], [msg("x")], owner={"x": "other"})[0] == "MSG-01"
     assert mismatch([a], [Message(role="user", content="a", timestamp=1, images=("i",))])[0] \
         == "MSG-02"

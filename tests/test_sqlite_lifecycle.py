@@ -63,18 +63,20 @@ async def test_close_closes_the_database(tmp_path: Path, aalis_memory_loop: asyn
 
 
 async def test_integers_past_64_bits(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
-    """Timestamps and limits beyond SQLite's 64-bit integers still work (as REAL in SQL)."""
-    stamps = [-(2**63) - 1, -(2**63), 2**63 - 1, 2**63, 2**70]
+    """Timestamps at the ends of SQLite's 64-bit integers are stored exactly, one past them is
+    refused (INPUT-03) with nothing stored, and limits past 64 bits still read everything."""
+    stamps = [-(2**63), -(2**63) + 1, 2**63 - 2, 2**63 - 1]
     async with await SqliteMemory.open(tmp_path / "big.sqlite3") as store:
         for ts in reversed(stamps):
             await store.save_message("s", Message(role="user", content=str(ts), timestamp=ts))
-        # Past 2**63 - 1 the SQL column holds a REAL, so neighbours may tie there; the message
-        # itself keeps its exact integer.
+        for ts in (-(2**63) - 1, 2**63, 2**70):
+            with pytest.raises(ValueError, match="64 signed bits"):
+                await store.save_message("s", Message(role="user", content="x", timestamp=ts))
         got = await store.get_history("s", 2**64)
-        assert sorted(m.timestamp or 0 for m in got) == stamps
+        assert [m.timestamp for m in got] == stamps
         full = await store.get_full_history("s", 2**70)
-        assert sorted(m.timestamp or 0 for m in full) == stamps
-        assert await store.delete_messages_by_timestamps("s", [2**70, 2**63]) == 2
+        assert [m.timestamp for m in full] == stamps
+        assert await store.delete_messages_by_timestamps("s", [2**63 - 1, -(2**63)]) == 2
 
 
 class _FailsOnFirstWrite(SqliteMemory):

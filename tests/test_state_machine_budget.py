@@ -63,3 +63,20 @@ def test_rounds_run_until_the_budget_is_spent(readings: tuple[float, ...], round
 def test_a_budget_on_a_derandomized_profile_is_refused(profile: str) -> None:
     with pytest.raises(ValueError, match="derandomized"):
         run_machine([], profile=profile, budget=1.0, run_once=run_counting)
+
+
+def test_a_long_run_says_how_far_it_is() -> None:
+    """A budgeted run prints a line every PROGRESS_EVERY seconds: histories checked, time left."""
+    clock = ticking(0.0, 1.0, 2.0, 40.0, 75.0, 100.0)
+    lines: list[str] = []
+    run = run_machine([], profile="thorough", budget=100.0, clock=lambda: next(clock),
+                      run_once=run_counting, progress=lines.append)
+    assert run.rounds == 5
+    assert lines == [f"{3 * BUDGET_ROUND} histories checked, 60 s left",
+                     f"{4 * BUDGET_ROUND} histories checked, 25 s left"]
+
+
+def test_an_unbudgeted_long_run_says_what_it_will_do() -> None:
+    lines: list[str] = []
+    run_machine([], profile="deep", run_once=run_counting, progress=lines.append)
+    assert lines == ["300 histories of up to 40 steps (profile deep)"]

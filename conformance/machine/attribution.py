@@ -24,6 +24,7 @@ from aalis_memory.conformance.contract_model import (
     history_window,
     take_newest,
 )
+from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.types import (
     CONTROL_KINDS,
     JsonObject,
@@ -391,6 +392,9 @@ def list_mismatch_rules(session: str, expected: Sequence[Message], actual: Any, 
     the same messages with other fields (MSG-02/MSG-03), the same ones in another order
     (``order_rule``), or other membership (then ``cause`` first: the step that changed the
     state). ``owner`` maps each content tag to the session it was saved in."""
+    if isinstance(actual, Raised):  # the read itself failed: its limit first, then the rest
+        limits = [r for r in read if r.startswith("LIM-")]
+        return [*unknown, *limits, *(r for r in read if r not in limits), *cause]
     if not isinstance(actual, list):
         return [*unknown, *cause, *read]
     if any(owner.get(getattr(m, "content", None) or "", session) != session for m in actual):

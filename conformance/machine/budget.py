@@ -65,24 +65,42 @@ def profile_settings(profile: str) -> settings:
     return settings.get_profile(PROFILES[profile])
 
 
+#: Seconds between two progress lines of a time-budgeted run.
+PROGRESS_EVERY: Final = 30.0
+
+
 def run_rounds(run_once: Callable[[settings], None], profile: str,
-               deadline: float | None, clock: Callable[[], float]) -> int:
+               deadline: float | None, clock: Callable[[], float],
+               progress: Callable[[str], None] | None = None) -> int:
     """Run ``run_once`` under ``profile``: once, or (with a ``deadline`` on ``clock``) in rounds
     of :data:`BUDGET_ROUND` examples until the deadline has passed. Returns the rounds run.
+    ``progress`` gets a line before a long run and, in a budgeted one, every
+    :data:`PROGRESS_EVERY` seconds (histories checked, time left), so it never looks hung.
 
     A deadline needs a random profile: another round of a derandomized one would repeat it.
     """
     chosen = profile_settings(profile)
+    say = progress or (lambda _line: None)
     if deadline is None:
+        say(f"{chosen.max_examples} histories of up to {chosen.stateful_step_count} steps "
+            f"(profile {profile})")
         run_once(chosen)
         return 1
     if chosen.derandomize:
         raise ValueError(f"profile {profile!r} is derandomized: a time budget would repeat it")
     rounds = 0
-    while rounds == 0 or clock() < deadline:
+    said: float | None = None
+    while True:  # one clock reading per round
         run_once(settings(chosen, max_examples=BUDGET_ROUND))
         rounds += 1
-    return rounds
+        now = clock()
+        if now >= deadline:
+            return rounds
+        if said is None:
+            said = now
+        elif now - said >= PROGRESS_EVERY:
+            said = now
+            say(f"{rounds * BUDGET_ROUND} histories checked, {deadline - now:.0f} s left")
 
 
-__all__ = ["BUDGET_ROUND", "PROFILES", "profile_settings", "run_rounds"]
+__all__ = ["BUDGET_ROUND", "PROFILES", "PROGRESS_EVERY", "profile_settings", "run_rounds"]

@@ -71,7 +71,8 @@ def run_minimized(machine: type[RuleBasedStateMachine], chosen: settings, *,
 
 def run_machine(targets: Sequence[Target], *, profile: str = "ci", budget: float | None = None,
                 strict: bool = True, clock: Callable[[], float] = time.monotonic,
-                run_once: RunOnce = run_minimized) -> MachineRun:
+                run_once: RunOnce = run_minimized,
+                progress: Callable[[str], None] | None = None) -> MachineRun:
     """Run the machine over ``targets`` under ``profile`` (``budget``: seconds, random profiles
     only); outside ``strict`` mode, go on past broken SHOULD rules as advisories."""
     ledger = CheckLedger()
@@ -83,7 +84,7 @@ def run_machine(targets: Sequence[Target], *, profile: str = "ci", budget: float
         machine = machine_for(targets, tolerance, ledger)
         try:
             rounds += run_rounds(functools.partial(run_once, machine, ledger=ledger), profile,
-                                 deadline, clock)
+                                 deadline, clock, progress)
         except MachineFailure as failure:
             rule_id = failure.rule.id
             if (strict or failure.rule.level is not Level.SHOULD or rule_id in tolerance

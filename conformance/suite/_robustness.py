@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from aalis_memory.conformance.checks import describe, fail
+from aalis_memory.conformance.checks import describe, report
 
 #: One case: a readable label and the call to make on the store.
 Call = Callable[[Any], Awaitable[Any]]
@@ -62,13 +62,6 @@ def shown(result: tuple[str, Any]) -> str:
     if kind == "raised":
         return f"{type(value).__name__}: {str(value)[:120]}"
     return f"returned {describe(value)}"
-
-
-def report(rule_id: str, what: str, failures: list[str], total: int) -> None:
-    """Fail ``rule_id`` listing every failing case (one per line after the summary)."""
-    if failures:
-        lines = "\n  ".join(failures)
-        raise fail(rule_id, f"{len(failures)} of {total} {what}:\n  {lines}")
 
 
 async def expect_refused(

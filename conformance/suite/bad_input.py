@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal
+from aalis_memory.conformance.checks import expect_equal, report
 from aalis_memory.conformance.suite._build import msg, save_all
 from aalis_memory.conformance.suite._robustness import (
     Call,
@@ -21,7 +21,6 @@ from aalis_memory.conformance.suite._robustness import (
     expect_refused,
     expect_unchanged,
     outcome,
-    report,
     shown,
     snapshot,
 )

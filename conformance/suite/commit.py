@@ -7,7 +7,13 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import expect, expect_equal, expect_raises, fail
+from aalis_memory.conformance.checks import (
+    every_case,
+    expect,
+    expect_equal,
+    expect_raises,
+    fail,
+)
 from aalis_memory.conformance.concurrent_reads import watch_write
 from aalis_memory.conformance.registry import RawMetadataKind
 from aalis_memory.conformance.requirements import requires
@@ -119,30 +125,34 @@ async def _seed(aalis_memory: Any) -> dict[str, JsonObject]:
 
 
 async def _bad_payload_in_the_middle(aalis_memory: Any, rule_id: str) -> None:
-    seeded = await _seed(aalis_memory)
-    for name, build in UNSERIALIZABLE.items():
-        ops: list[MetadataOp] = [
-            put("a", {"v": "a-new"}),
-            delete("z"),
-            put("new-1", {"v": 1}),
-            put("bad", build()),
-            put("b", {"v": "b-new"}),
-            put("new-2", {"v": 2}),
-            put("other", {"v": 3}, "ns-other"),
-        ]
-        with expect_raises(
-            rule_id, f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
-            TypeError, ValueError,
-        ):
-            await aalis_memory.commit_metadata(ops)
-        expect_equal(
-            rule_id, f"list_metadata after the rejected batch with <{name}> in the middle",
-            await state(aalis_memory, NS), seeded,
-        )
-        expect_equal(
-            rule_id, f"list_metadata('ns-other') after the rejected batch with <{name}>",
-            await entries(aalis_memory, "ns-other"), [],
-        )
+    await _seed(aalis_memory)
+    with every_case(rule_id, "batches with a payload JSON cannot hold were not rejected "
+                             "whole") as cases:
+        for name, build in UNSERIALIZABLE.items():
+            ops: list[MetadataOp] = [
+                put("a", {"v": "a-new"}),
+                delete("z"),
+                put("new-1", {"v": 1}),
+                put("bad", build()),
+                put("b", {"v": "b-new"}),
+                put("new-2", {"v": 2}),
+                put("other", {"v": 3}, "ns-other"),
+            ]
+            before = await state(aalis_memory, NS), await entries(aalis_memory, "ns-other")
+            with cases.case():
+                with expect_raises(
+                    rule_id, f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
+                    TypeError, ValueError,
+                ):
+                    await aalis_memory.commit_metadata(ops)
+                expect_equal(
+                    rule_id, f"list_metadata after the rejected batch with <{name}> in the middle",
+                    await state(aalis_memory, NS), before[0],
+                )
+                expect_equal(
+                    rule_id, f"list_metadata('ns-other') after the rejected batch with <{name}>",
+                    await entries(aalis_memory, "ns-other"), before[1],
+                )
 
 
 async def _bad_payload_first_or_last(aalis_memory: Any, rule_id: str) -> None:

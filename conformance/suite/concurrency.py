@@ -14,10 +14,9 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import expect, expect_equal
+from aalis_memory.conformance.checks import expect, expect_equal, report
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import msg, save_all
-from aalis_memory.conformance.suite._robustness import report
 from aalis_memory.types import MetadataPut
 
 S = "s-conc"

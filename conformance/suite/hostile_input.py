@@ -13,14 +13,13 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal
+from aalis_memory.conformance.checks import expect_equal, report
 from aalis_memory.conformance.suite._build import msg, save_all
 from aalis_memory.conformance.suite._robustness import (
     Case,
     available,
     expect_refused,
     expect_unchanged,
-    report,
 )
 from aalis_memory.types import (
     Message,

@@ -8,6 +8,7 @@ import pytest
 
 from aalis_memory.conformance.checks import (
     describe,
+    every_case,
     expect,
     expect_equal,
     expect_raises,
@@ -289,17 +290,21 @@ def _expect_same_json(call: str, actual: Any, expected: Any) -> None:
 @pytest.mark.aalis_spec("META-08")
 async def test_save_of_unserializable_data_raises_and_stores_nothing(aalis_memory: Any) -> None:
     await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
-    for name, build in UNSERIALIZABLE.items():
-        with expect_raises("META-08", f"save_metadata(ns, 'existing', <{name}>)",
-                           TypeError, ValueError):
-            await aalis_memory.save_metadata(NS, "existing", build())
-        with expect_raises("META-08", f"save_metadata(ns, 'fresh', <{name}>)",
-                           TypeError, ValueError):
-            await aalis_memory.save_metadata(NS, "fresh", build())
-        expect_equal(
-            "META-08", f"list_metadata after the failed saves of <{name}> over 'existing', 'fresh'",
-            await entries(aalis_memory, NS), [("existing", {"v": "old"})],
-        )
+    with every_case("META-08", "payloads JSON cannot hold were not refused cleanly") as cases:
+        for name, build in UNSERIALIZABLE.items():
+            before = await entries(aalis_memory, NS)
+            with cases.case():
+                with expect_raises("META-08", f"save_metadata(ns, 'existing', <{name}>)",
+                                   TypeError, ValueError):
+                    await aalis_memory.save_metadata(NS, "existing", build())
+                with expect_raises("META-08", f"save_metadata(ns, 'fresh', <{name}>)",
+                                   TypeError, ValueError):
+                    await aalis_memory.save_metadata(NS, "fresh", build())
+                expect_equal(
+                    "META-08",
+                    f"list_metadata after the failed saves of <{name}> over 'existing', 'fresh'",
+                    await entries(aalis_memory, NS), before,
+                )
 
 
 @pytest.mark.aalis_spec("META-09")

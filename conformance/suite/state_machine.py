@@ -14,6 +14,7 @@ rules it found broken and went on past (``PROP_ADVISORIES``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,8 @@ def _run(request: pytest.FixtureRequest, targets: list[Target], strict: bool) ->
     minutes = request.config.getoption("--memory-hypothesis-minutes")
     profile = str(request.config.getoption("--memory-hypothesis-profile"))
     run = run_machine(targets, profile=profile, strict=strict,
-                      budget=None if minutes is None else minutes * 60)
+                      budget=None if minutes is None else minutes * 60,
+                      progress=None if profile == "ci" else _progress(request, targets))
     request.node.user_properties.append((PROP_CHECKED, run.checked))
     if run.advisories:
         request.node.user_properties.append(
@@ -43,6 +45,19 @@ def _run(request: pytest.FixtureRequest, targets: list[Target], strict: bool) ->
         request.node.user_properties.append((PROP_EXAMPLES, run.rounds * BUDGET_ROUND))
     if run.failure is not None:
         raise run.failure
+
+
+def _progress(request: pytest.FixtureRequest, targets: list[Target]) -> Callable[[str], None]:
+    """Progress lines of a long run, straight to the terminal (captured output would hide them
+    until the test ends); silent where there is no terminal, as in an xdist worker."""
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    names = ", ".join(t.name for t in targets)
+
+    def say(line: str) -> None:
+        if reporter is not None:
+            reporter.write_line(f"state machine [{names}]: {line}")
+
+    return say
 
 
 @pytest.mark.aalis_spec(*COVERED_RULES)
