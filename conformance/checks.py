@@ -7,6 +7,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import attrs
+
 from aalis_memory.conformance.rules import Rule, rule
 from aalis_memory.types import Message, MetadataEntry, RecentMessageRecord
 
@@ -69,7 +71,33 @@ def fail(rule_id: str, message: str) -> ConformanceFailure:
 def expect_equal(rule_id: str, call: str, actual: Any, expected: Any) -> None:
     """``call`` must have produced ``expected``."""
     if actual != expected:
-        raise fail(rule_id, f"{call}: expected {describe(expected)}, got {describe(actual)}")
+        want, got = describe(expected), describe(actual)
+        if want == got:  # the difference is in fields the short form leaves out: name them
+            detail = field_difference(expected, actual)
+            if detail is not None:
+                raise fail(rule_id, f"{call}: {detail}")
+        raise fail(rule_id, f"{call}: expected {want}, got {got}")
+
+
+def field_difference(expected: Any, actual: Any, where: str = "") -> str | None:
+    """The first field that differs between two contract values (or equal-length lists of them),
+    as ``item 0 .images: expected ('a.png',), got None``; ``None`` if there is no such field."""
+    if isinstance(expected, list | tuple) and isinstance(actual, list | tuple):
+        if len(expected) != len(actual):
+            return None
+        for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
+            found = field_difference(want, got, f"{where}item {index} ")
+            if found is not None:
+                return found
+        return None
+    if type(expected) is not type(actual) or not attrs.has(type(expected)):
+        return None
+    for field in attrs.fields(type(expected)):
+        want, got = getattr(expected, field.name), getattr(actual, field.name)
+        if want != got or type(want) is not type(got):
+            nested = field_difference(want, got, f"{where}.{field.name}")
+            return nested or f"{where}.{field.name}: expected {want!r}, got {got!r}"
+    return None
 
 
 def expect(rule_id: str, condition: bool, message: str) -> None:
