@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
+
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMetadata
 from aalis_memory.service import Limit
@@ -176,3 +178,93 @@ class DeleteBoolAsNumber(InMemoryMemory):
         self._sessions[session_id] = survivors
         return len(stored) - len(survivors)
 
+
+
+@broken("conc-save-lost", "CONC-06")
+class SaveLost(InMemoryMemory):
+    """save_message copies the session's list, awaits the database, then writes the copy back
+    with the new message: a save made in between is lost."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        session_id, message, _ = sem.prepare_message(session_id, message)
+        before = list(self._sessions.get(session_id, ()))
+        await asyncio.sleep(0)  # the round trip of a real backend
+        self._append(session_id, message)
+        self._sessions[session_id] = [*before, self._sessions[session_id][-1]]
+
+
+@broken("conc-archive-stale-span", "CONC-03")
+class ArchiveStaleSpan(InMemoryMemory):
+    """archive_span picks its span, awaits, then archives what of it is still active: concurrent
+    calls pick the same earliest messages, so together they archive fewer than asked (each
+    returns what it really archived)."""
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        session_id = sem.check_session_id(session_id)
+        span, kept = sem.check_count(count), sem.check_keep(keep)
+        active = self._active(session_id)
+        chosen = [active[p] for p in sem.archive_positions(len(active), span, kept)]
+        await asyncio.sleep(0)  # the round trip of a real backend
+        fresh = [stored for stored in chosen if not stored.archived]
+        for stored in fresh:
+            stored.archived = True
+        return len(fresh)
+
+
+@broken("conc-commit-lost", "CONC-04")
+class CommitLost(InMemoryMemory):
+    """commit_metadata rewrites each namespace from a copy read before an await: keys written
+    by a concurrent batch in between are lost."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        batch = sem.encode_batch(ops)
+        copies = {op.namespace: dict(self._metadata.get(op.namespace, {})) for op, _ in batch}
+        await asyncio.sleep(0)  # the round trip of a real backend
+        for op, text in batch:
+            space = copies[op.namespace]
+            if text is None:
+                space.pop(op.key, None)
+            else:
+                previous = space.get(op.key)
+                stamp = sem.next_updated_at(None if previous is None else previous.updated_at)
+                space[op.key] = StoredMetadata(text, stamp)
+        self._metadata.update(copies)
+
+
+@broken("conc-stamp-from-stale-read", "CONC-05")
+class StampFromStaleRead(InMemoryMemory):
+    """updated_at is computed from a read made before the write's round trip, whose length grows
+    with the payload: a batch that read early can land after a later one, with a lower stamp."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        batch = sem.encode_batch(ops)
+        stamps = {}
+        for op, _ in batch:
+            old = self._metadata.get(op.namespace, {}).get(op.key)
+            stamps[(op.namespace, op.key)] = sem.next_updated_at(
+                None if old is None else old.updated_at)
+        # The round trip of a real backend, its length depending on the payload's bytes.
+        for _ in range(sum(sum((text or "").encode()) for _, text in batch) % 3):
+            await asyncio.sleep(0)
+        for op, text in batch:
+            space = self._metadata.setdefault(op.namespace, {})
+            if text is None:
+                space.pop(op.key, None)
+            else:
+                space[op.key] = StoredMetadata(text, stamps[(op.namespace, op.key)])
+
+
+#: Where the broken column cuts a message's text (a storage type of that size).
+CUT_AT = 2**20
+
+
+@broken("input-big-content-cut", "INPUT-06", checks_arguments=False)
+class BigContentCut(InMemoryMemory):
+    """Content past 1 MiB is cut silently (a column type of that size), neither stored whole
+    nor refused."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        if isinstance(message, Message) and isinstance(message.content, str) \
+                and len(message.content) > CUT_AT:
+            message = attrs.evolve(message, content=message.content[:CUT_AT])
+        await super().save_message(session_id, message)

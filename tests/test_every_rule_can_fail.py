@@ -1,0 +1,56 @@
+"""Every rule the suite judges a driver or provider on is broken on purpose somewhere: a
+deliberately broken driver (tests/broken_drivers/), a broken provider (tests/broken_providers.py)
+or a crashing durable driver (tests/broken_drivers/durable.py) declares it, and the tests that
+run those prove the suite flags exactly it. A check nothing can fail would pass a broken backend.
+
+The rules left out are judged by the kit's own tests of one reference implementation, which
+drive that implementation into the failure directly (the reason is listed per group).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+import broken_providers
+
+from aalis_memory.conformance import spec_map
+from aalis_memory.conformance.rules import CATALOGUE
+from broken_drivers import BROKEN, load_all
+from broken_drivers.durable import BREAKS as CRASH_BREAKS
+
+load_all()
+
+SUITES: Final = [Path(spec_map.__file__).resolve().parent / name
+                 for name in ("suite", "compression")]
+
+#: Rule groups judged on one reference implementation, never on a third-party backend.
+REFERENCE_ONLY: Final = {
+    "CFG": "constructor settings of the reference drivers (tests/test_reference_settings.py)",
+    "MDB": "the mongodb driver's own claims, checked against it and a real server "
+           "(tests/test_mongodb_*.py)",
+}
+
+
+def judged_by_the_suites() -> set[str]:
+    found = spec_map.scan(SUITES, SUITES[0].parent)
+    return {rule for rule, tests in found.items() if tests}
+
+
+def broken_somewhere() -> set[str]:
+    rules: set[str] = set()
+    for entry in BROKEN.values():
+        rules |= entry.breaks
+    for provider in broken_providers.BROKEN.values():
+        rules |= provider.breaks
+    return rules | set(CRASH_BREAKS.values())
+
+
+def test_every_rule_the_suites_judge_is_broken_on_purpose() -> None:
+    judged = {r for r in judged_by_the_suites() if r.split("-")[0] not in REFERENCE_ONLY}
+    missing = sorted(judged - broken_somewhere())
+    assert not missing, f"no deliberately broken driver or provider declares {missing}"
+
+
+def test_broken_drivers_name_only_catalogue_rules() -> None:
+    assert broken_somewhere() <= set(CATALOGUE), sorted(broken_somewhere() - set(CATALOGUE))
