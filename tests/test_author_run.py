@@ -300,3 +300,40 @@ def test_the_catalogue_at_a_terminal(pytester: pytest.Pytester) -> None:
     unknown = pytester.run(sys.executable, "-m", "aalis_memory.conformance", "explain", "ARCH-99")
     assert unknown.ret == 2
     unknown.stderr.fnmatch_lines(["explain: no rule 'ARCH-99' in the catalogue; did you mean *"])
+
+
+LENIENT = """
+import json
+
+from aalis_memory.conformance import Capabilities, memory_driver
+from aalis_memory.drivers.inmemory import InMemoryMemory
+
+
+class Lenient(InMemoryMemory):
+    async def save_metadata(self, namespace, key, data):
+        json.dumps(data, default=repr)  # 'serializable' with repr: sets, bytes, objects pass
+        self.plant_raw_metadata(namespace, key, json.dumps(data, default=repr))
+
+
+@memory_driver("lenient", capabilities=Capabilities(
+    ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"))
+async def lenient(ctx):
+    yield Lenient(range_query_limit=ctx.range_query_limit,
+                  cross_session_max_limit=ctx.cross_session_max_limit)
+"""
+
+
+def test_every_bad_case_is_reported_in_one_run(pytester: pytest.Pytester) -> None:
+    """Point 5: a driver that stores several kinds of bad payload sees all of them at once."""
+    pytester.makeconftest(LENIENT)
+    report = pytester.path / "report.json"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--memory-driver=lenient", "--memory-rules=META-08",
+        f"--memory-report={report}",
+    )
+    message = load_report(report)["drivers"]["lenient"]["rules"]["META-08"]["message"]
+    first, *cases = message.splitlines()
+    bad = [line for line in cases if line.startswith("  save_metadata(")]
+    assert "payloads JSON cannot hold were not refused cleanly" in first, result.stdout.str()
+    assert len(bad) >= 3, message
+    assert first.startswith(f"[META-08 SHOULD] {len(bad)} of "), message
