@@ -90,10 +90,6 @@ def test_its_json_report_holds_the_verdicts_it_declares(author_run: tuple[str, P
     assert len(by_verdict["pass"]) >= 50, by_verdict
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "kit bug: the state machine is credited with every rule of COVERED_RULES, so a rule of an "
-    "optional method the driver lacks reads 'pass' (the state machine that reports what it "
-    "checked fixes it: then remove this mark)"))
 def test_rules_of_missing_methods_read_not_implemented(author_run: tuple[str, Path]) -> None:
     _, reports = author_run
     found = verdicts(load_report(reports / "report.json"), "json-file")

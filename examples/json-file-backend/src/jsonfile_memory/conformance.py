@@ -21,23 +21,36 @@ async def plant(store: JsonFileMemory, namespace: str, key: str, kind: RawMetada
     return True
 
 
+async def reopen(ctx: DriverContext) -> AsyncIterator[JsonFileMemory]:
+    """The JSON file in ``ctx.tmp_path`` as it is (created the first time): the durability hook.
+
+    The kit runs it in child processes, SIGKILLs them mid-write and opens the file again, to
+    check that every acknowledged write survived and that no atomic call is half applied.
+    """
+    store = await JsonFileMemory.open(
+        ctx.tmp_path / "memory.json",
+        range_query_limit=ctx.range_query_limit,
+        cross_session_max_limit=ctx.cross_session_max_limit,
+        # fsync guards against a power cut, which no test makes; a killed process loses nothing
+        # the kernel already holds, so the contract cannot observe it and it only costs time.
+        durable=False,
+    )
+    yield store
+    await store.close()
+
+
 @memory_driver(
     "json-file",
     capabilities=Capabilities(
         ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"
     ),
     raw_metadata=plant,
+    reopen=reopen,
     known_failures={
         "LIM-05": "get_full_history() without a limit returns the whole history (export view)",
     },
 )
 async def json_file(ctx: DriverContext) -> AsyncIterator[JsonFileMemory]:
     """A fresh JSON file in the test's tmp_path for every test."""
-    store = await JsonFileMemory.open(
-        ctx.tmp_path / "memory.json",
-        range_query_limit=ctx.range_query_limit,
-        cross_session_max_limit=ctx.cross_session_max_limit,
-        durable=False,  # fsync changes nothing the contract can observe; it only costs time
-    )
-    yield store
-    await store.close()
+    async for store in reopen(ctx):
+        yield store

@@ -4,6 +4,9 @@ The whole state lives in memory and in the file. A write builds the next state, 
 temporary file in a worker thread, renames it over the old file, and only then makes it the
 state readers see: a reader never sees half a write, and a crash never leaves half a file. One
 process owns a file (there is no cross-process locking).
+
+Every method checks its arguments (``jsonfile_memory.checks``) before it reads or writes, so a
+call that raises has changed nothing.
 """
 
 from __future__ import annotations
@@ -29,54 +32,23 @@ from aalis_memory.types import (
     MetadataPut,
 )
 
+from jsonfile_memory.checks import (
+    check_id,
+    check_limit,
+    check_message,
+    check_ops,
+    check_position,
+    check_strings,
+    check_timestamp,
+    to_json,
+)
+
 HISTORY_DEFAULT: Final = 50
 FORMAT: Final = 1
 
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def to_json(value: object, what: str) -> str:
-    """Strict JSON text: NaN, infinities and non-string keys are refused, not rewritten."""
-    try:
-        text = json.dumps(value, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise (TypeError if isinstance(exc, TypeError) else ValueError)(
-            f"{what} is not JSON-serializable: {exc}"
-        ) from exc
-    if _has_non_string_keys(value):  # json.dumps would turn 1 into "1" silently
-        raise TypeError(f"{what} has an object key that is not a string")
-    return text
-
-
-def _has_non_string_keys(value: object) -> bool:
-    if isinstance(value, dict):
-        return any(not isinstance(k, str) or _has_non_string_keys(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(_has_non_string_keys(v) for v in value)
-    return False
-
-
-def check_limit(limit: object, default: int | float, what: str = "limit") -> int | float:
-    """A limit is a non-negative integer or ``math.inf``; ``None`` means ``default``."""
-    if limit is None:
-        return default
-    bad = ValueError(f"{what} must be a non-negative integer or math.inf, got {limit!r}")
-    if isinstance(limit, bool) or not isinstance(limit, int | float):
-        raise bad
-    if limit == math.inf:
-        return math.inf
-    if math.isnan(limit) or limit < 0 or limit != int(limit):
-        raise bad
-    return int(limit)
-
-
-def check_position(value: object, what: str) -> int:
-    limit = check_limit(value, 0, what)
-    if limit == math.inf:
-        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
-    return int(limit)
 
 
 @attrs.frozen
@@ -219,16 +191,10 @@ class JsonFileMemory:
         return rows if archived else tuple(r for r in rows if not r.archived)
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        if not isinstance(session_id, str):
-            raise TypeError(f"session_id must be a str, got {session_id!r}")
-        if not isinstance(message, Message):
-            raise TypeError(f"message must be a Message, got {message!r}")
-        if message.timestamp is None:
-            message = attrs.evolve(message, timestamp=now_ms())
-        stamp = message.timestamp
-        if isinstance(stamp, bool) or not isinstance(stamp, int | float) or math.isnan(stamp):
-            raise TypeError(f"message.timestamp must be epoch milliseconds, got {stamp!r}")
-        text = to_json(message.to_json(), "message")
+        session_id = check_id(session_id, "session_id")
+        message = check_message(message)
+        stamp = now_ms() if message.timestamp is None else message.timestamp
+        text = to_json(attrs.evolve(message, timestamp=stamp).to_json(), "message")
         async with self._write_lock:
             old = self._state
             row = Row(old.next_seq, stamp, text, message.is_control)
@@ -239,6 +205,7 @@ class JsonFileMemory:
             ))
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = check_id(session_id, "session_id")
         wanted = check_limit(limit, HISTORY_DEFAULT)
         if wanted == 0:
             return []
@@ -252,16 +219,19 @@ class JsonFileMemory:
         return [r.message for r in rows]
 
     async def count_history(self, session_id: str) -> int:
+        session_id = check_id(session_id, "session_id")
         return sum(1 for r in self._rows(session_id) if not r.is_control)
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         # No limit: the whole history (this backend's export view; LIM-05 asks for 200).
+        session_id = check_id(session_id, "session_id")
         wanted = check_limit(limit, math.inf)
         rows = self._rows(session_id, archived=True)
         newest = rows if wanted >= len(rows) else rows[len(rows) - int(wanted) :]
         return [r.message for r in newest]
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        session_id = check_id(session_id, "session_id")
         span = check_position(count, "count")
         kept = {check_position(k, "keep position") for k in keep}
         async with self._write_lock:
@@ -276,6 +246,7 @@ class JsonFileMemory:
             return len(doomed)
 
     async def clear_session(self, session_id: str) -> None:
+        session_id = check_id(session_id, "session_id")
         async with self._write_lock:
             old = self._state
             if session_id in old.sessions:
@@ -294,62 +265,56 @@ class JsonFileMemory:
         roles: Sequence[str] | None = None,
         exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
+        """Messages with ``from_ts <= timestamp <= to_ts``; ``±math.inf`` leaves an end open."""
+        session_id = check_id(session_id, "session_id")
+        low = check_timestamp(from_ts, "from_ts", finite=False)
+        high = check_timestamp(to_ts, "to_ts", finite=False)
+        wanted_roles = check_strings(roles, "roles")
+        excluded = check_strings(exclude_kinds, "exclude_kinds") or ()
         hits: list[Message] = []
         for row in self._rows(session_id, archived=True):
             if len(hits) == self.range_query_limit:
                 break
-            if not from_ts <= row.timestamp <= to_ts:
+            if not low <= row.timestamp <= high:
                 continue
             message = row.message
-            if roles is not None and message.role not in roles:
+            if wanted_roles is not None and message.role not in wanted_roles:
                 continue
-            if message.kind is not None and message.kind in (exclude_kinds or ()):
+            if message.kind is not None and message.kind in excluded:
                 continue
             hits.append(message)
         return hits
 
     # -- metadata ----------------------------------------------------------------------------
 
-    @staticmethod
-    def _check_key(namespace: object, key: object) -> None:
-        if not isinstance(namespace, str) or not isinstance(key, str):
-            raise TypeError(f"namespace and key must be str, got {namespace!r}/{key!r}")
+    def _entries(self, namespace: str) -> dict[str, Meta]:
+        return self._state.metadata.get(check_id(namespace, "namespace"), {})
 
     async def save_metadata(self, namespace: str, key: str, data: JsonObject) -> None:
         await self.commit_metadata([MetadataPut(namespace, key, data)])
 
     async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
-        self._check_key(namespace, key)
-        stored = self._state.metadata.get(namespace, {}).get(key)
+        entries = self._entries(namespace)
+        stored = entries.get(check_id(key, "key"))
         return None if stored is None else stored.data()
 
     async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
         out = []
-        for key, stored in sorted(self._state.metadata.get(namespace, {}).items()):
+        for key, stored in sorted(self._entries(namespace).items()):
             data = stored.data()
             if data is not None:  # an unreadable entry is skipped, never raised
                 out.append(MetadataEntry(key=key, data=data, updated_at=stored.updated_at))
         return out
 
     async def list_metadata_keys(self, namespace: str) -> list[str]:
-        return sorted(self._state.metadata.get(namespace, {}))
+        return sorted(self._entries(namespace))
 
     async def delete_metadata(self, namespace: str, key: str) -> None:
         await self.commit_metadata([MetadataDel(namespace, key)])
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
         """Every op is checked and encoded before anything changes: all or nothing."""
-        encoded: list[tuple[MetadataOp, str | None]] = []
-        for index, op in enumerate(ops):
-            if not isinstance(op, MetadataPut | MetadataDel):
-                raise TypeError(f"op {index} must be a MetadataPut or MetadataDel, got {op!r}")
-            self._check_key(op.namespace, op.key)
-            if isinstance(op, MetadataDel):
-                encoded.append((op, None))
-            elif not isinstance(op.data, dict):
-                raise TypeError(f"op {index}: metadata data must be a dict, got {op.data!r}")
-            else:
-                encoded.append((op, to_json(op.data, f"op {index} data")))
+        encoded = check_ops(ops)
         if not encoded:
             return
         async with self._write_lock:
