@@ -5,7 +5,8 @@ values of every kind on purpose (hostile ids, payloads JSON cannot hold), so tha
 own checks decide. Values JSON cannot spell travel as one-member tagged objects:
 
 - ``{"$num": "Infinity" | "-Infinity" | "NaN"}``
-- ``{"$int": "<decimal digits>"}``: an integer outside +-2**53 (every integer inside is exact in a double) (a ``bigint`` in TypeScript)
+- ``{"$int": "<decimal digits>"}``: an integer outside +-2**53, where doubles stop being exact
+  (a ``bigint`` in TypeScript)
 - ``{"$bytes": "<base64>"}``: a ``bytes`` value (a ``Uint8Array``)
 - ``{"$map": [[key, value], ...]}``: a dict with a key that is not a string (a ``Map``)
 - ``{"$opaque": "<type name>"}``: anything else JSON cannot hold (a set, a datetime, a regex, a
