@@ -49,7 +49,8 @@ class Connection:
     def send(self, method: str, params: dict[str, Any]) -> concurrent.futures.Future[Any]:
         """Write one request; its future gets the result, or the exception to raise."""
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
-        request = {"jsonrpc": "2.0", "id": next(self._ids), "method": method, "params": params}
+        request_id = next(self._ids)
+        request = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
         problems = schema.message_errors(request) + schema.params_errors(method, params)
         if problems:  # the kit's own bug: say so rather than blame the adapter
             raise AssertionError(f"the kit built an invalid {method} request: {problems}")
@@ -58,12 +59,12 @@ class Connection:
             if self.broken is not None:
                 future.set_exception(self.failure(method, self.broken))
                 return future
-            self._pending[request["id"]] = (method, future)
+            self._pending[request_id] = (method, future)
             try:
                 self.process.stdin.write(line.encode("ascii") + b"\n")
                 self.process.stdin.flush()
             except (BrokenPipeError, OSError, ValueError) as exc:
-                self._pending.pop(request["id"], None)
+                self._pending.pop(request_id, None)
                 future.set_exception(self.failure(method, f"could not write the request ({exc})"))
         return future
 
