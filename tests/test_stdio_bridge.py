@@ -50,6 +50,11 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _wrapped(pids: Path, *command: str) -> list[str]:
+    """``command`` started through a shell that first appends its pid (kept by ``exec``)."""
+    return ["sh", "-c", f'echo $$ >> {pids}; exec "$@"', "sh", *command]
+
+
 # -- the protocol, without node ---------------------------------------------------------------
 
 
@@ -172,15 +177,27 @@ def test_a_bridge_failure_names_the_method_and_shows_stderr(
 
 
 def test_a_kit_run_reports_the_crash_and_the_violation(tmp_path: Path) -> None:
+    """Registered from a conftest: the handshake's tiers and methods become the registration's
+    (a missing optional method is not implemented); the crash and the line that is not JSON
+    fail their tests naming the method with the adapter's stderr, and the run goes on."""
+    (tmp_path / "conftest.py").write_text(
+        "from aalis_memory.conformance.stdio import stdio_driver\n"
+        f"stdio_driver('fake-backend', command={FAKE!r})\n"
+    )
     report = tmp_path / "report.json"
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
-         "--memory-driver=stdio", f"--memory-stdio-command={shlex.join(FAKE)}",
-         "--memory-rules=COUNT-01,LIM-01", "-k", "not state_machine", f"--memory-report={report}"],
+         "--memory-driver=fake-backend", "--memory-rules=COUNT-01,LIM-01,REQ-01,UPD-01",
+         "-k", "not state_machine", f"--memory-report={report}"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
     )
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
-    rules = load_report(report)["drivers"]["stdio"]["rules"]
+    assert "tiers: ordering=timestamp, metadata=atomic, archive=atomic" in proc.stdout, proc.stdout
+    data = load_report(report)
+    found = verdicts(data, "fake-backend")
+    assert found["REQ-01"] == "pass", proc.stdout[-3000:]
+    assert found["UPD-01"] == "not implemented", proc.stdout[-3000:]
+    rules = data["drivers"]["fake-backend"]["rules"]
     count = " ".join(test["message"] for test in rules["COUNT-01"]["tests"])
     assert "countHistory: the adapter exited with code 3" in count, count
     assert "out of memory while counting" in count, count
@@ -189,11 +206,30 @@ def test_a_kit_run_reports_the_crash_and_the_violation(tmp_path: Path) -> None:
     assert "about to write garbage" in history, history
 
 
+def test_the_stdio_driver_needs_its_command(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--memory-driver=stdio"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 4, proc.stdout + proc.stderr
+    assert "--memory-stdio-command" in proc.stderr, proc.stderr
+
+
+def test_an_adapter_that_cannot_start_is_a_usage_error(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--memory-driver=stdio",
+         "--memory-stdio-command=/nonexistent/adapter --flag"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 4, proc.stdout + proc.stderr
+    assert "hello: cannot start ['/nonexistent/adapter', '--flag']" in proc.stderr, proc.stderr
+
+
 def test_the_adapter_dies_with_a_killed_run(tmp_path: Path) -> None:
     """SIGKILL the pytest process in the middle of a call: the parent-death signal ends the
     adapter (the kit never had the chance to stop it)."""
     pids = tmp_path / "pids"
-    command = shlex.join(["sh", "-c", f'echo $$ >> {pids}; exec "$@"', "sh", *FAKE])
+    command = shlex.join(_wrapped(pids, *FAKE))
     run = subprocess.Popen(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
          "--memory-driver=stdio", f"--memory-stdio-command={command}", "--memory-rules=CLEAR-03",
@@ -242,26 +278,29 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _suite(workdir: Path, script: Path, *extra: str) -> subprocess.Popen[str]:
-    pids = workdir / "pids"
-    command = shlex.join(["sh", "-c", f'echo $$ >> {pids}; exec "$@"', "sh", "node", str(script)])
-    return subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
-         "--memory-driver=stdio", f"--memory-stdio-command={command}",
-         f"--memory-report={workdir / 'report.json'}", *extra],
-        cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-
-
 @pytest.fixture(scope="session")
 def runs(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str, Path]]:
-    """The reference strict (state machine included) and each broken backend in the default
-    mode (its example tests: the state machine's catching is tested elsewhere), all at once."""
-    started: dict[str, tuple[subprocess.Popen[str], Path]] = {}
-    for name in ("reference", *BROKEN):
-        workdir = tmp_path_factory.mktemp(name)
-        extra = ["--memory-strict"] if name == "reference" else ["-k", "not state_machine"]
-        started[name] = (_suite(workdir, built / f"{name}.js", *extra), workdir)
+    """The reference strict (state machine included, through --memory-stdio-command) and both
+    broken backends in one default-mode run (registered from a conftest; their example tests:
+    the state machine's catching is tested elsewhere), the two runs at once."""
+    reference, broken = tmp_path_factory.mktemp("reference"), tmp_path_factory.mktemp("broken")
+    (broken / "conftest.py").write_text(
+        "from aalis_memory.conformance.stdio import stdio_driver\n" + "".join(
+            f"stdio_driver({name!r}, command="
+            f"{_wrapped(broken / 'pids', 'node', str(built / f'{name}.js'))!r})\n"
+            for name in BROKEN))
+    base = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header"]
+    command = shlex.join(_wrapped(reference / "pids", "node", str(built / "reference.js")))
+    started = {
+        "reference": (subprocess.Popen(
+            [*base, "--memory-driver=stdio", f"--memory-stdio-command={command}", "--memory-strict",
+             f"--memory-report={reference / 'report.json'}"],
+            cwd=reference, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), reference),
+        "broken": (subprocess.Popen(
+            [*base, f"--memory-driver={','.join(BROKEN)}", "-k", "not state_machine",
+             f"--memory-report={broken / 'report.json'}"],
+            cwd=broken, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), broken),
+    }
     done: dict[str, tuple[int, str, Path]] = {}
     for name, (proc, workdir) in started.items():
         output, _ = proc.communicate(timeout=600)
@@ -289,9 +328,9 @@ def test_the_typescript_reference_passes_strict(runs: dict[str, tuple[int, str, 
 def test_a_broken_typescript_backend_fails_exactly_its_rule(
     runs: dict[str, tuple[int, str, Path]], name: str,
 ) -> None:
-    code, output, workdir = runs[name]
+    code, output, workdir = runs["broken"]
     assert code == 1, output[-4000:]
-    found = verdicts(load_report(workdir / "report.json"), "stdio")
+    found = verdicts(load_report(workdir / "report.json"), name)
     failing = {rule for rule, verdict in found.items() if verdict in ("fail", "advisory")}
     assert failing == BROKEN[name], output[-4000:]
 
@@ -299,7 +338,7 @@ def test_a_broken_typescript_backend_fails_exactly_its_rule(
 def test_no_adapter_outlives_its_run(runs: dict[str, tuple[int, str, Path]]) -> None:
     for name, (_, _, workdir) in runs.items():
         pids = [int(pid) for pid in (workdir / "pids").read_text().split()]
-        assert len(pids) >= 2, f"{name}: expected the probe and the session's adapter, got {pids}"
+        assert len(pids) >= 2, f"{name}: expected the probes and the sessions' adapters, got {pids}"
         assert not [pid for pid in pids if _alive(pid)], f"{name}: adapters {pids} still run"
 
 

@@ -173,6 +173,8 @@ export function serve(factory: BackendFactory): void {
     inFlight.add(done);
   });
   input.on('close', () => {
-    void Promise.allSettled([...inFlight]).then(() => process.exit(0));
+    // End of input: answer what is in flight, flush stdout, exit (the kit kills the process
+    // group a second later anyway, so a backend holding handles open cannot keep it alive).
+    void Promise.allSettled([...inFlight]).then(() => process.stdout.write('', () => process.exit(0)));
   });
 }
