@@ -11,6 +11,7 @@ import contextlib
 import fnmatch
 import importlib
 import inspect
+import shlex
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -130,6 +131,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="also run one generated history against all selected drivers at once and report "
         "any disagreement outside their declared tiers",
     )
+    group.addoption(
+        "--memory-stdio-command",
+        default=None,
+        metavar="COMMAND",
+        help="register the driver 'stdio': an adapter process COMMAND starts (split like a shell "
+        "line), speaking the stdio protocol (docs/stdio-protocol.md); run it with "
+        "--memory-driver=stdio",
+    )
     parser.addini("aalis_memory_drivers", "drivers to run when --memory-driver is not given", "linelist")
     parser.addini("aalis_memory_strict", "treat SHOULD rules as MUST", "bool", default=False)
 
@@ -142,6 +151,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if registry.conflicts:
         raise pytest.UsageError("\n".join(registry.conflicts.values()))
     names = _split(config.getoption("--memory-driver")) or _split(config.getini("aalis_memory_drivers"))
+    _register_stdio(config.getoption("--memory-stdio-command"), names)
     config.stash[SELECTED] = names
     strict = config.getoption("--memory-strict")
     config.stash[STRICT] = bool(config.getini("aalis_memory_strict") if strict is None else strict)
@@ -165,6 +175,31 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(
         report.Reporter(config, config.stash[STRICT], config.stash[RULES]), "aalis-memory-reporter"
     )
+
+
+#: The name ``--memory-stdio-command`` registers its adapter under.
+STDIO_DRIVER: Final = "stdio"
+
+
+def _register_stdio(command: str | None, names: list[str]) -> None:
+    """``--memory-stdio-command``: the adapter it starts becomes the driver ``stdio``."""
+    if command is None:
+        if STDIO_DRIVER in names and STDIO_DRIVER not in registry.registered():
+            raise pytest.UsageError(
+                "--memory-driver=stdio: give the adapter's command with --memory-stdio-command "
+                '(e.g. --memory-stdio-command="node dist/adapter.js")'
+            )
+        return
+    from aalis_memory.conformance.stdio import StdioBridgeError, stdio_driver
+
+    argv = shlex.split(command)
+    if not argv:
+        raise pytest.UsageError("--memory-stdio-command: empty command")
+    try:
+        stdio_driver(STDIO_DRIVER, argv)
+    except StdioBridgeError as exc:
+        raise pytest.UsageError(f"--memory-stdio-command: the adapter failed its handshake: {exc}"
+                                ) from None
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

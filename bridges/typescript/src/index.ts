@@ -1,0 +1,3 @@
+export * from './contract';
+export { decode, encode, Opaque } from './codec';
+export { serve, PROTOCOL_VERSION } from './serve';
