@@ -33,8 +33,6 @@ BRIDGE = REPO / "bridges" / "typescript"
 FAKE = [sys.executable, str(Path(__file__).resolve().parent / "stdio_fake_adapter.py")]
 #: The broken TypeScript backends and the one rule each breaks.
 BROKEN = {"broken-limit-zero": {"LIM-01"}, "broken-clear-all-metadata": {"CLEAR-04"}}
-#: A JavaScript number has no integer/float distinction (see the reference's knownFailures).
-KNOWN = {"META-07"}
 ACCEPTED = {"pass", "excluded by tier", "unverified"}
 
 
@@ -316,7 +314,7 @@ def test_the_typescript_reference_passes_strict(runs: dict[str, tuple[int, str, 
     assert len(found) >= 90, sorted(found)  # every rule of a memory driver has a verdict
     assert set(found) <= set(CATALOGUE)
     wrong = {rule: verdict for rule, verdict in found.items()
-             if verdict not in ACCEPTED and not (rule in KNOWN and verdict == "known failure")}
+             if verdict not in ACCEPTED}
     assert not wrong, wrong
     rules = report["drivers"]["stdio"]["rules"]
     for rule, verdict in found.items():

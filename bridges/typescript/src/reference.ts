@@ -254,10 +254,6 @@ export function referenceFactory(
     name,
     capabilities: { ordering: 'timestamp', metadataAtomicity: 'atomic', archiveAtomicity: 'atomic' },
     open: make,
-    knownFailures: {
-      'META-07': 'JavaScript has one number type: a float with an integral value (2.0) comes back as the '
-        + 'integer 2; every other JSON value round-trips',
-    },
   };
 }
 
