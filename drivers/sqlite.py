@@ -13,7 +13,9 @@ concurrent writer never tears.
 
 Storage: each message is its lossless ``Message.to_json()`` text plus the columns the queries
 need (session, timestamp, archived, control flag). History order is (timestamp, row id) in
-every read, the autoincrement id being the write order. ``synchronous=NORMAL`` is the WAL
+every read, the autoincrement id being the write order. Each session's count of active
+conversation messages is kept in its own table by triggers, in the transaction of every write,
+so ``count_history`` is one seek however long the session. ``synchronous=NORMAL`` is the WAL
 setting that survives a process crash with every committed transaction; a power loss may lose
 the newest commits but never tears one.
 """
@@ -46,7 +48,9 @@ from aalis_memory.types import (
 
 T = TypeVar("T")
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+#: Versions this driver opens: an older one is brought up to date when it is opened.
+_KNOWN_VERSIONS: Final = (0, 1, SCHEMA_VERSION)
 
 #: Larger SQL limits than this mean "no limit" (SQLite integers are 64-bit).
 _SQL_INT_MAX: Final = 2**63 - 1
@@ -79,6 +83,41 @@ _SCHEMA: Final = (
         updated_at INTEGER NOT NULL,  -- epoch ms, grows on every overwrite
         PRIMARY KEY (namespace, key)
     ) WITHOUT ROWID""",
+    # count_history in one seek: each session's active conversation messages, kept by triggers
+    # inside the transaction of every write, whichever connection makes it (schema version 2)
+    """CREATE TABLE IF NOT EXISTS conversation_counts (
+        session_id TEXT    PRIMARY KEY,
+        active     INTEGER NOT NULL
+    ) WITHOUT ROWID""",
+    """CREATE TRIGGER IF NOT EXISTS count_insert AFTER INSERT ON messages
+    WHEN NEW.archived = 0 AND NEW.control = 0
+    BEGIN
+        INSERT INTO conversation_counts (session_id, active) VALUES (NEW.session_id, 1)
+        ON CONFLICT (session_id) DO UPDATE SET active = active + 1;
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS count_delete AFTER DELETE ON messages
+    WHEN OLD.archived = 0 AND OLD.control = 0
+    BEGIN
+        UPDATE conversation_counts SET active = active - 1 WHERE session_id = OLD.session_id;
+        DELETE FROM conversation_counts WHERE session_id = OLD.session_id AND active = 0;
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS count_update AFTER UPDATE OF session_id, archived, control
+    ON messages
+    BEGIN
+        UPDATE conversation_counts SET active = active - 1
+        WHERE session_id = OLD.session_id AND OLD.archived = 0 AND OLD.control = 0;
+        DELETE FROM conversation_counts WHERE session_id = OLD.session_id AND active = 0;
+        INSERT INTO conversation_counts (session_id, active)
+        SELECT NEW.session_id, 1 WHERE NEW.archived = 0 AND NEW.control = 0
+        ON CONFLICT (session_id) DO UPDATE SET active = active + 1;
+    END""",
+)
+
+#: Rebuilds the counts from the messages (opening a database of schema version 0 or 1).
+_RECOUNT: Final = (
+    "DELETE FROM conversation_counts",
+    "INSERT INTO conversation_counts (session_id, active) SELECT session_id, COUNT(*) "
+    "FROM messages WHERE archived = 0 AND control = 0 GROUP BY session_id",
 )
 
 # The row of the (limit+1)-th newest active conversation message: everything after it is the
@@ -149,14 +188,17 @@ class SqliteMemory:
                 raise sqlite3.OperationalError(f"{self.path}: cannot use WAL (got {mode!r})")
             with _transaction(conn):
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version not in (0, SCHEMA_VERSION):
+                if version not in _KNOWN_VERSIONS:
                     raise RuntimeError(
                         f"{self.path}: schema version {version}, this driver knows "
                         f"{SCHEMA_VERSION}"
                     )
                 for statement in _SCHEMA:
                     conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if version != SCHEMA_VERSION:
+                    for statement in _RECOUNT:
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             conn.close()
             raise
@@ -391,10 +433,9 @@ def _history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> l
 
 def _count_conversation(conn: sqlite3.Connection, session_id: str) -> int:
     row = conn.execute(
-        "SELECT COUNT(*) FROM messages WHERE session_id = ? AND archived = 0 AND control = 0",
-        (session_id,),
+        "SELECT active FROM conversation_counts WHERE session_id = ?", (session_id,)
     ).fetchone()
-    return int(row[0])
+    return 0 if row is None else int(row[0])
 
 
 def _full_history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> list[Message]:
