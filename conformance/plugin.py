@@ -34,6 +34,7 @@ from aalis_memory.conformance.registry import (
 )
 from aalis_memory.conformance.requirements import unmet
 from aalis_memory.conformance.rules import CATALOGUE
+from aalis_memory.conformance.scaling import DEFAULT_SIZES, ScalingSizes
 from aalis_memory.conformance.verdicts import Verdict, skip
 
 SUITE_DIR: Final = Path(__file__).resolve().parent / "suite"
@@ -46,6 +47,8 @@ SELECTED: Final = pytest.StashKey[list[str]]()
 STRICT: Final = pytest.StashKey[bool]()
 SESSION_OPTIONS: Final = pytest.StashKey["SessionOptions"]()
 RULES: Final = pytest.StashKey["RuleSelection"]()
+#: The scaling probe's sizes, or ``None`` when ``--memory-scaling`` is off.
+SCALING: Final = pytest.StashKey[ScalingSizes | None]()
 
 
 class RuleSelection:
@@ -139,6 +142,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "line), speaking the stdio protocol (docs/stdio-protocol.md); run it with "
         "--memory-driver=stdio",
     )
+    group.addoption(
+        "--memory-scaling",
+        action="store_true",
+        default=False,
+        help="also time the calls whose answer does not grow (get_history(s, 20), count_history, "
+        "archive_span(s, 1), get_metadata) on small and large data and report those that get "
+        "more than 5x slower (PERF-01; takes a while: off by default)",
+    )
+    group.addoption(
+        "--memory-scaling-sizes",
+        default=DEFAULT_SIZES,
+        metavar="N,N,K,K",
+        help=f"the scaling probe's sizes: messages in the small and the large session, keys in "
+        f"the small and the large namespace (default {DEFAULT_SIZES})",
+    )
     parser.addini("aalis_memory_drivers", "drivers to run when --memory-driver is not given", "linelist")
     parser.addini("aalis_memory_strict", "treat SHOULD rules as MUST", "bool", default=False)
 
@@ -165,6 +183,11 @@ def pytest_configure(config: pytest.Config) -> None:
             "more time would repeat the same histories)"
         )
     config.stash[SESSION_OPTIONS] = SessionOptions(config)
+    try:
+        sizes = ScalingSizes.parse(config.getoption("--memory-scaling-sizes"))
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    config.stash[SCALING] = sizes if config.getoption("--memory-scaling") else None
     config.stash[RULES] = rule_selection(_split(config.getoption("--memory-rules")))
     # Drivers named on the command line always bring the suite in; drivers from the ini file only
     # when no explicit paths were given, so `pytest tests/test_x.py` stays a one-file run.
@@ -549,6 +572,18 @@ class RawAccess:
 def aalis_memory_raw(aalis_memory_registration: DriverRegistration, aalis_memory: Any) -> RawAccess:
     """Raw access to the store under test (tests using it say so when it is missing)."""
     return RawAccess(aalis_memory_registration, aalis_memory)
+
+
+@pytest.fixture
+def aalis_memory_scaling(
+    request: pytest.FixtureRequest, aalis_memory_ctx: DriverContext
+) -> ScalingSizes:
+    """The scaling probe's sizes; a test using it is not run without ``--memory-scaling``
+    (asked after the driver's context, so an unusable driver is reported as such first)."""
+    sizes = request.config.stash[SCALING]
+    if sizes is None:
+        pytest.skip("the scaling probe is off (run it with --memory-scaling)")
+    return sizes
 
 
 @pytest.fixture

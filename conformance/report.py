@@ -37,6 +37,9 @@ PROP_CHECKED: Final = "aalis_checked"
 #: Set by a test that records SHOULD divergences and goes on (non-strict state machine):
 #: ``[{"rule": rule_id, "message": text}, ...]``; each becomes an advisory of its rule.
 PROP_ADVISORIES: Final = "aalis_advisories"
+#: Set by a test whose pass carries findings worth reading (the scaling probe's timings):
+#: ``{rule_id: text}``; the text becomes the message of the rule's pass.
+PROP_NOTES: Final = "aalis_notes"
 #: JUnit-visible properties: one per rule of the test (``"ARCH-01 MUST pass"``) and one for
 #: the whole test (its worst verdict).
 PROP_JUNIT_RULE: Final = "aalis_rule"
@@ -184,8 +187,10 @@ class Reporter:
     def _passed(self, item: pytest.Item, rules: list[str]) -> list[Judged]:
         """A passing test passes its rules, or only those it reports having checked."""
         checked = _prop(item.user_properties, PROP_CHECKED)
+        notes = _prop(item.user_properties, PROP_NOTES) or {}
         found = [
-            judged(rule, Verdict.PASS) if checked is None or checked.get(rule, 0) > 0
+            judged(rule, Verdict.PASS, notes.get(rule, ""))
+            if checked is None or checked.get(rule, 0) > 0
             else judged(rule, Verdict.NOT_RUN, "no generated history exercised it")
             for rule in rules
         ]

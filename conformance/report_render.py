@@ -168,7 +168,8 @@ def rule_json(rule_id: str, result: RuleVerdict) -> dict[str, Any]:
         "level": rule.level.value if rule else None,
         "text": rule.summary if rule else None,
         "verdict": result.verdict.value,
-        "message": result.message if result.verdict is not Verdict.PASS else "",
+        # empty for a pass, unless its test noted what it found (the scaling probe's timings)
+        "message": result.message,
         "caveats": [v.value for v in result.caveats],
         "messages": list(dict.fromkeys(o.message for o in result.outcomes
                                        if o.message and o.verdict is not Verdict.PASS)),

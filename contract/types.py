@@ -55,6 +55,10 @@ _OPTIONAL_FIELDS: Final[tuple[tuple[str, str], ...]] = (
 )
 
 
+#: JSON key -> python attribute of every optional field whose absence is ``None``.
+_ATTRIBUTE_OF_KEY: Final[dict[str, str]] = {key: attr for attr, key in _OPTIONAL_FIELDS}
+
+
 @attrs.frozen(kw_only=True)
 class Message:
     """One stored chat message.
@@ -95,12 +99,14 @@ class Message:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Message:
         """Inverse of :meth:`to_json`; raises ``TypeError`` on a value that is not a message."""
-        if not isinstance(data, Mapping) or "role" not in data:
+        if not (type(data) is dict or isinstance(data, Mapping)) or "role" not in data:
             raise TypeError(f"not a Message JSON object: {data!r}")
-        fields: dict[str, Any] = {
-            attr: data[key] for attr, key in _OPTIONAL_FIELDS if data.get(key) is not None
-        }
-        if "reasoningContent" in data:
+        fields: dict[str, Any] = {}
+        for key, value in data.items():  # a stored message holds few of the optional keys
+            attr = _ATTRIBUTE_OF_KEY.get(key)
+            if attr is not None and value is not None:
+                fields[attr] = value
+        if "reasoningContent" in data:  # null is a value here, not an absence
             fields["reasoning_content"] = data["reasoningContent"]
         return cls(role=data["role"], content=data.get("content"), **fields)
 

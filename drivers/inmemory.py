@@ -31,16 +31,48 @@ from aalis_memory.types import (
 
 T = TypeVar("T")
 
+#: Grows whenever a record's ``message`` or ``archived`` is set by code outside this module's
+#: bookkeeping (a subclass editing records in place): every cached count is then recomputed.
+_edits = itertools.count()
+_edit_epoch = 0
+
+
+def _edited(_record: object, _attribute: attrs.Attribute[T], value: T) -> T:
+    global _edit_epoch
+    _edit_epoch = next(_edits) + 1
+    return value
+
 
 @attrs.define
 class StoredMessage:
     """A saved message as the store keeps it (extension point)."""
 
     #: The store's own copy: nobody outside the store holds a reference to it.
-    message: Message
+    message: Message = attrs.field(on_setattr=_edited)
     #: Store-wide write order, the tie-break between sessions at the same millisecond.
     seq: int
-    archived: bool = False
+    archived: bool = attrs.field(default=False, on_setattr=_edited)
+
+
+def _set(record: StoredMessage, name: str, value: object) -> None:
+    """Edit a record as the store's own bookkeeping does (the counts are kept up to date)."""
+    object.__setattr__(record, name, value)
+
+
+@attrs.frozen(eq=False)
+class _Count:
+    """A session's active conversation count, valid while its list, the list's length and the
+    edit epoch are the ones it was computed for (so a subclass that replaces, grows or edits a
+    session behind the store's back never reads a stale count)."""
+
+    records: list[StoredMessage]
+    length: int
+    epoch: int
+    value: int
+
+    def holds_for(self, records: list[StoredMessage]) -> bool:
+        return (self.records is records and self.length == len(records)
+                and self.epoch == _edit_epoch)
 
 
 @attrs.define
@@ -66,6 +98,11 @@ class InMemoryMemory:
       (``keep(session_id, record)``, archived records included) and the cap replaceable.
     - ``_copy_in(message)`` / ``_copy_out(value)``: the isolation copies made when a message is
       saved and when anything is read.
+
+    Reads whose answer does not grow with the session (``get_history(s, n)``,
+    ``count_history``, ``archive_span(s, n)``) touch only the records they return: the count is
+    cached per session and kept up to date by the store's own writes; a subclass that edits
+    records or replaces a session's list makes the next count a full recount.
     """
 
     def __init__(
@@ -81,6 +118,8 @@ class InMemoryMemory:
         self._sessions: dict[str, list[StoredMessage]] = {}
         self._metadata: dict[str, dict[str, StoredMetadata]] = {}
         self._writes = itertools.count()
+        #: Cached active conversation counts (count_history in constant time).
+        self._counts: dict[str, _Count] = {}
 
     async def close(self) -> None:
         """Nothing to release; present so every reference driver closes the same way."""
@@ -97,9 +136,44 @@ class InMemoryMemory:
         return [s for s in self._sessions.get(session_id, ()) if not s.archived]
 
     def _append(self, session_id: str, message: Message) -> None:
-        self._sessions.setdefault(session_id, []).append(
-            StoredMessage(self._copy_in(message), next(self._writes))
-        )
+        records = self._sessions.setdefault(session_id, [])
+        cached = self._counts.get(session_id)
+        stored = StoredMessage(self._copy_in(message), next(self._writes))
+        records.append(stored)
+        if cached is not None and cached.records is records \
+                and cached.length == len(records) - 1 and cached.epoch == _edit_epoch:
+            self._counts[session_id] = _Count(records, len(records), _edit_epoch,
+                                              cached.value + (not stored.message.is_control))
+
+    def _active_tail(self, session_id: str, limit: int | float) -> list[Message]:
+        """The active messages from the (limit+1)-th newest conversation message on (or all of
+        them), read from the end: the only ones ``history_window`` can return."""
+        tail: list[Message] = []
+        if limit == 0:
+            return tail
+        seen = 0
+        for stored in reversed(self._sessions.get(session_id, ())):
+            if stored.archived:
+                continue
+            tail.append(stored.message)
+            if not stored.message.is_control:
+                seen += 1
+                if seen > limit:
+                    break
+        tail.reverse()
+        return tail
+
+    def _active_head(self, session_id: str, count: int) -> list[StoredMessage]:
+        """The first ``count`` active records in history order: all ``archive_span`` can touch."""
+        head: list[StoredMessage] = []
+        if count == 0:
+            return head
+        for stored in self._sessions.get(session_id, ()):
+            if not stored.archived:
+                head.append(stored)
+                if len(head) >= count:
+                    break
+        return head
 
     def _copy_in(self, message: Message) -> Message:
         """The caller keeps its Message and the dicts inside it: store a deep copy."""
@@ -116,12 +190,19 @@ class InMemoryMemory:
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
-        active = [s.message for s in self._active(session_id)]
-        return self._copy_out(sem.history_window(active, effective))
+        return self._copy_out(sem.history_window(self._active_tail(session_id, effective),
+                                                 effective))
 
     async def count_history(self, session_id: str) -> int:
         session_id = sem.check_session_id(session_id)
-        return sem.count_conversation(s.message for s in self._active(session_id))
+        records = self._sessions.get(session_id)
+        if records is None:
+            return 0
+        cached = self._counts.get(session_id)
+        if cached is None or not cached.holds_for(records):
+            value = sem.count_conversation(s.message for s in records if not s.archived)
+            cached = self._counts[session_id] = _Count(records, len(records), _edit_epoch, value)
+        return cached.value
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         session_id = sem.check_session_id(session_id)
@@ -133,17 +214,26 @@ class InMemoryMemory:
         session_id = sem.check_session_id(session_id)
         span = sem.check_count(count)
         kept = sem.check_keep(keep)
-        active = self._active(session_id)
-        positions = sem.archive_positions(len(active), span, kept)
+        records = self._sessions.get(session_id, [])
+        cached = self._counts.get(session_id)
+        valid = cached is not None and cached.holds_for(records)
+        head = self._active_head(session_id, span)  # min(span, len(active)) records
+        positions = sem.archive_positions(len(head), span, kept)
         for position in positions:
-            active[position].archived = True
+            _set(head[position], "archived", True)
+        if cached is not None and valid:
+            archived = sum(1 for p in positions if not head[p].message.is_control)
+            self._counts[session_id] = attrs.evolve(cached, value=cached.value - archived)
         return len(positions)
 
     async def clear_session(self, session_id: str) -> None:
-        self._sessions.pop(sem.check_session_id(session_id), None)
+        session_id = sem.check_session_id(session_id)
+        self._sessions.pop(session_id, None)
+        self._counts.pop(session_id, None)
 
     async def clear_all(self) -> None:
         self._sessions.clear()
+        self._counts.clear()
 
     async def get_messages_by_session_range(
         self,
@@ -195,7 +285,7 @@ class InMemoryMemory:
         for stored in sem.newest(self._active(session_id), effective):
             rewritten = sem.rewrite_content(stored.message, old_text, new_text)
             if rewritten is not None:
-                stored.message = rewritten
+                _set(stored, "message", rewritten)  # content only: no count changes
                 changed += 1
         return changed
 

@@ -143,6 +143,12 @@ INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
 
 
+#: ``json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))``, built once
+#: (``json.dumps`` with arguments builds a new encoder on every call).
+_STRICT_ENCODER: Final = json.JSONEncoder(allow_nan=False, ensure_ascii=False,
+                                          separators=(",", ":"))
+
+
 def strict_json(value: object, what: str) -> str:
     """The one strict JSON encoder of the drivers; ``TypeError``/``ValueError`` if impossible.
 
@@ -154,7 +160,7 @@ def strict_json(value: object, what: str) -> str:
     """
     check_nesting(value, what)
     try:
-        text = json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+        text = _STRICT_ENCODER.encode(value)
     except ValueError as exc:
         raise ValueError(f"{what}: not JSON-serializable: {exc}") from exc
     except TypeError as exc:

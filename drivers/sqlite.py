@@ -1,19 +1,28 @@
 """The SQLite reference driver: timestamp ordering, atomic tiers, stdlib ``sqlite3`` in WAL mode.
 
 Concurrency: a ``sqlite3`` connection must not be used by two threads at once, and its calls
-block. Each store therefore owns one connection living on one private worker thread (a
-single-thread executor); every contract call is one job on that thread. Jobs run one at a time
-in submission order, so concurrent async callers of one store are serialized without a lock,
-the event loop never blocks on disk I/O, and ``check_same_thread`` stays on as a guard. No
-transaction spans an ``await``: a job opens and finishes its own transaction, so a cancelled
-caller can never leave one half done. Other connections (other stores, other processes) are
-kept apart by SQLite itself: writes take the write lock up front (``BEGIN IMMEDIATE``) and
-multi-statement reads run inside one read transaction, which in WAL mode is a snapshot that a
-concurrent writer never tears.
+may block. Each store therefore owns one connection living on one private worker thread (a
+single-thread executor); a contract call is one job on that thread. Jobs run one at a time in
+submission order, so concurrent async callers of one store are serialized without a lock, and
+``check_same_thread`` stays on as a guard. Handing a call to a thread and back costs more than
+most calls themselves, so when the worker has nothing queued or running, a call runs at once on
+the event loop's thread, on a second connection that never waits for a lock (busy timeout 0):
+if SQLite is busy (another connection or process holds the write lock), the call goes to the
+worker as before, where it may wait. A call of one store therefore still starts only after the
+calls made before it have finished, the loop never waits for a lock, and every call still
+yields to the other tasks once. A store whose
+``_after_write`` seam is overridden (tests that pause a writer inside its transaction) always
+uses the worker. No transaction spans an ``await``: a job opens and finishes its own
+transaction, so a cancelled caller can never leave one half done. Other connections (other
+stores, other processes) are kept apart by SQLite itself: writes take the write lock up front
+(``BEGIN IMMEDIATE``) and multi-statement reads run inside one read transaction, which in WAL
+mode is a snapshot that a concurrent writer never tears.
 
 Storage: each message is its lossless ``Message.to_json()`` text plus the columns the queries
 need (session, timestamp, archived, control flag). History order is (timestamp, row id) in
-every read, the autoincrement id being the write order. ``synchronous=NORMAL`` is the WAL
+every read, the autoincrement id being the write order. Each session's count of active
+conversation messages is kept in its own table by triggers, in the transaction of every write,
+so ``count_history`` is one seek however long the session. ``synchronous=NORMAL`` is the WAL
 setting that survives a process crash with every committed transaction; a power loss may lose
 the newest commits but never tears one.
 """
@@ -25,6 +34,7 @@ import functools
 import json
 import math
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -46,7 +56,9 @@ from aalis_memory.types import (
 
 T = TypeVar("T")
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+#: Versions this driver opens: an older one is brought up to date when it is opened.
+_KNOWN_VERSIONS: Final = (0, 1, SCHEMA_VERSION)
 
 #: Larger SQL limits than this mean "no limit" (SQLite integers are 64-bit).
 _SQL_INT_MAX: Final = 2**63 - 1
@@ -65,11 +77,11 @@ _SCHEMA: Final = (
     )""",
     # full history, range reads and deletions by timestamp
     "CREATE INDEX IF NOT EXISTS messages_session ON messages (session_id, ts)",
-    # active history: the tail of get_history, archive positions, content rewrites
+    # active history: get_history's walk back from the newest, archive positions, rewrites
     "CREATE INDEX IF NOT EXISTS messages_active ON messages (session_id, ts) WHERE archived = 0",
-    # active conversation messages: the cut of get_history, count_history
-    "CREATE INDEX IF NOT EXISTS messages_conversation ON messages (session_id, ts) "
-    "WHERE archived = 0 AND control = 0",
+    # (schema 1 had messages_conversation for the cut of get_history and count_history; the
+    # walk along messages_active and the counts table do without it)
+    "DROP INDEX IF EXISTS messages_conversation",
     # newest active messages of every session
     "CREATE INDEX IF NOT EXISTS messages_recent ON messages (ts) WHERE archived = 0",
     """CREATE TABLE IF NOT EXISTS metadata (
@@ -79,21 +91,51 @@ _SCHEMA: Final = (
         updated_at INTEGER NOT NULL,  -- epoch ms, grows on every overwrite
         PRIMARY KEY (namespace, key)
     ) WITHOUT ROWID""",
+    # count_history in one seek: each session's active conversation messages, kept by triggers
+    # inside the transaction of every write, whichever connection makes it (schema version 2)
+    """CREATE TABLE IF NOT EXISTS conversation_counts (
+        session_id TEXT    PRIMARY KEY,
+        active     INTEGER NOT NULL
+    ) WITHOUT ROWID""",
+    """CREATE TRIGGER IF NOT EXISTS count_insert AFTER INSERT ON messages
+    WHEN NEW.archived = 0 AND NEW.control = 0
+    BEGIN
+        INSERT INTO conversation_counts (session_id, active) VALUES (NEW.session_id, 1)
+        ON CONFLICT (session_id) DO UPDATE SET active = active + 1;
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS count_delete AFTER DELETE ON messages
+    WHEN OLD.archived = 0 AND OLD.control = 0
+    BEGIN
+        UPDATE conversation_counts SET active = active - 1 WHERE session_id = OLD.session_id;
+        DELETE FROM conversation_counts WHERE session_id = OLD.session_id AND active = 0;
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS count_update AFTER UPDATE OF session_id, archived, control
+    ON messages
+    BEGIN
+        UPDATE conversation_counts SET active = active - 1
+        WHERE session_id = OLD.session_id AND OLD.archived = 0 AND OLD.control = 0;
+        DELETE FROM conversation_counts WHERE session_id = OLD.session_id AND active = 0;
+        INSERT INTO conversation_counts (session_id, active)
+        SELECT NEW.session_id, 1 WHERE NEW.archived = 0 AND NEW.control = 0
+        ON CONFLICT (session_id) DO UPDATE SET active = active + 1;
+    END""",
 )
 
-# The row of the (limit+1)-th newest active conversation message: everything after it is the
-# window of get_history. Both statements are index searches (see tests/test_sqlite_driver.py).
-_HISTORY_CUT: Final = """
-SELECT ts, id FROM messages
-WHERE session_id = ? AND archived = 0 AND control = 0
-ORDER BY ts DESC, id DESC LIMIT 1 OFFSET ?
+#: Rebuilds the counts from the messages (opening a database of schema version 0 or 1).
+_RECOUNT: Final = (
+    "DELETE FROM conversation_counts",
+    "INSERT INTO conversation_counts (session_id, active) SELECT session_id, COUNT(*) "
+    "FROM messages WHERE archived = 0 AND control = 0 GROUP BY session_id",
+)
+
+# get_history: the active messages newest first, along messages_active (no sort), read only as
+# far back as the (limit+1)-th newest conversation message; one statement is one snapshot
+# (see tests/test_sqlite_driver.py).
+_HISTORY_NEWEST_FIRST: Final = """
+SELECT control, body FROM messages
+WHERE session_id = ? AND archived = 0
+ORDER BY ts DESC, id DESC
 """
-_HISTORY_AFTER: Final = """
-SELECT body FROM messages
-WHERE session_id = ? AND archived = 0 AND (ts, id) > (?, ?)
-ORDER BY ts, id
-"""
-_ACTIVE: Final = "SELECT body FROM messages WHERE session_id = ? AND archived = 0 ORDER BY ts, id"
 
 
 class SqliteMemory:
@@ -113,6 +155,12 @@ class SqliteMemory:
         )
         self._worker: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None
+        #: The connection calls use on the event loop's thread while the worker is idle.
+        self._inline: sqlite3.Connection | None = None
+        self._owner = threading.get_ident()
+        #: Jobs submitted to the worker and not finished yet (changed under ``_lock``).
+        self._jobs_in_worker = 0
+        self._lock = threading.Lock()
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -137,8 +185,27 @@ class SqliteMemory:
             worker.submit(store._disconnect)  # runs after a connect that outlived a cancel
             worker.shutdown(wait=False)
             raise
+        if type(store)._after_write is SqliteMemory._after_write:
+            try:
+                store._inline = store._connect_inline()
+            except BaseException:
+                worker.submit(store._disconnect)
+                worker.shutdown(wait=False)
+                raise
+        store._owner = threading.get_ident()
         store._worker = worker
         return store
+
+    def _connect_inline(self) -> sqlite3.Connection:
+        """The event-loop thread's connection (the schema exists): never waits for a lock."""
+        conn = sqlite3.connect(self.path, timeout=0, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.execute("PRAGMA synchronous = NORMAL")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _connect(self) -> None:
         conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
@@ -149,14 +216,17 @@ class SqliteMemory:
                 raise sqlite3.OperationalError(f"{self.path}: cannot use WAL (got {mode!r})")
             with _transaction(conn):
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version not in (0, SCHEMA_VERSION):
+                if version not in _KNOWN_VERSIONS:
                     raise RuntimeError(
                         f"{self.path}: schema version {version}, this driver knows "
                         f"{SCHEMA_VERSION}"
                     )
                 for statement in _SCHEMA:
                     conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if version != SCHEMA_VERSION:
+                    for statement in _RECOUNT:
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             conn.close()
             raise
@@ -167,6 +237,9 @@ class SqliteMemory:
         worker, self._worker = self._worker, None
         if worker is None:
             return
+        inline, self._inline = self._inline, None
+        if inline is not None:
+            inline.close()
         try:
             await asyncio.get_running_loop().run_in_executor(worker, self._disconnect)
         finally:
@@ -191,13 +264,32 @@ class SqliteMemory:
                 f"{type(self).__name__} at {self.path} is not open "
                 "(use `await SqliteMemory.open(path)`; it may have been closed)"
             )
+        inline = self._inline
+        if (inline is not None and self._jobs_in_worker == 0
+                and threading.get_ident() == self._owner
+                and getattr(job, "__func__", job) in _ATOMIC_JOBS):
+            try:
+                result = job(inline, *args)
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc):
+                    raise
+                # busy: nothing was done (a failed transaction is rolled back); wait on the worker
+            else:
+                await asyncio.sleep(0)  # still a suspension point: other tasks get their turn
+                return result
         bound = functools.partial(self._with_connection, job, args)
+        with self._lock:
+            self._jobs_in_worker += 1
         return await asyncio.get_running_loop().run_in_executor(worker, bound)
 
     def _with_connection(self, job: Callable[..., T], args: tuple[object, ...]) -> T:
-        if self._conn is None:
-            raise RuntimeError(f"{type(self).__name__} at {self.path} is closed")
-        return job(self._conn, *args)
+        try:
+            if self._conn is None:
+                raise RuntimeError(f"{type(self).__name__} at {self.path} is closed")
+            return job(self._conn, *args)
+        finally:
+            with self._lock:
+                self._jobs_in_worker -= 1
 
     def _after_write(self, written: int) -> None:
         """Called inside the write transaction of ``commit_metadata`` and ``archive_span`` after
@@ -365,6 +457,14 @@ def _transaction(conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[
         raise
 
 
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """SQLite could not take a lock at once (SQLITE_BUSY or SQLITE_LOCKED, any extended code)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc)
+
+
 def _execute(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
     conn.execute(sql, params)
 
@@ -376,25 +476,32 @@ def _insert_message(conn: sqlite3.Connection, row: tuple[object, ...]) -> None:
 
 
 def _history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> list[Message]:
-    """SQL seeks the cut through the indexes; the shared rule then shapes the few rows read
-    (so limit 0 and every edge case are decided in one place for all drivers)."""
-    with _transaction(conn, "DEFERRED"):
-        cut = None
-        if _sql_limit(limit) >= 0:
-            cut = conn.execute(_HISTORY_CUT, (session_id, limit)).fetchone()
-        if cut is None:
-            rows = conn.execute(_ACTIVE, (session_id,)).fetchall()
-        else:
-            rows = conn.execute(_HISTORY_AFTER, (session_id, cut[0], cut[1])).fetchall()
-    return sem.history_window([_decode_message(body) for (body,) in rows], limit)
+    """One index walk back from the newest active message, stopping at the (limit+1)-th newest
+    conversation message; only the rows after it are decoded, and the shared rule then shapes
+    them (so limit 0 and every edge case are decided in one place for all drivers)."""
+    bodies: list[str] = []
+    if limit == 0:
+        return []
+    seen = 0
+    cursor = conn.execute(_HISTORY_NEWEST_FIRST, (session_id,))
+    try:
+        for control, body in cursor:
+            if not control:
+                seen += 1
+                if seen > limit:
+                    break
+            bodies.append(body)
+    finally:
+        cursor.close()
+    bodies.reverse()
+    return sem.history_window([_decode_message(body) for body in bodies], limit)
 
 
 def _count_conversation(conn: sqlite3.Connection, session_id: str) -> int:
     row = conn.execute(
-        "SELECT COUNT(*) FROM messages WHERE session_id = ? AND archived = 0 AND control = 0",
-        (session_id,),
+        "SELECT active FROM conversation_counts WHERE session_id = ?", (session_id,)
     ).fetchone()
-    return int(row[0])
+    return 0 if row is None else int(row[0])
 
 
 def _full_history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> list[Message]:
@@ -544,3 +651,13 @@ def _decode_message(body: str) -> Message:
 
 def _decode_data(text: object) -> JsonObject | None:
     return sem.decode_object(text) if isinstance(text, str) else None
+
+
+#: The jobs that may run on the event loop's thread: each is one statement or one transaction,
+#: so when SQLite is busy nothing of it was done and it can start again on the worker (a job of
+#: a subclass may not be: it always runs on the worker).
+_ATOMIC_JOBS: Final[frozenset[Callable[..., object]]] = frozenset({
+    _execute, _insert_message, _history, _count_conversation, _full_history, _range, _recent,
+    _rewrite, _delete_by_timestamps, _get_metadata, _list_metadata, _list_metadata_keys,
+    SqliteMemory._archive, SqliteMemory._commit,
+})

@@ -48,6 +48,30 @@ async def test_an_unknown_schema_version_is_refused(
         assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
 
 
+async def test_a_version_1_database_gets_its_counts_when_opened(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    """Schema version 2 keeps count_history's counts in a table; a version 1 file (no such
+    table) is brought up to date from its messages when it is opened."""
+    path = tmp_path / "v1.sqlite3"
+    async with await SqliteMemory.open(path) as store:
+        for i in range(5):
+            await store.save_message("s", Message(role="user", content=f"m{i}", timestamp=i))
+        await store.save_message(
+            "s", Message(role="system", content="d", timestamp=9, kind="event-marker"))
+        await store.archive_span("s", 1)
+    with closing(sqlite3.connect(path)) as conn:
+        conn.executescript("DROP TABLE conversation_counts; DROP TRIGGER count_insert; "
+                           "DROP TRIGGER count_delete; DROP TRIGGER count_update; "
+                           "PRAGMA user_version = 1;")
+    async with await SqliteMemory.open(path) as store:
+        assert await store.count_history("s") == 4
+        await store.save_message("s", Message(role="user", content="m5", timestamp=10))
+        assert await store.count_history("s") == 5
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
 async def test_a_database_without_wal_is_refused(aalis_memory_loop: asyncio.Runner) -> None:
     await _refused(":memory:", sqlite3.OperationalError)  # journal_mode stays "memory"
 

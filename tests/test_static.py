@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = ["contract", "conformance", "drivers", "fixtures", "tests", "mutation"]
+SOURCES = ["contract", "conformance", "drivers", "fixtures", "tests", "mutation", "benchmarks"]
 
 
 def test_ruff_is_clean() -> None:
@@ -33,6 +33,7 @@ def installed_layout(root: Path) -> Path:
     for name in ("conformance", "drivers", "fixtures"):
         (package / name).symlink_to(REPO / name)
     (root / "mutation").symlink_to(REPO / "mutation")  # the tooling, importable as `mutation`
+    (root / "benchmarks").symlink_to(REPO / "benchmarks")  # and `benchmarks`
     return root
 
 
@@ -53,8 +54,8 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
         cwd=REPO / "tests", env=env, capture_output=True, text=True,
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    tooling = subprocess.run([*base, "-p", "mutation"], cwd=tmp_path, env=env,
-                             capture_output=True, text=True)
+    tooling = subprocess.run([*base, "-p", "mutation", "-p", "benchmarks"], cwd=tmp_path,
+                             env=env, capture_output=True, text=True)
     assert tooling.returncode == 0, tooling.stdout + tooling.stderr
 
 

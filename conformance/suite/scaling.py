@@ -1,0 +1,86 @@
+"""The scaling probe (PERF-01, ``--memory-scaling``): calls whose answer keeps its size must not
+get slower as the data grows.
+
+One store holds a small and a large session (1,000 and 50,000 messages by default) and a small
+and a large namespace (100 and 10,000 keys). Each call is timed on both, interleaved, and judged
+on the ratio of the medians (see :mod:`aalis_memory.conformance.scaling`). Every measurement is
+in the rule's message, pass or advisory, and so in the JSON report.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Final
+
+import pytest
+
+from aalis_memory.conformance.checks import fail
+from aalis_memory.conformance.report import PROP_NOTES
+from aalis_memory.conformance.scaling import GROWTH_LIMIT, Growth, ScalingSizes, measure
+from aalis_memory.types import Message, MetadataPut
+
+SMALL, LARGE = "s-scale-small", "s-scale-large"
+NS_SMALL, NS_LARGE = "ns-scale-small", "ns-scale-large"
+#: Saves in flight at once while filling (the order does not matter: timestamps are distinct).
+FILL_BATCH: Final = 200
+RULE: Final = "PERF-01"
+
+
+async def _fill_session(memory: Any, session_id: str, count: int) -> None:
+    for start in range(0, count, FILL_BATCH):
+        await asyncio.gather(*(
+            memory.save_message(session_id, Message(
+                role="user" if i % 2 == 0 else "assistant", content=f"message {i}",
+                timestamp=1_000_000 + i))
+            for i in range(start, min(count, start + FILL_BATCH))
+        ))
+
+
+async def _fill_namespace(memory: Any, namespace: str, count: int) -> None:
+    for start in range(0, count, FILL_BATCH):
+        await memory.commit_metadata([
+            MetadataPut(namespace, f"key-{i:06d}", {"i": i})
+            for i in range(start, min(count, start + FILL_BATCH))
+        ])
+
+
+@pytest.mark.aalis_spec("PERF-01")
+async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
+    request: pytest.FixtureRequest, aalis_memory_scaling: ScalingSizes, aalis_memory: Any
+) -> None:
+    plan = aalis_memory_scaling
+    await _fill_session(aalis_memory, SMALL, plan.small_messages)
+    await _fill_session(aalis_memory, LARGE, plan.large_messages)
+    await _fill_namespace(aalis_memory, NS_SMALL, plan.small_keys)
+    await _fill_namespace(aalis_memory, NS_LARGE, plan.large_keys)
+    sessions = (f"{plan.small_messages:,} messages", f"{plan.large_messages:,} messages")
+    keys = (f"{plan.small_keys:,} keys", f"{plan.large_keys:,} keys")
+    middle = f"key-{plan.small_keys // 2:06d}"  # present in both namespaces
+    memory = aalis_memory
+    found: list[Growth] = [
+        await measure("get_history(s, 20)", sessions, lambda: memory.get_history(SMALL, 20),
+                      lambda: memory.get_history(LARGE, 20), plan),
+    ]
+    absent: list[str] = []
+    if callable(getattr(memory, "count_history", None)):
+        found.append(await measure("count_history(s)", sessions,
+                                   lambda: memory.count_history(SMALL),
+                                   lambda: memory.count_history(LARGE), plan))
+    else:
+        absent.append("count_history: not implemented, not timed")
+    found += [
+        await measure("archive_span(s, 1)", sessions, lambda: memory.archive_span(SMALL, 1),
+                      lambda: memory.archive_span(LARGE, 1), plan),
+        await measure("get_metadata(ns, key)", keys, lambda: memory.get_metadata(NS_SMALL, middle),
+                      lambda: memory.get_metadata(NS_LARGE, middle), plan),
+    ]
+    lines = [g.render() for g in found] + absent
+    slow = [g for g in found if g.too_slow]
+    if slow:
+        names = ", ".join(f"{g.call} grew {g.factor:.1f}x" for g in slow)
+        raise fail(RULE, f"{names} (limit {GROWTH_LIMIT:g}x) with the same result size; "
+                         f"medians of {plan.repetitions} interleaved repetitions:\n  "
+                         + "\n  ".join(lines))
+    request.node.user_properties.append(
+        (PROP_NOTES, {RULE: "growth within the limit; " + "; ".join(lines)})
+    )
