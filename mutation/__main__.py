@@ -84,10 +84,11 @@ def _markdown(report: dict[str, Any]) -> str:
     for label, module in report["modules"].items():
         path = module["path"]
         for title, wanted in (("Survivors", "survived"), ("Timed out", "timeout"),
-                              ("Killed only by the state machine", "sm"),
+                              ("Killed by the state machine but not the example tests", "sm"),
                               ("Killed by the example tests but not the state machine", "ex")):
             rows = [m for m in module["mutants"] if m["outcome"] == wanted
-                    or (wanted == "sm" and m["killed_by"] == ["state machine"])
+                    or (wanted == "sm" and m["outcome"] == "killed"
+                        and "state machine" in m["killed_by"] and "examples" not in m["killed_by"])
                     or (wanted == "ex" and m["outcome"] == "killed"
                         and "examples" in m["killed_by"] and "state machine" not in m["killed_by"])]
             if rows:

@@ -321,6 +321,32 @@ class LimitBoolIsOne(InMemoryMemory):
         return await super().get_full_history(session_id, limit)
 
 
+def _sql_int64(limit: Limit) -> None:
+    """What sqlite3 does with a Python int past 64 bits given as a parameter."""
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit > sem.INT64_MAX:
+        raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+
+@broken("limit-past-int64-overflows", "LIM-07")
+class LimitPastInt64Overflows(InMemoryMemory):
+    """Only math.inf is mapped to "no LIMIT": a finite limit of 2**63 or more reaches a 64-bit SQL
+    parameter as it is and raises OverflowError."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        _sql_int64(limit)
+        return await super().get_history(session_id, limit)
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        _sql_int64(limit)
+        return await super().get_full_history(session_id, limit)
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        _sql_int64(recent_limit)
+        return await super().update_message_content(session_id, old_text, new_text, recent_limit)
+
+
 @broken("archive-count-inf-is-all", "ARCH-11")
 class ArchiveCountInfIsAll(InMemoryMemory):
     """archive_span reads a count of math.inf as "the whole active history"."""
