@@ -98,11 +98,14 @@ class Equivalent:
     original: str
     mutated: str
     reason: str
+    #: The mutant's key, only where one function holds the same change twice (a ``0 -> 1`` of
+    #: which one occurrence is equivalent and the other is not).
+    key: str = ""
 
     def matches(self, mutant: Mutant) -> bool:
         return (self.module, self.function, self.original, self.mutated) == (
             mutant.module, mutant.function, mutant.original, mutant.mutated
-        )
+        ) and self.key in ("", mutant.key)
 
 
 def load_equivalents(path: Path = EQUIVALENT_FILE) -> list[Equivalent]:
