@@ -143,6 +143,26 @@ class DeleteRounds(InMemoryMemory):
         return len(stored) - len(survivors)
 
 
+@broken("ts-filters-as-doubles", "TS-06")
+class FiltersAsDoubles(InMemoryMemory):
+    """Range bounds and timestamps to delete are passed on as doubles (a REAL parameter), so
+    2**63 - 1 becomes 2**63 and the message at the top of the 64-bit range is never matched."""
+
+    async def get_messages_by_session_range(
+        self, session_id: str, from_ts: int | float, to_ts: int | float,
+        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        return await super().get_messages_by_session_range(
+            session_id, float(from_ts), float(to_ts), roles, exclude_kinds
+        )
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        return await super().delete_messages_by_timestamps(
+            session_id, [float(ts) for ts in timestamps]
+        )
+
 @broken("ts-any-stamp-stored", "INPUT-01", "INPUT-02", "INPUT-03", "HOST-04",
         checks_arguments=False)
 class AnyStampStored(InMemoryMemory):
