@@ -20,6 +20,7 @@ from typing import Any
 from mutation.operators import Mutant, mutants
 from mutation.run import (
     DEFAULT_TARGETS,
+    MACHINE_PROFILE,
     REPO,
     TARGETS,
     Result,
@@ -46,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=None,
                         help="seconds per mutant (default: 3 x the unmutated run + 15)")
     parser.add_argument("--nice", type=int, default=15, help="niceness of the run (default: 15)")
+    parser.add_argument("--machine-profile", choices=("deep", "ci", "none"), default=MACHINE_PROFILE,
+                        help="profile of the state machine's second look at a mutant the example "
+                        "tests let through; none: no second look (default: %(default)s)")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--output", type=Path, default=REPO / ".mutation",
                         help="report folder (default: .mutation/)")
@@ -80,20 +84,26 @@ def _markdown(report: dict[str, Any]) -> str:
         lines.append(f"| {label} | {module['total']} | {len(module['mutants'])} | {s['killed']} | "
                      f"{s['survived']} | {s['timeout']} | {s['equivalent']} | {score} | "
                      f"{s['only_state_machine']} | {s['only_examples']} | {s['only_kit']} |")
-    lines += ["", "Score: (killed + timed out) / (run - equivalent)."]
+    profile = report.get("machine_profile", "none")
+    lines += ["", "Score: (killed + timed out) / (run - equivalent)."
+              + ("" if profile == "none" else
+                 " A mutant the example tests let through gets a second look from the state "
+                 f"machine alone under its {profile} profile (the suite's own run uses ci).")]
     for label, module in report["modules"].items():
         path = module["path"]
         for title, wanted in (("Survivors", "survived"), ("Timed out", "timeout"),
-                              ("Killed only by the state machine", "sm"),
+                              ("Killed by the state machine but not the example tests", "sm"),
                               ("Killed by the example tests but not the state machine", "ex")):
             rows = [m for m in module["mutants"] if m["outcome"] == wanted
-                    or (wanted == "sm" and m["killed_by"] == ["state machine"])
+                    or (wanted == "sm" and m["outcome"] == "killed"
+                        and "state machine" in m["killed_by"] and "examples" not in m["killed_by"])
                     or (wanted == "ex" and m["outcome"] == "killed"
                         and "examples" in m["killed_by"] and "state machine" not in m["killed_by"])]
             if rows:
                 lines += ["", f"## {title}: {label}", ""]
                 lines += [f"- `{path}:{m['line']}` {m['function']} ({m['operator']}): "
-                          f"`{m['original']}` -> `{m['mutated']}`" for m in rows]
+                          f"`{m['original']}` -> `{m['mutated']}`"
+                          + (f" ({m['note']})" if m.get("note") else "") for m in rows]
     if report["stale_equivalents"]:
         lines += ["", "## Stale entries of mutation/equivalent.toml (match no mutant)", ""]
         lines += [f"- {e}" for e in report["stale_equivalents"]]
@@ -112,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.nice:
         os.nice(args.nice)
     report: dict[str, Any] = {"seed": args.seed, "sample": sample, "modules": {},
+                              "machine_profile": args.machine_profile,
                               "rerun": None if args.rerun is None else str(args.rerun),
                               "stale_equivalents": [str(e) for e in
                                                     stale_equivalents(equivalents, labels)]}
@@ -131,8 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{label}: {len(chosen)} of {len(found)} mutants", flush=True)
         with tempfile.TemporaryDirectory(prefix=f"mutation-{label}-") as tmp:
             try:
-                results, baseline = run_target(target, source, chosen, equivalents, args.jobs,
-                                               args.timeout, Path(tmp))
+                results, baseline = run_target(
+                    target, source, chosen, equivalents, args.jobs, args.timeout, Path(tmp),
+                    machine_profile=None if args.machine_profile == "none" else args.machine_profile,
+                )
             except RuntimeError as exc:
                 print(f"{label}: skipped: {exc}", file=sys.stderr)
                 failed_baseline = True

@@ -42,6 +42,12 @@ RULES = (
            point="a limit the caller promised never to pass",
            argument=_CALLER_GUARANTEES,
            cites=(cite(A, CORE, "条数是非负整数或 Infinity(调用方保证)"),)),
+    must("LIM-07",
+         "A finite limit larger than the history is an ordinary count of any size: limits of "
+         "2**63 - 1, 2**63 and past 64 bits read the whole history (get_history, "
+         "get_full_history) and rewrite the whole active history (update_message_content).",
+         cite(A, CORE, "条数是非负整数或 Infinity(调用方保证)"),
+         cite(A, CORE, "对话消息不超过 limit 条时是全部活跃消息")),
     # -- saving and reading messages -----------------------------------------------------
     must("MSG-01",
          "History is kept per session id: one session never sees another's messages.",

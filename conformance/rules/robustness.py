@@ -37,11 +37,12 @@ RULES = (
          "its own session, namespace or key.",
          SIGNATURE, PER_SESSION),
     should("HOST-04",
-           "Arguments of the wrong type other than identifiers (a non-Message to save_message, a "
-           "non-operation in a batch, a payload that is a list or a string, a query that is not "
-           "a RecentMessagesAcrossSessionsQuery, a role or kind list holding non-strings, "
-           "timestamps that are not a list of numbers, a timestamp, range bound or since_ts "
-           "that is a string) raise TypeError and change nothing.",
+           "Arguments of the wrong type other than identifiers (a non-Message to save_message, "
+           "a Message whose fields have the wrong types, a non-operation in a batch or a batch "
+           "that is not a list, a payload that is a list or a string, a query that is not a "
+           "RecentMessagesAcrossSessionsQuery, a role or kind list that is a string or a dict "
+           "or holds non-strings, timestamps that are not a list of numbers, a timestamp, range "
+           "bound or since_ts that is a string) raise TypeError and change nothing.",
            point="arguments of the wrong type",
            argument="AttributeError or a storage error tells the caller nothing and may come "
                     "after a partial write"),

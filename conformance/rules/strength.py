@@ -1,5 +1,6 @@
 """Rules found missing by mutation testing (issue 16): message isolation, timestamps that are
-0, negative or fractional, and the constructor settings of the reference drivers.
+0, negative, fractional or at the ends of the 64-bit range, and the constructor settings of the
+reference drivers.
 
 The documents are silent on all of them, so each is a SHOULD with the open point it reads and
 the one-line argument for its reading.
@@ -49,6 +50,16 @@ RULES = (
            point="filters on such timestamps",
            argument="0 is a bound, not a missing one: a falsy test turns since_ts=0 or [0, 0] "
                     "into no filter at all",
+           cites=(NUMBER,)),
+    # TS-04 and TS-05 were folded into HOST-04 and INPUT-01..03; their IDs are not reused.
+    should("TS-06",
+           "The ends of the signed 64-bit range are ordinary timestamps, distinct from the "
+           "double 2.0**63 next to the top one: messages at 2**63 - 1 and -2**63 read back "
+           "exactly, a range with both bounds on one of them returns exactly its message, and "
+           "delete_messages_by_timestamps removes exactly the messages at them.",
+           point="timestamps at the ends of the 64-bit range",
+           argument="INPUT-03 accepts them, and a backend passing them on as doubles "
+                    "(float(2**63 - 1) == 2**63) silently misses the message at the top end",
            cites=(NUMBER,)),
     # -- constructor settings of the reference drivers (kit tests in tests/) ----------------
     should("CFG-01",

@@ -124,9 +124,12 @@ async def test_integers_past_64_bits_raise_value_error_and_change_nothing(
     aalis_memory: Any,
 ) -> None:
     await _seed(aalis_memory)
-    cases = available(
-        aalis_memory, _timestamp_cases(HUGE, "2**70") + _timestamp_cases(-HUGE, "-2**70")
-    )
+    cases = available(aalis_memory, [
+        case for value, name in ((HUGE, "2**70"), (-HUGE, "-2**70"),
+                                 # One past each end of the signed 64-bit range.
+                                 (2**63, "2**63"), (-(2**63) - 1, "-2**63-1"))
+        for case in _timestamp_cases(value, name)
+    ])
     await expect_refused(aalis_memory, "INPUT-03", cases, (ValueError,))
     await expect_unchanged(aalis_memory, "INPUT-03", cases, SESSIONS, NAMESPACES)
 

@@ -202,7 +202,34 @@ def _q(**fields: Any) -> RecentMessagesAcrossSessionsQuery:
     return RecentMessagesAcrossSessionsQuery(limit=10, **fields)
 
 
+def _odd_message(fields: dict[str, Any]) -> Message:
+    """A Message with ``fields`` replaced (attrs checks none of their types)."""
+    base: dict[str, Any] = {"role": "user", "content": "x", "timestamp": 5000}
+    return Message(**{**base, **fields})
+
+
+#: Message fields of the wrong type, by a readable name: a dict in role or kind would reach a
+#: query, the others would be stored as given and break every reader of the TypeScript shape.
+ODD_FIELDS: Final[dict[str, dict[str, Any]]] = {
+    "role={'$gt': ''}": {"role": {"$gt": ""}},
+    "content=['x']": {"content": ["x"]},
+    "kind={'$ne': None}": {"kind": {"$ne": None}},
+    "name=1": {"name": 1},
+    "reasoning_content=1": {"reasoning_content": 1},
+    "images=[1]": {"images": [1]},
+    "audios=[None]": {"audios": [None]},
+    "tool_calls=['call']": {"tool_calls": ["call"]},
+    "segments=[1]": {"segments": [1]},
+}
+
+
+def _odd_message_case(name: str, fields: dict[str, Any]) -> Case:
+    return Case(f"save_message(s, Message({name}))",
+                lambda m: m.save_message(S, _odd_message(fields)))
+
+
 WRONG_TYPES: Final[tuple[Case, ...]] = (
+    *(_odd_message_case(name, fields) for name, fields in ODD_FIELDS.items()),
     Case("save_message(s, 'text')", lambda m: m.save_message(S, "text")),
     Case("save_message(s, {'role': 'user', ...})",
          lambda m: m.save_message(S, {"role": "user", "content": "x", "timestamp": 1})),
@@ -220,6 +247,8 @@ WRONG_TYPES: Final[tuple[Case, ...]] = (
          lambda m: m.commit_metadata(
              [MetadataPut(NS, "k-new", {"v": 1}), {"namespace": NS, "key": KEYS[0]}]
          )),
+    Case("commit_metadata({del (ns, k1): True}) (a dict: iterating it yields the op)",
+         lambda m: m.commit_metadata({MetadataDel(NS, KEYS[0]): True})),
     Case("get_recent_messages_across_sessions({'limit': 10})",
          lambda m: m.get_recent_messages_across_sessions({"limit": 10}),
          "get_recent_messages_across_sessions"),
@@ -257,6 +286,18 @@ WRONG_TYPES: Final[tuple[Case, ...]] = (
     Case("delete_messages_by_timestamps(s, {'$gt': 0})",
          lambda m: m.delete_messages_by_timestamps(S, {"$gt": 0}),
          "delete_messages_by_timestamps"),
+    # Iterable, but not a list of numbers: a dict would yield its keys, bytes their byte values.
+    Case("delete_messages_by_timestamps(s, {1001: 'x'})",
+         lambda m: m.delete_messages_by_timestamps(S, {1001: "x"}),
+         "delete_messages_by_timestamps"),
+    Case("delete_messages_by_timestamps(s, b'\\x01')",
+         lambda m: m.delete_messages_by_timestamps(S, b"\x01"), "delete_messages_by_timestamps"),
+    Case("get_messages_by_session_range(s, 0, 10**6, roles={'user': 1})",
+         lambda m: m.get_messages_by_session_range(S, 0, 10**6, {"user": 1}),
+         "get_messages_by_session_range"),
+    Case("get_messages_by_session_range(s, 0, 10**6, exclude_kinds={'note': 1})",
+         lambda m: m.get_messages_by_session_range(S, 0, 10**6, None, {"note": 1}),
+         "get_messages_by_session_range"),
     Case("delete_messages_by_timestamps(s, ['1001'])",
          lambda m: m.delete_messages_by_timestamps(S, ["1001"]), "delete_messages_by_timestamps"),
     Case("update_message_content(s, {'$ne': ''}, 'omega')",

@@ -1,5 +1,6 @@
 """Omitted limits (LIM-05) and limits the contract never allows (LIM-06): this project's readings,
-argued in the rule catalogue."""
+argued in the rule catalogue. Huge finite limits (LIM-07) are ordinary counts: a backend with a
+64-bit LIMIT must not pass 2**63 on as it is."""
 
 from __future__ import annotations
 
@@ -44,6 +45,36 @@ async def test_update_default_recent_limit_is_100(aalis_memory: Any) -> None:
     expect_equal("LIM-05", "get_history after update_message_content(s, cat, dog)",
                  await active(aalis_memory, S, 1000),
                  [f"cat {i}" for i in range(10)] + [f"dog {i}" for i in range(10, 110)])
+
+
+#: Finite limits at and past the end of a signed 64-bit integer (an SQL LIMIT's type).
+HUGE_LIMITS: Final = (("2**63 - 1", 2**63 - 1), ("2**63", 2**63), ("2**64", 2**64),
+                      ("2**70", 2**70))
+
+
+@pytest.mark.aalis_spec("LIM-07")
+async def test_huge_finite_limits_read_everything(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    await aalis_memory.archive_span(S, 1)
+    full = callable(getattr(aalis_memory, "get_full_history", None))
+    for name, limit in HUGE_LIMITS:
+        expect_equal("LIM-07", f"get_history(s, {name})",
+                     contents(await aalis_memory.get_history(S, limit)), ["b", "c"])
+        if full:
+            expect_equal("LIM-07", f"get_full_history(s, {name})",
+                         contents(await aalis_memory.get_full_history(S, limit)), ["a", "b", "c"])
+
+
+@requires.update_message_content
+@pytest.mark.aalis_spec("LIM-07")
+async def test_huge_finite_recent_limits_rewrite_everything(aalis_memory: Any) -> None:
+    words = ("cat", "dog", "cow", "elk", "owl")
+    await save_all(aalis_memory, S, timeline("cat a", "cat b"))
+    for (name, limit), old, new in zip(HUGE_LIMITS, words[:-1], words[1:], strict=True):
+        changed = await aalis_memory.update_message_content(S, old, new, limit)
+        expect_equal("LIM-07", f"update_message_content(s, {old}, {new}, {name})", changed, 2)
+    expect_equal("LIM-07", "get_history after the rewrites", await active(aalis_memory, S),
+                 ["owl a", "owl b"])
 
 
 @pytest.mark.aalis_spec("LIM-06")

@@ -1,6 +1,6 @@
 """Timestamps 0, negative and fractional are ordinary numbers of epoch ms (TS-01..03; the
-inclusive bounds at 0 are RANGE-02 and CROSS-05); what is no number is refused by
-INPUT-01, INPUT-02 and HOST-04.
+inclusive bounds at 0 are RANGE-02 and CROSS-05), and so are the ends of the 64-bit range
+(TS-06); what is no number is refused by INPUT-01, INPUT-02, INPUT-03 and HOST-04.
 
 Every other test uses positive integer timestamps, so a `ts || now` fallback, a falsy test of a
 bound or an integer column would pass them all; these tests use nothing else.
@@ -127,3 +127,28 @@ async def test_delete_by_zero_and_fractional_timestamps(aalis_memory: Any) -> No
                  contents(await aalis_memory.get_history(S, 10)), ["neg", "half", "two"])
     expect_equal("TS-03", "delete_messages_by_timestamps(s, [1, 0.25]) (no message at either)",
                  await aalis_memory.delete_messages_by_timestamps(S, [1, 0.25]), 0)
+
+
+#: The ends of the signed 64-bit range, an ordinary message, and the double next to the top
+#: end (2.0**63, the value float(2**63 - 1) rounds to), ascending.
+INT64_ENDS: tuple[tuple[str, int | float], ...] = (
+    ("min", -(2**63)), ("zero", 0), ("max", 2**63 - 1), ("double", 2.0**63),
+)
+
+
+@pytest.mark.aalis_spec("TS-06")
+async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, _messages(INT64_ENDS))
+    expect_equal("TS-06", "(content, timestamp) of get_history after saving -2**63, 0, 2**63 - 1, "
+                 "2.0**63",
+                 _stamps(await aalis_memory.get_history(S, 10)), list(INT64_ENDS))
+    if callable(getattr(aalis_memory, "get_messages_by_session_range", None)):
+        for name, ts in (("min", -(2**63)), ("max", 2**63 - 1)):
+            expect_equal("TS-06", f"range [{ts}, {ts}]",
+                         _stamps(await aalis_memory.get_messages_by_session_range(S, ts, ts)),
+                         [(name, ts)])
+    if callable(getattr(aalis_memory, "delete_messages_by_timestamps", None)):
+        expect_equal("TS-06", "delete_messages_by_timestamps(s, [2**63 - 1, -2**63])",
+                     await aalis_memory.delete_messages_by_timestamps(S, [2**63 - 1, -(2**63)]), 2)
+        expect_equal("TS-06", "get_history after deleting the ends",
+                     contents(await aalis_memory.get_history(S, 10)), ["zero", "double"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -143,6 +143,26 @@ class DeleteRounds(InMemoryMemory):
         return len(stored) - len(survivors)
 
 
+@broken("ts-filters-as-doubles", "TS-06")
+class FiltersAsDoubles(InMemoryMemory):
+    """Range bounds and timestamps to delete are passed on as doubles (a REAL parameter), so
+    2**63 - 1 becomes 2**63 and the message at the top of the 64-bit range is never matched."""
+
+    async def get_messages_by_session_range(
+        self, session_id: str, from_ts: int | float, to_ts: int | float,
+        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        return await super().get_messages_by_session_range(
+            session_id, float(from_ts), float(to_ts), roles, exclude_kinds
+        )
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        return await super().delete_messages_by_timestamps(
+            session_id, [float(ts) for ts in timestamps]
+        )
+
 @broken("ts-any-stamp-stored", "INPUT-01", "INPUT-02", "INPUT-03", "HOST-04",
         checks_arguments=False)
 class AnyStampStored(InMemoryMemory):
@@ -182,6 +202,66 @@ class BadBoundsMatchNothing(InMemoryMemory):
             return []
         return await super().get_recent_messages_across_sessions(query)
 
+
+
+@broken("ts-int64-by-bit-length", "INPUT-03", checks_arguments=False)
+class Int64ByBitLength(InMemoryMemory):
+    """The 64-bit check of a message timestamp counts the magnitude's bits (`bit_length() > 64`),
+    so 2**63 and -(2**63) - 1, one past each end of the signed range, are stored."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        stamp = message.timestamp if isinstance(message, Message) else None
+        if (isinstance(stamp, int) and not isinstance(stamp, bool) and stamp.bit_length() <= 64
+                and not sem.INT64_MIN <= stamp <= sem.INT64_MAX):
+            checked = sem.check_message(message)
+            sem.message_text(attrs.evolve(checked, timestamp=0))  # the rest of it is checked
+            self._append(sem.check_session_id(session_id), checked)
+            return
+        await super().save_message(session_id, message)
+
+
+def _listed(values: Any) -> Any:
+    """What a check that refuses only a lone str lets through: any other iterable, as a list."""
+    return list(values) if isinstance(values, bytes | Mapping) else values
+
+
+@broken("lists-take-any-iterable", "HOST-04", checks_arguments=False)
+class ListsTakeAnyIterable(InMemoryMemory):
+    """The list arguments refuse a lone str but iterate anything else: timestamps given as a
+    dict delete at its keys, as bytes at their byte values, and roles given as a dict filter by
+    its keys; a dict of operations commits its keys."""
+
+    async def get_messages_by_session_range(
+        self, session_id: str, from_ts: int | float, to_ts: int | float,
+        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        return await super().get_messages_by_session_range(
+            session_id, from_ts, to_ts, _listed(roles), _listed(exclude_kinds)
+        )
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        return await super().delete_messages_by_timestamps(session_id, _listed(timestamps))
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        await super().commit_metadata(_listed(ops))
+
+
+@broken("message-fields-unchecked", "HOST-04", checks_arguments=False)
+class MessageFieldsUnchecked(InMemoryMemory):
+    """save_message checks that it got a Message, but not the types of its fields: a dict as
+    role, a number as name or a non-string image is stored as given."""
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        if not isinstance(message, Message):
+            raise TypeError(f"message must be a Message, got {type(message).__name__}")
+        session = sem.check_session_id(session_id)
+        if message.timestamp is None:
+            message = attrs.evolve(message, timestamp=sem.now_ms())
+        sem.check_timestamp(message.timestamp, "message.timestamp", finite=True)
+        sem.message_text(message)
+        self._append(session, message)
 
 
 # -- strict JSON -----------------------------------------------------------------------------
@@ -259,6 +339,32 @@ class LimitBoolIsOne(InMemoryMemory):
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         limit = int(limit) if isinstance(limit, bool) else limit
         return await super().get_full_history(session_id, limit)
+
+
+def _sql_int64(limit: Limit) -> None:
+    """What sqlite3 does with a Python int past 64 bits given as a parameter."""
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit > sem.INT64_MAX:
+        raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+
+@broken("limit-past-int64-overflows", "LIM-07")
+class LimitPastInt64Overflows(InMemoryMemory):
+    """Only math.inf is mapped to "no LIMIT": a finite limit of 2**63 or more reaches a 64-bit SQL
+    parameter as it is and raises OverflowError."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        _sql_int64(limit)
+        return await super().get_history(session_id, limit)
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        _sql_int64(limit)
+        return await super().get_full_history(session_id, limit)
+
+    async def update_message_content(
+        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
+    ) -> int:
+        _sql_int64(recent_limit)
+        return await super().update_message_content(session_id, old_text, new_text, recent_limit)
 
 
 @broken("archive-count-inf-is-all", "ARCH-11")
