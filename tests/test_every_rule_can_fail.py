@@ -1,6 +1,7 @@
 """Every rule the suite judges a driver or provider on is broken on purpose somewhere: a
-deliberately broken driver (tests/broken_drivers/), a broken provider (tests/broken_providers.py)
-or a crashing durable driver (tests/broken_drivers/durable.py) declares it, and the tests that
+deliberately broken driver (tests/broken_drivers/), a broken provider (tests/broken_providers.py),
+a crashing durable driver (tests/broken_drivers/durable.py) or a slow one
+(tests/broken_drivers/slow.py) declares it, and the tests that
 run those prove the suite flags exactly it. A check nothing can fail would pass a broken backend.
 
 The rules left out are judged by the kit's own tests of one reference implementation, which
@@ -18,6 +19,7 @@ from aalis_memory.conformance import spec_map
 from aalis_memory.conformance.rules import CATALOGUE
 from broken_drivers import BROKEN, load_all
 from broken_drivers.durable import BREAKS as CRASH_BREAKS
+from broken_drivers.slow import SLOW
 
 load_all()
 
@@ -43,6 +45,8 @@ def broken_somewhere() -> set[str]:
         rules |= entry.breaks
     for provider in broken_providers.BROKEN.values():
         rules |= provider.breaks
+    for slow in SLOW.values():  # caught by the scaling probe (tests/test_scaling_probe.py)
+        rules |= slow.breaks
     return rules | set(CRASH_BREAKS.values())
 
 

@@ -83,9 +83,14 @@ async def test_get_history_20_uses_index_searches_only(
                 await store.save_message(session, msg(f"{session}-{i}", 1000 + i, kind=kind))
         await store.archive_span("s1", 150)
         statements: list[str] = []
+        # Traced on both connections: the worker's, and the one an idle store uses inline.
         await store._call(lambda conn: conn.set_trace_callback(statements.append))
+        if store._inline is not None:
+            store._inline.set_trace_callback(statements.append)
         got = await store.get_history("s1", 20)
         await store._call(lambda conn: conn.set_trace_callback(None))
+        if store._inline is not None:
+            store._inline.set_trace_callback(None)
 
     assert sum(1 for m in got if not m.is_control) == 20
     assert got == sorted(got, key=lambda m: m.timestamp or 0)
