@@ -68,9 +68,10 @@ class MemoryService(Protocol):
         conversation messages: control records never use up the limit (HIST-03) and those in
         the window come along (HIST-04, HIST-05).
 
-        ``limit`` 0 gives ``[]`` (LIM-01), ``math.inf`` everything (LIM-02), ``None`` the default
-        50 (LIM-05); a negative or fractional limit raises ``ValueError`` (LIM-06). An unknown
-        session reads as ``[]`` (MSG-04).
+        ``limit`` 0 gives ``[]`` (LIM-01), ``math.inf`` everything (LIM-02), a count past 64
+        bits is an ordinary count (LIM-07), ``None`` the default 50 (LIM-05); a negative or
+        fractional limit raises ``ValueError`` (LIM-06). An unknown session reads as ``[]``
+        (MSG-04).
         """
 
     async def clear_session(self, session_id: str) -> None:
