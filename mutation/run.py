@@ -37,7 +37,8 @@ SETTINGS: Final = "tests/test_reference_settings.py"
 def settings_tests(kind: str) -> tuple[str, ...]:
     """The constructor-setting checks of one reference driver (the suite never builds one)."""
     return tuple(f"{SETTINGS}::{test}[{kind}]"
-                 for test in ("test_default_caps", "test_caps_must_be_positive_integers"))
+                 for test in ("test_default_caps", "test_caps_must_be_positive_integers",
+                              "test_size_and_nesting_limits_are_exact"))
 EQUIVALENT_FILE: Final = Path(__file__).resolve().parent / "equivalent.toml"
 #: The state machine's profile for its second look at a mutant the example tests let through
 #: (the suite itself runs ``ci``: 40 histories; ``deep``: 300 of up to 40 steps).

@@ -1,4 +1,4 @@
-"""Constructor settings of the reference drivers (CFG-01, CFG-02).
+"""Constructor settings and documented limits of the reference drivers (CFG-01..CFG-03).
 
 The conformance suite always builds drivers with its own small caps, so nothing there sees the
 defaults or a bad cap; these checks build the reference classes directly, and each check is run
@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import pytest
 
+from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.drivers.sqlite import SqliteMemory
 from aalis_memory.types import Message
@@ -111,3 +112,36 @@ async def test_the_checks_catch_a_broken_driver(
 ) -> None:
     with pytest.raises(AssertionError):
         await check(builder(kind, tmp_path))
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    """An object ``depth`` levels deep (the outermost object counts as one)."""
+    value: dict[str, Any] = {}
+    for _ in range(depth - 1):
+        value = {"n": value}
+    return value
+
+
+def _payload_of_size(size: int) -> dict[str, Any]:
+    """An object whose compact JSON text is exactly ``size`` bytes."""
+    frame = len('{"v":""}')
+    return {"v": "x" * (size - frame)}
+
+
+@pytest.mark.aalis_spec("CFG-03")
+@pytest.mark.parametrize("kind", ["inmemory", "sqlite"])
+async def test_size_and_nesting_limits_are_exact(
+    kind: str, tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    store = await builder(kind, tmp_path)()
+    try:
+        await store.save_metadata("ns", "deep", _nested(sem.MAX_NESTING))
+        assert await store.get_metadata("ns", "deep") == _nested(sem.MAX_NESTING)
+        with pytest.raises(ValueError, match="nested deeper"):
+            await store.save_metadata("ns", "deeper", _nested(sem.MAX_NESTING + 1))
+        await store.save_metadata("ns", "big", _payload_of_size(sem.MAX_TEXT_BYTES))
+        with pytest.raises(ValueError, match="bytes of JSON"):
+            await store.save_metadata("ns", "bigger", _payload_of_size(sem.MAX_TEXT_BYTES + 1))
+        assert await store.list_metadata_keys("ns") == ["big", "deep"]
+    finally:
+        await store.close()

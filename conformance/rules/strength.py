@@ -78,4 +78,11 @@ RULES = (
            argument="a cap of 0 or True would silently cut every read, so a typo must fail "
                     "when the store is built",
            binds=REFERENCE_DRIVERS),
+    should("CFG-03",
+           "A reference driver stores metadata nested up to 32 levels and JSON texts up to "
+           "15 MiB, and refuses one level or one byte more with ValueError.",
+           point="the size and nesting limits of the reference drivers",
+           argument="INPUT-06 and INPUT-07 let each backend choose its limits; the reference "
+                    "drivers document theirs, so a change to them must be deliberate",
+           binds=REFERENCE_DRIVERS),
 )
