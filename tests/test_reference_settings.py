@@ -15,7 +15,6 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.drivers.sqlite import SqliteMemory
 from aalis_memory.types import Message
@@ -114,6 +113,11 @@ async def test_the_checks_catch_a_broken_driver(
         await check(builder(kind, tmp_path))
 
 
+#: The documented limits (CFG-03), spelled out here: read from the driver they would move with it.
+MAX_DEPTH: Final = 32
+MAX_BYTES: Final = 15 * 1024 * 1024
+
+
 def _nested(depth: int) -> dict[str, Any]:
     """An object ``depth`` levels deep (the outermost object counts as one)."""
     value: dict[str, Any] = {}
@@ -135,13 +139,13 @@ async def test_size_and_nesting_limits_are_exact(
 ) -> None:
     store = await builder(kind, tmp_path)()
     try:
-        await store.save_metadata("ns", "deep", _nested(sem.MAX_NESTING))
-        assert await store.get_metadata("ns", "deep") == _nested(sem.MAX_NESTING)
+        await store.save_metadata("ns", "deep", _nested(MAX_DEPTH))
+        assert await store.get_metadata("ns", "deep") == _nested(MAX_DEPTH)
         with pytest.raises(ValueError, match="nested deeper"):
-            await store.save_metadata("ns", "deeper", _nested(sem.MAX_NESTING + 1))
-        await store.save_metadata("ns", "big", _payload_of_size(sem.MAX_TEXT_BYTES))
+            await store.save_metadata("ns", "deeper", _nested(MAX_DEPTH + 1))
+        await store.save_metadata("ns", "big", _payload_of_size(MAX_BYTES))
         with pytest.raises(ValueError, match="bytes of JSON"):
-            await store.save_metadata("ns", "bigger", _payload_of_size(sem.MAX_TEXT_BYTES + 1))
+            await store.save_metadata("ns", "bigger", _payload_of_size(MAX_BYTES + 1))
         assert await store.list_metadata_keys("ns") == ["big", "deep"]
     finally:
         await store.close()
