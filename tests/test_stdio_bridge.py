@@ -36,6 +36,9 @@ BROKEN = {"broken-limit-zero": {"LIM-01"}, "broken-clear-all-metadata": {"CLEAR-
 ACCEPTED = {"pass", "excluded by tier", "unverified"}
 #: Rules whose tests run only when asked for (the scaling probe: --memory-scaling).
 OPT_IN = {"PERF-01"}
+#: The reference's declared gap: a JavaScript number (the contract's `number`) has no exact
+#: double for the ends of the 64-bit range (see its knownFailures).
+KNOWN = {"TS-06"}
 
 
 def _alive(pid: int) -> bool:
@@ -316,7 +319,8 @@ def test_the_typescript_reference_passes_strict(runs: dict[str, tuple[int, str, 
     assert len(found) >= 90, sorted(found)  # every rule of a memory driver has a verdict
     assert set(found) <= set(CATALOGUE)
     wrong = {rule: verdict for rule, verdict in found.items()
-             if verdict not in ACCEPTED and not (rule in OPT_IN and verdict == "not run")}
+             if verdict not in ACCEPTED and not (rule in OPT_IN and verdict == "not run")
+             and not (rule in KNOWN and verdict == "known failure")}
     assert not wrong, wrong
     rules = report["drivers"]["stdio"]["rules"]
     for rule, verdict in found.items():

@@ -241,7 +241,7 @@ class UnknownSessionReadsNone(InMemoryMemory):
 
 
 @broken("archived-in-history", "HIST-01", "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06",
-        "ARCH-08", "ARCH-09", "ARCH-10", "UPD-01", "DEL-01")
+        "ARCH-08", "ARCH-09", "ARCH-10", "UPD-01", "DEL-01", "LIM-07")
 class ArchivedInHistory(InMemoryMemory):
     """get_history forgets the archived flag."""
 
@@ -302,7 +302,8 @@ class CountIncludesMarkers(InMemoryMemory):
         return len(self._active(session_id))
 
 
-@broken("full-history-active-only", "FULL-01", "ARCH-09", "UPD-01", "DEL-01", "MSG-02")
+@broken("full-history-active-only", "FULL-01", "ARCH-09", "UPD-01", "DEL-01", "MSG-02",
+        "LIM-07")
 class FullHistoryActiveOnly(InMemoryMemory):
     """get_full_history leaves archived messages out."""
 
@@ -339,7 +340,7 @@ class _Archiving(InMemoryMemory):
 
 
 @broken("archive-newest", "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06", "ARCH-08",
-        "ARCH-09", "ARCH-10", "HIST-01", "UPD-01", "DEL-01", "COUNT-01")
+        "ARCH-09", "ARCH-10", "HIST-01", "UPD-01", "DEL-01", "COUNT-01", "LIM-07")
 class ArchiveNewest(_Archiving):
     """archive_span counts positions from the newest end (a trim-style implementation)."""
 
@@ -561,7 +562,7 @@ class RangeEverySession(_Ranging):
         return [s for stored in self._sessions.values() for s in stored]
 
 
-@broken("range-upper-exclusive", "RANGE-02")
+@broken("range-upper-exclusive", "RANGE-02", "TS-06")
 class RangeUpperExclusive(_Ranging):
     """The range is half-open: to_ts itself is left out."""
 

@@ -165,7 +165,7 @@ def _number_or_bool(value: object) -> int | float:
     return value
 
 
-@broken("input-delete-bool-as-number", "INPUT-01", checks_arguments=False)
+@broken("input-delete-bool-as-number", "INPUT-01", "HOST-04", checks_arguments=False)
 class DeleteBoolAsNumber(InMemoryMemory):
     """delete_messages_by_timestamps(s, [True]) deletes the message at 1 ms (True == 1)."""
 

@@ -74,7 +74,8 @@ class CrossReadSharesMessages(InMemoryMemory):
 # -- timestamps ------------------------------------------------------------------------------
 
 
-@broken("ts-zero-restamped", "TS-01", "TS-02", "TS-03", "RANGE-02", "CROSS-05", "INPUT-02")
+@broken("ts-zero-restamped", "TS-01", "TS-02", "TS-03", "RANGE-02", "CROSS-05", "INPUT-02",
+        "TS-06")
 class ZeroRestamped(InMemoryMemory):
     """A falsy timestamp counts as missing (`ts || now`): a message at 0 is stamped with now."""
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
-from aalis_memory.types import JsonObject, Message, MetadataDel, MetadataOp, MetadataPut
+from aalis_memory.types import ABSENT, JsonObject, Message, MetadataDel, MetadataOp, MetadataPut
 
 #: Integer timestamps must fit a signed 64-bit integer, like every other backend's storage;
 #: refusing them here keeps a file written by this store readable by any of them.
@@ -62,7 +62,7 @@ def check_strings(values: object, what: str) -> tuple[str, ...] | None:
     """
     if values is None:
         return None
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
         raise TypeError(f"{what} must be a list of str or None, got {values!r}")
     items = tuple(values)
     for item in items:
@@ -157,6 +157,22 @@ def check_message(message: object) -> Message:
     """A :class:`Message` (not a dict of one); its timestamp, if given, is storable."""
     if not isinstance(message, Message):
         raise TypeError(f"message must be a Message, got {type(message).__name__}: {message!r}")
+    # attrs does not check field types, and a dict in `role` would reach a filter as a dict.
+    wrong = [name for name, ok in (
+        ("role", isinstance(message.role, str)),
+        ("content", message.content is None or isinstance(message.content, str)),
+        ("reasoning_content", message.reasoning_content is None
+         or message.reasoning_content is ABSENT or isinstance(message.reasoning_content, str)),
+        *((name, getattr(message, name) is None or isinstance(getattr(message, name), str))
+          for name in ("tool_call_id", "name", "kind")),
+        *((name, all(isinstance(i, str) for i in getattr(message, name) or ()))
+          for name in ("images", "audios")),
+        *((name, all(isinstance(i, dict) for i in getattr(message, name) or ()))
+          for name in ("tool_calls", "segments")),
+        ("metadata", message.metadata is None or isinstance(message.metadata, dict)),
+    ) if not ok]
+    if wrong:
+        raise TypeError(f"message fields of the wrong type: {', '.join(wrong)}")
     if message.timestamp is not None:
         check_timestamp(message.timestamp, "message.timestamp", finite=True)
     return message
@@ -175,6 +191,9 @@ def check_ops(ops: Iterable[object]) -> list[tuple[MetadataOp, str | None]]:
     Each op comes back with its data's JSON text (``None`` for a delete), so a batch with one bad
     op anywhere raises before the first op is applied.
     """
+    if isinstance(ops, str | bytes | Mapping) or not isinstance(ops, Iterable):
+        # A dict of ops iterates as its keys: refused, not half understood.
+        raise TypeError(f"ops must be a list of MetadataPut/MetadataDel, got {type(ops).__name__}")
     encoded: list[tuple[MetadataOp, str | None]] = []
     for index, op in enumerate(ops):
         if not isinstance(op, MetadataPut | MetadataDel):
