@@ -18,16 +18,16 @@ def load_report(path: Path) -> dict[str, Any]:
     return data
 
 
-def verdicts(report: dict[str, Any], driver: str) -> dict[str, str]:
-    """Rule -> verdict of ``driver`` (empty when the driver is not in the report)."""
-    rules = report.get("drivers", {}).get(driver, {}).get("rules", {})
-    return {rule: entry["verdict"] for rule, entry in rules.items()}
-
-
 def rules(report: dict[str, Any], driver: str) -> dict[str, Any]:
-    """Rule -> full report entry of ``driver`` (verdict, message, messages, tests...)."""
+    """Rule -> full report entry of ``driver`` (verdict, message, messages, tests...); empty
+    when the driver is not in the report."""
     found: dict[str, Any] = report.get("drivers", {}).get(driver, {}).get("rules", {})
     return found
+
+
+def verdicts(report: dict[str, Any], driver: str) -> dict[str, str]:
+    """Rule -> verdict of ``driver``."""
+    return {rule: entry["verdict"] for rule, entry in rules(report, driver).items()}
 
 
 def failing(report: dict[str, Any], driver: str) -> dict[str, Any]:

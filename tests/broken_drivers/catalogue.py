@@ -21,24 +21,15 @@ from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.service import Limit
 from aalis_memory.types import CONTROL_KINDS, Message, RecentMessageRecord
 from broken_drivers import broken
-from broken_drivers.messages import Query, RewriteVariant
+from broken_drivers.messages import Query, Ranging, RewriteVariant
 
 
 @broken("range-empty-over-cap", "RANGE-01")
-class RangeEmptyOverCap(InMemoryMemory):
+class RangeEmptyOverCap(Ranging):
     """A range holding more messages than the cap reads as empty (overflow treated as refusal)."""
 
-    async def get_messages_by_session_range(
-        self, session_id: str, from_ts: int | float, to_ts: int | float,
-        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
-    ) -> list[Message]:
-        keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
-        hits = [s.message for s in self._sessions.get(session_id, ()) if keep(s.message)]
-        if len(hits) > self.range_query_limit:
-            return []
-        return await super().get_messages_by_session_range(
-            session_id, from_ts, to_ts, roles, exclude_kinds
-        )
+    def _cut(self, hits: list[Message]) -> list[Message]:
+        return [] if len(hits) > self.range_query_limit else hits
 
 
 @broken("cross-empty-over-cap", "CROSS-01")
@@ -88,21 +79,8 @@ class UpdateRestamps(RewriteVariant):
     """A rewritten message gets the time of the rewrite as its timestamp (an upsert that sets
     every column), though it keeps its place."""
 
-    async def update_message_content(
-        self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
-    ) -> int:
-        self.check(old_text)
-        effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
-        changed = 0
-        for stored in self.window(session_id, old_text, effective):
-            content = stored.message.content
-            rewritten = self.rewrite(content, old_text, new_text) if isinstance(content, str) \
-                else None
-            if rewritten is not None:
-                stored.message = attrs.evolve(stored.message, content=rewritten,
-                                              timestamp=time.time_ns() // 1_000_000)
-                changed += 1
-        return changed
+    def stored_after(self, message: Message, rewritten: str) -> Message:
+        return attrs.evolve(message, content=rewritten, timestamp=time.time_ns() // 1_000_000)
 
 
 @broken("missing-clear-session", "REQ-01")

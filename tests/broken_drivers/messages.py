@@ -525,7 +525,7 @@ class RangeCapIgnored(InMemoryMemory):
         self.range_query_limit = 10**9
 
 
-class _Ranging(InMemoryMemory):
+class Ranging(InMemoryMemory):
     """A range read with replaceable pieces (one override per bug)."""
 
     def _candidates(self, session_id: str) -> list[StoredMessage]:
@@ -536,6 +536,9 @@ class _Ranging(InMemoryMemory):
         exclude_kinds: Sequence[str] | None,
     ) -> Callable[[Message], bool]:
         return sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
+
+    def _order(self, message: Message) -> int | float:
+        return sem.stamp(message)
 
     def _cut(self, hits: list[Message]) -> list[Message]:
         return hits[: self.range_query_limit]
@@ -550,12 +553,12 @@ class _Ranging(InMemoryMemory):
     ) -> list[Message]:
         keep = self._keep(from_ts, to_ts, roles, exclude_kinds)
         hits = [s.message for s in self._candidates(session_id) if keep(s.message)]
-        hits.sort(key=lambda m: m.timestamp or 0)
+        hits.sort(key=self._order)  # stable: same-ms keep write order
         return self._copy_out(self._cut(hits))
 
 
 @broken("range-every-session", "MSG-01")
-class RangeEverySession(_Ranging):
+class RangeEverySession(Ranging):
     """The range read forgets its session filter."""
 
     def _candidates(self, session_id: str) -> list[StoredMessage]:
@@ -563,7 +566,7 @@ class RangeEverySession(_Ranging):
 
 
 @broken("range-upper-exclusive", "RANGE-02", "TS-06")
-class RangeUpperExclusive(_Ranging):
+class RangeUpperExclusive(Ranging):
     """The range is half-open: to_ts itself is left out."""
 
     def _keep(
@@ -575,7 +578,7 @@ class RangeUpperExclusive(_Ranging):
 
 
 @broken("range-roles-ignored", "RANGE-04")
-class RangeRolesIgnored(_Ranging):
+class RangeRolesIgnored(Ranging):
     """The range read ignores roles."""
 
     def _keep(
@@ -586,7 +589,7 @@ class RangeRolesIgnored(_Ranging):
 
 
 @broken("range-skips-archived", "RANGE-02")
-class RangeSkipsArchived(_Ranging):
+class RangeSkipsArchived(Ranging):
     """The range read looks at active messages only."""
 
     def _candidates(self, session_id: str) -> list[StoredMessage]:
@@ -594,7 +597,7 @@ class RangeSkipsArchived(_Ranging):
 
 
 @broken("range-keeps-latest", "RANGE-03")
-class RangeKeepsLatest(_Ranging):
+class RangeKeepsLatest(Ranging):
     """A truncated range keeps the newest messages instead of the earliest."""
 
     def _cut(self, hits: list[Message]) -> list[Message]:
@@ -602,7 +605,7 @@ class RangeKeepsLatest(_Ranging):
 
 
 @broken("range-exclude-drops-kindless", "RANGE-04")
-class RangeExcludeDropsKindless(_Ranging):
+class RangeExcludeDropsKindless(Ranging):
     """exclude_kinds also drops kind-less messages (SQL's `kind NOT IN (...)` with NULL kinds)."""
 
     def _keep(
@@ -714,6 +717,10 @@ class RewriteVariant(InMemoryMemory):
         rewritten = content.replace(old_text, new_text)
         return rewritten if old_text in content and rewritten != content else None
 
+    def stored_after(self, message: Message, rewritten: str) -> Message:
+        """The message as the rewrite stores it."""
+        return attrs.evolve(message, content=rewritten)
+
     async def update_message_content(
         self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
     ) -> int:
@@ -725,7 +732,7 @@ class RewriteVariant(InMemoryMemory):
             rewritten = self.rewrite(content, old_text, new_text) if isinstance(content, str) \
                 else None
             if rewritten is not None:
-                stored.message = attrs.evolve(stored.message, content=rewritten)
+                stored.message = self.stored_after(stored.message, rewritten)
                 changed += 1
         return changed
 

@@ -23,6 +23,7 @@ from aalis_memory.service import Limit
 from aalis_memory.types import JsonObject, Message, MetadataOp, MetadataPut, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 from broken_drivers import broken
+from broken_drivers.messages import Ranging
 
 T = TypeVar("T")
 
@@ -86,17 +87,11 @@ class ZeroRestamped(InMemoryMemory):
 
 
 @broken("ts-sorted-as-integers", "TS-02")
-class SortedAsIntegers(InMemoryMemory):
+class SortedAsIntegers(Ranging):
     """Range and cross-session reads sort by the integer part (an INTEGER sort key)."""
 
-    async def get_messages_by_session_range(
-        self, session_id: str, from_ts: int | float, to_ts: int | float,
-        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
-    ) -> list[Message]:
-        keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
-        hits = [s.message for s in self._sessions.get(session_id, ()) if keep(s.message)]
-        hits.sort(key=lambda m: int(sem.stamp(m)))
-        return self._copy_out(hits[: self.range_query_limit])
+    def _order(self, message: Message) -> int | float:
+        return int(sem.stamp(message))
 
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
         records = await super().get_recent_messages_across_sessions(
