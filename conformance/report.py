@@ -8,6 +8,8 @@ when a test really checked it (see :mod:`aalis_memory.conformance.verdicts`).
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import re
 from collections import defaultdict
 from collections.abc import Callable
@@ -311,6 +313,22 @@ def _prop(properties: list[tuple[str, Any]], name: str) -> Any:
     return None
 
 
+@functools.cache
+def _kit_dirs() -> tuple[Path, ...]:
+    import aalis_memory  # the root package; its subpackages may live apart (editable installs)
+
+    names = ("aalis_memory.conformance", "aalis_memory.drivers", "aalis_memory.fixtures")
+    found = [importlib.util.find_spec(name) for name in names]
+    paths = [*aalis_memory.__path__, *(p for spec in found if spec is not None
+                                       for p in spec.submodule_search_locations or ())]
+    return tuple(Path(p).resolve() for p in paths)
+
+
+def _in_kit(path: Path) -> bool:
+    """Whether a traceback line is the kit's own code (not pytest's, pluggy's or the stdlib's)."""
+    return any(path.resolve().is_relative_to(root) for root in _kit_dirs())
+
+
 def _where(item: pytest.Item, call: pytest.CallInfo[None]) -> str:
     """The line of the test's own file where the check failed (else the innermost kit line)."""
     assert call.excinfo is not None
@@ -319,6 +337,6 @@ def _where(item: pytest.Item, call: pytest.CallInfo[None]) -> str:
     chosen = next((e for e in reversed(entries) if Path(str(e.path)) == own), None)
     if chosen is None:
         chosen = next((e for e in reversed(entries)
-                       if "contextlib" not in str(e.path) and "checks.py" not in str(e.path)),
+                       if _in_kit(Path(str(e.path))) and Path(str(e.path)).name != "checks.py"),
                       entries[-1])
     return f"{Path(str(chosen.path)).name}:{chosen.lineno + 1}"
