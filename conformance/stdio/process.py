@@ -6,6 +6,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -38,9 +39,12 @@ class AdapterProcess:
         )
         self.pid: Final = self.popen.pid
         assert self.popen.stderr is not None
+        self._stderr_fd = self.popen.stderr.fileno()
+        os.set_blocking(self._stderr_fd, False)
+        self._partial = b""
+        self._stderr_open = True
         self._stderr_reader = threading.Thread(
-            target=self._drain, args=(self.popen.stderr,), name=f"stdio-stderr-{self.pid}",
-            daemon=True,
+            target=self._drain, name=f"stdio-stderr-{self.pid}", daemon=True,
         )
         self._stderr_reader.start()
 
@@ -54,10 +58,30 @@ class AdapterProcess:
         assert self.popen.stdout is not None
         return self.popen.stdout
 
-    def _drain(self, stream: IO[bytes]) -> None:
-        for raw in stream:
+    def _pump(self) -> None:
+        """Move what the pipe holds now into the tail (the caller holds the lock). Reading is
+        non-blocking, so a failure message can take everything written before it: an adapter
+        logs, then answers, and the answer is already read."""
+        while self._stderr_open:
+            try:
+                chunk = os.read(self._stderr_fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:  # end of file: keep an unterminated last line too
+                self._stderr_open = False
+                chunk = b"\n" if self._partial else b""
+            *lines, self._partial = (self._partial + chunk).split(b"\n")
+            self._tail.extend(line.decode("utf-8", "replace") for line in lines)
+
+    def _drain(self) -> None:
+        """Keep the pipe empty, so an adapter that logs a lot never blocks on a full pipe."""
+        while self._stderr_open:
+            with contextlib.suppress(OSError, ValueError):
+                select.select([self._stderr_fd], [], [], 0.5)
             with self._tail_lock:
-                self._tail.append(raw.decode("utf-8", "replace").rstrip("\n"))
+                self._pump()
 
     def stderr_tail(self, settle: float = 0.0) -> str:
         """The last lines the adapter wrote to stderr (waiting up to ``settle`` seconds for the
@@ -65,7 +89,9 @@ class AdapterProcess:
         if settle and self.popen.poll() is not None:
             self._stderr_reader.join(settle)
         with self._tail_lock:
-            return "\n".join(self._tail)
+            self._pump()
+            return "\n".join([*self._tail, *([self._partial.decode("utf-8", "replace")]
+                                              if self._partial else [])])
 
     def exit_code(self, wait: float = 0.0) -> int | None:
         try:
@@ -96,6 +122,9 @@ class AdapterProcess:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
         self.exit_code(5.0)
+        self._stderr_reader.join(1.0)  # it reaches the end of file once the group is dead
+        with self._tail_lock:
+            self._stderr_open = False
         for stream in (self.popen.stdout, self.popen.stderr):
             with contextlib.suppress(OSError):
                 if stream is not None:
