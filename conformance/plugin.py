@@ -26,6 +26,7 @@ from aalis_memory.conformance.adapters import (
     opened_store,
     plant_raw,
 )
+from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.registry import (
     DEFAULT_CALL_TIMEOUT,
     DriverContext,
@@ -362,9 +363,24 @@ class SuiteModule(pytest.Module):
 
     def collect(self) -> Any:
         for item in super().collect():
+            if type(item) is pytest.Function:
+                item.__class__ = SuiteFunction  # pytest has no hook for a Function subclass
             item.add_marker(pytest.mark.aalis_conformance)
             item.extra_keyword_matches.update(report.spec_ids(item))  # -k ARCH-01 works
             yield item
+
+
+class SuiteFunction(pytest.Function):
+    """A suite test. A failed check's report is the rule's message and the test's line, which
+    the reporter writes (:mod:`.report`); pytest's own traceback of it, built first and thrown
+    away, parses the source of every frame, the larger part of a failing test's time."""
+
+    def repr_failure(  # type: ignore[override]  # (as pytest.Function's own)
+        self, excinfo: pytest.ExceptionInfo[BaseException]
+    ) -> Any:
+        if isinstance(excinfo.value, ConformanceFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
 
 
 def on_store_loop(test: Callable[..., Any]) -> Callable[..., None]:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import copy
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Self, TypeVar
+from typing import Any, Final, Self, TypeVar, cast
 
 import attrs
 
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.service import Limit
 from aalis_memory.types import (
+    Absent,
     JsonObject,
     Message,
     MetadataEntry,
@@ -35,6 +36,34 @@ T = TypeVar("T")
 #: bookkeeping (a subclass editing records in place): every cached count is then recomputed.
 _edits = itertools.count()
 _edit_epoch = 0
+
+
+_IMMUTABLE: Final[frozenset[type]] = frozenset({str, int, float, bool, type(None), Absent})
+
+
+def fresh(value: T) -> T:
+    """A deep copy of JSON values, tuples and attrs records (messages, entries), sharing nothing
+    mutable with the original. ``copy.deepcopy`` gives the same result at several times the cost
+    (its memo and ``__reduce_ex__``), and the in-memory driver copies on every call."""
+    return cast(T, _fresh(value))
+
+
+def _fresh(value: Any) -> Any:
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    if kind is dict:
+        return {key: _fresh(item) for key, item in value.items()}
+    if kind is list:
+        return [_fresh(item) for item in value]
+    if kind is tuple:
+        return tuple(_fresh(item) for item in value)
+    if attrs.has(kind):
+        out = object.__new__(kind)
+        for field in attrs.fields(kind):
+            object.__setattr__(out, field.name, _fresh(getattr(value, field.name)))
+        return out
+    return copy.deepcopy(value)  # anything else, such as a subclass of dict
 
 
 def _edited(_record: object, _attribute: attrs.Attribute[T], value: T) -> T:
@@ -177,11 +206,11 @@ class InMemoryMemory:
 
     def _copy_in(self, message: Message) -> Message:
         """The caller keeps its Message and the dicts inside it: store a deep copy."""
-        return copy.deepcopy(message)
+        return fresh(message)
 
     def _copy_out(self, value: T) -> T:
         """Whatever a read returns is the caller's to mutate: hand out deep copies."""
-        return copy.deepcopy(value)
+        return fresh(value)
 
     async def save_message(self, session_id: str, message: Message) -> None:
         session_id, message, _ = sem.prepare_message(session_id, message)

@@ -5,11 +5,13 @@ Views are sorted by key so that only the ordering test (META-04) depends on the 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import decimal
+import gc
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from aalis_memory.types import JsonObject, MetadataEntry
@@ -96,9 +98,21 @@ def _nested_too_deep() -> JsonObject:
     """Nested far past any recursion limit (built without recursion): a driver must refuse it
     with the contract's TypeError/ValueError, never let a RecursionError out."""
     value: Any = "leaf"
-    for depth in range(100_000):
-        value = [value] if depth % 2 else {"d": value}
+    with _collector_paused():  # each new level would make the collector walk all the others
+        for depth in range(100_000):
+            value = [value] if depth % 2 else {"d": value}
     return {"ok": 1, "deep": value}
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 #: Payloads JSON cannot represent, each built fresh for every use, by a readable name.
