@@ -10,10 +10,9 @@ listed in :class:`InMemoryMemory`'s docstring. Everything else is private and ma
 
 from __future__ import annotations
 
-import copy
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Self, TypeVar, cast
+from typing import Any, Self, TypeVar, cast
 
 import attrs
 
@@ -32,43 +31,40 @@ from aalis_memory.types import (
 
 T = TypeVar("T")
 
-#: Grows whenever a record's ``message`` or ``archived`` is set by code outside this module's
+#: Replaced whenever a record's ``message`` or ``archived`` is set by code outside this module's
 #: bookkeeping (a subclass editing records in place): every cached count is then recomputed.
-_edits = itertools.count()
-_edit_epoch = 0
-
-
-_IMMUTABLE: Final[frozenset[type]] = frozenset({str, int, float, bool, type(None), Absent})
+_edit_epoch: object = object()
 
 
 def fresh(value: T) -> T:
     """A deep copy of JSON values, tuples and attrs records (messages, entries), sharing nothing
     mutable with the original. ``copy.deepcopy`` gives the same result at several times the cost
-    (its memo and ``__reduce_ex__``), and the in-memory driver copies on every call."""
+    (its memo and ``__reduce_ex__``), and the in-memory driver copies on every call. A value of
+    any other type raises TypeError: the store's own validation never lets one in."""
     return cast(T, _fresh(value))
 
 
 def _fresh(value: Any) -> Any:
-    kind = type(value)
-    if kind in _IMMUTABLE:
-        return value
-    if kind is dict:
+    if value is None or isinstance(value, (str, int, float, Absent)):
+        return value  # immutable (bool is an int)
+    if isinstance(value, dict):
         return {key: _fresh(item) for key, item in value.items()}
-    if kind is list:
+    if isinstance(value, list):
         return [_fresh(item) for item in value]
-    if kind is tuple:
+    if isinstance(value, tuple):
         return tuple(_fresh(item) for item in value)
+    kind = type(value)
     if attrs.has(kind):
         out = object.__new__(kind)
         for field in attrs.fields(kind):
             object.__setattr__(out, field.name, _fresh(getattr(value, field.name)))
         return out
-    return copy.deepcopy(value)  # anything else, such as a subclass of dict
+    raise TypeError(f"the in-memory store holds no {kind.__name__} values")
 
 
 def _edited(_record: object, _attribute: attrs.Attribute[T], value: T) -> T:
     global _edit_epoch
-    _edit_epoch = next(_edits) + 1
+    _edit_epoch = object()  # a new token: no count cached before this edit holds any more
     return value
 
 
@@ -96,7 +92,7 @@ class _Count:
 
     records: list[StoredMessage]
     length: int
-    epoch: int
+    epoch: object
     value: int
 
     def holds_for(self, records: list[StoredMessage]) -> bool:

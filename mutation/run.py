@@ -39,6 +39,10 @@ def settings_tests(kind: str) -> tuple[str, ...]:
     return tuple(f"{SETTINGS}::{test}[{kind}]"
                  for test in ("test_default_caps", "test_caps_must_be_positive_integers",
                               "test_size_and_nesting_limits_are_exact"))
+#: The scaling probe (PERF-01) runs too, on smaller sessions than its default (40 times the data
+#: still shows a scan as 40x): a mutant that drops a cache or an early exit answers the same,
+#: only slower, and this is the check that notices.
+SCALING_SIZES: Final = "500,20000,100,4000"
 EQUIVALENT_FILE: Final = Path(__file__).resolve().parent / "equivalent.toml"
 #: The state machine's profile for its second look at a mutant the example tests let through
 #: (the suite itself runs ``ci``: 40 histories; ``deep``: 300 of up to 40 steps).
@@ -61,7 +65,8 @@ class Target:
 
     def pytest_args(self) -> list[str]:
         return [SUITE, *self.kit_tests, f"--memory-driver={','.join(self.drivers)}", "-q",
-                "--no-header", "-p", "no:cacheprovider"]
+                "--no-header", "-p", "no:cacheprovider", "--memory-scaling",
+                f"--memory-scaling-sizes={SCALING_SIZES}"]
 
     def machine_args(self, profile: str) -> list[str]:
         """The state machine alone, under ``profile`` (the second look at an example survivor)."""
@@ -74,7 +79,7 @@ TARGETS: Final = {
     t.label: t
     for t in (
         Target("inmemory", "drivers/inmemory.py", "aalis_memory.drivers.inmemory", ("inmemory",),
-               settings_tests("inmemory")),
+               (*settings_tests("inmemory"), "tests/test_inmemory_driver.py")),
         # Shared by every driver: a mutant one driver's path never reaches must be caught on
         # the other's (SQLite checks timestamps of bounds and deletions the in-memory one never
         # sees).

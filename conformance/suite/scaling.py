@@ -10,6 +10,7 @@ in the rule's message, pass or advisory, and so in the JSON report.
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import Any, Final
 
 import pytest
@@ -44,6 +45,13 @@ async def _fill_namespace(memory: Any, namespace: str, count: int) -> None:
         ])
 
 
+async def _save_then_count(memory: Any, session_id: str, timestamp: int) -> int:
+    await memory.save_message(session_id, Message(role="user", content="one more",
+                                                  timestamp=timestamp))
+    count: int = await memory.count_history(session_id)
+    return count
+
+
 @pytest.mark.aalis_spec("PERF-01")
 async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
     request: pytest.FixtureRequest, aalis_memory_scaling: ScalingSizes, aalis_memory: Any
@@ -66,6 +74,13 @@ async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
         found.append(await measure("count_history(s)", sessions,
                                    lambda: memory.count_history(SMALL),
                                    lambda: memory.count_history(LARGE), plan))
+        # As a host calls it: right after each save (a count kept only until the next write
+        # is a full recount per turn).
+        stamps = itertools.count(2_000_000)
+        found.append(await measure(
+            "save_message then count_history(s)", sessions,
+            lambda: _save_then_count(memory, SMALL, next(stamps)),
+            lambda: _save_then_count(memory, LARGE, next(stamps)), plan))
     else:
         absent.append("count_history: not implemented, not timed")
     found += [
