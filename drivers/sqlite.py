@@ -572,9 +572,8 @@ def _rewrite(
             "SELECT id, body FROM messages WHERE session_id = ? AND archived = 0 "
             "ORDER BY ts DESC, id DESC LIMIT ?",
             (session_id, _sql_limit(limit)),
-        ).fetchall()
-        rows.reverse()
-        for row_id, body in sem.newest(rows, limit):
+        ).fetchall()  # the newest `limit` active rows; each is rewritten on its own
+        for row_id, body in rows:
             rewritten = sem.rewrite_content(_decode_message(body), old_text, new_text)
             if rewritten is not None:
                 conn.execute(

@@ -249,6 +249,27 @@ async def test_open_uses_wal_and_close_is_final(tmp_path: Path, aalis_memory_loo
         await store.get_history("s")
 
 
+async def test_both_connections_keep_the_durability_setting(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    """synchronous=NORMAL (1) on the worker's connection and on the event loop's inline one: a
+    connection left at SQLite's default (FULL) would be slower, one set lower would lose commits
+    on a power cut. (A per-connection setting, so only the store's own connections show it.)"""
+    store = await SqliteMemory.open(tmp_path / "sync.sqlite3")
+    try:
+        assert store._inline is not None
+        assert store._inline.execute("PRAGMA synchronous").fetchone()[0] == 1
+
+        def worker_setting() -> Any:
+            assert store._conn is not None
+            return store._conn.execute("PRAGMA synchronous").fetchone()[0]
+
+        assert await asyncio.get_running_loop().run_in_executor(store._worker,
+                                                                worker_setting) == 1
+    finally:
+        await store.close()
+
+
 async def test_async_with_closes(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
     async with await SqliteMemory.open(tmp_path / "ctx.sqlite3") as store:
         await store.save_message("s", msg("a", 1))
