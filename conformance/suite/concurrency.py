@@ -10,7 +10,6 @@ cannot see inside (its own tests must prove that with a second connection).
 from __future__ import annotations
 
 import asyncio
-import bisect
 import itertools
 from typing import Any, Final
 
@@ -134,15 +133,11 @@ async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_me
 
 def _backwards(reads: list[tuple[int, int, int]]) -> list[str]:
     """Each read that saw an older updated_at than a read which had returned before it began."""
-    done = sorted(reads, key=lambda read: read[1])
-    newest: list[tuple[int, int]] = []  # (returned, the newest updated_at returned by then)
-    for _began, returned, seen in done:
-        newest.append((returned, max(seen, newest[-1][1] if newest else seen)))
     found: list[str] = []
-    for began, _returned, seen in sorted(reads):
-        before = bisect.bisect_left(newest, (began, -1)) - 1
-        if before >= 0 and seen < newest[before][1]:
-            found.append(f"a read begun after one that saw {newest[before][1]} saw {seen}")
+    for began, _returned, seen in reads:
+        earlier = [other for _b, returned, other in reads if returned < began]
+        if earlier and seen < max(earlier):
+            found.append(f"a read begun after one that saw {max(earlier)} saw {seen}")
     return found
 
 
