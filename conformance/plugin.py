@@ -11,6 +11,8 @@ import contextlib
 import fnmatch
 import importlib
 import inspect
+import itertools
+import re
 import shlex
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -497,11 +499,27 @@ def aalis_memory_registration(aalis_memory_driver: str) -> DriverRegistration:
     return registry.get(aalis_memory_driver)
 
 
+@pytest.fixture(scope="session")
+def aalis_memory_folders(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """Makes each test's store its own new folder. Not pytest's ``tmp_path``: that one scans the
+    whole base folder for the next free number every time, so a run of thousands of tests (the
+    kit's own run of every broken driver holds 24,000) spent minutes listing directories."""
+    base = tmp_path_factory.mktemp("aalis-memory")
+    numbers = itertools.count()
+
+    def folder(test: str) -> Path:
+        made = base / f"{next(numbers):06d}-{re.sub(r'[^A-Za-z0-9_.-]', '_', test)[:40]}"
+        made.mkdir()
+        return made
+
+    return folder
+
+
 @pytest.fixture
 def aalis_memory_ctx(
     request: pytest.FixtureRequest,
     aalis_memory_registration: DriverRegistration,
-    tmp_path: Path,
+    aalis_memory_folders: Callable[[str], Path],
 ) -> DriverContext:
     """The context handed to the driver factory."""
     cause = UNUSABLE.get(aalis_memory_registration.name)
@@ -512,7 +530,8 @@ def aalis_memory_ctx(
     if missing is not None and REQUIRED_RULE not in report.spec_ids(request.node):
         pytest.skip(_missing_reason(aalis_memory_registration.name, missing))
     options = request.config.stash[SESSION_OPTIONS].for_driver(aalis_memory_registration)
-    return DriverContext(name=aalis_memory_registration.name, tmp_path=tmp_path,
+    return DriverContext(name=aalis_memory_registration.name,
+                         tmp_path=aalis_memory_folders(request.node.name),
                          options=dict(options), call_timeout=call_timeout(request.config))
 
 

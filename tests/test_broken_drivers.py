@@ -27,7 +27,10 @@ def run_suite(workdir: Path, drivers: list[str], *extra: str) -> tuple[int, dict
         [
             sys.executable, "-m", "pytest", "-p", "broken_drivers.plugin", "-p", "no:cacheprovider",
             "-q", "--no-header", f"--memory-driver={','.join(drivers)}",
-            f"--memory-report={report}", *extra,
+            f"--memory-report={report}",
+            # its own temporary folder: pytest's default one is shared by every run on the machine,
+            # and a later run would spend seconds deleting this one's thousands of store folders
+            f"--basetemp={workdir / 'basetemp'}", *extra,
         ],
         cwd=workdir, env=env, capture_output=True, text=True, timeout=600, check=False,
     )
