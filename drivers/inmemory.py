@@ -47,6 +47,8 @@ def fresh(value: T) -> T:
 def _fresh(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, float, Absent)):
         return value  # immutable (bool is an int)
+    if type(value) is Message and _immutable(value):
+        return value  # frozen, and nothing inside it can change: sharing it shares nothing
     if isinstance(value, dict):
         return {key: _fresh(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -60,6 +62,17 @@ def _fresh(value: Any) -> Any:
             object.__setattr__(out, field.name, _fresh(getattr(value, field.name)))
         return out
     raise TypeError(f"the in-memory store holds no {kind.__name__} values")
+
+
+def _immutable(message: Message) -> bool:
+    """Whether nothing inside ``message`` can be changed: no dicts (tool calls, segments,
+    metadata) and media lists of strings only (the Message keeps them as tuples)."""
+    if message.tool_calls is not None or message.segments is not None:
+        return False
+    if message.metadata is not None:
+        return False
+    return all(media is None or (type(media) is tuple and all(type(x) is str for x in media))
+               for media in (message.images, message.audios))
 
 
 def _edited(_record: object, _attribute: attrs.Attribute[T], value: T) -> T:
