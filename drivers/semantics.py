@@ -425,7 +425,7 @@ def encode_batch(ops: object) -> list[tuple[MetadataOp, str | None]]:
 
 #: The JSON decoder's own scanner (C when available): ``json.loads`` wraps it in three Python
 #: calls and two whitespace regexes per text, a third of decoding a short stored message.
-_SCAN: Final = json.scanner.make_scanner(json.JSONDecoder())
+_SCAN: Final = json.scanner.make_scanner(cast("Any", json.JSONDecoder()))  # its stub: wrong type
 
 
 def json_loads(text: str) -> Any:
