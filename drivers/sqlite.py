@@ -9,8 +9,8 @@ most calls themselves, so when the worker has nothing queued or running, a call 
 the event loop's thread, on a second connection that never waits for a lock (busy timeout 0):
 if SQLite is busy (another connection or process holds the write lock), the call goes to the
 worker as before, where it may wait. A call of one store therefore still starts only after the
-calls made before it have finished, the loop never waits for a lock, and every call still
-yields to the other tasks once. A store whose
+calls made before it have finished, the loop never waits for a lock, and a task calling the
+store again and again still lets the other tasks run (at least every 8th call). A store whose
 ``_after_write`` seam is overridden (tests that pause a writer inside its transaction) always
 uses the worker. No transaction spans an ``await``: a job opens and finishes its own
 transaction, so a cancelled caller can never leave one half done. Other connections (other
