@@ -10,7 +10,7 @@ say, a long span shows which of the rules involved really broke.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
@@ -114,19 +114,22 @@ def minimize(machine: Callable[[], Any], failure: MachineFailure,
                 return dropped
             size //= 2
 
+    def each_argument(candidates: Callable[[Any], Iterator[Any]], order: Iterable[int]) -> bool:
+        """Replace each argument by its candidates while one still fails, going on past every
+        success (the steps keep their places, so no index goes stale) instead of starting over."""
+        changed = False
+        for index in order:
+            for arg in list(steps[index][1]):
+                while any(attempt(with_arg(index, arg, value))
+                          for value in candidates(steps[index][1][arg])):
+                    changed = True
+        return changed
+
     def drop_items() -> bool:
-        for index in reversed(range(len(steps))):
-            for arg, value in steps[index][1].items():
-                if any(attempt(with_arg(index, arg, v)) for v in without_one_item(value)):
-                    return True
-        return False
+        return each_argument(without_one_item, reversed(range(len(steps))))
 
     def plainer() -> bool:
-        for index in range(len(steps)):
-            for arg, value in steps[index][1].items():
-                if any(attempt(with_arg(index, arg, v)) for v in simpler_values(value)):
-                    return True
-        return False
+        return each_argument(simpler_values, range(len(steps)))
 
     for shrink in (drop_steps, drop_items, plainer):
         while budget > 0 and shrink():
