@@ -42,7 +42,7 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
     root = installed_layout(tmp_path)
     env = {**os.environ, "MYPYPATH": f"{root}{os.pathsep}{REPO / 'tests'}"}
     base = [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"),
-            "--strict", "--no-incremental", "--cache-dir",
+            "--strict", "--cache-dir",
             str(tmp_path / ".mypy_cache")]
     package = subprocess.run(
         [*base, "-p", "aalis_memory"], cwd=tmp_path, env=env, capture_output=True, text=True
