@@ -105,6 +105,34 @@ async def test_get_history_20_uses_index_searches_only(
     assert plan[0] == "SEARCH messages USING INDEX messages_active (session_id=?)", plan
 
 
+async def test_a_task_calling_the_store_in_a_loop_lets_the_others_run(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    """A call run on the loop's own thread gives the loop away only every 8th time (a turn of the
+    loop costs as much as a short read), but it does give it away: a task that awaits the store
+    again and again never starves the others."""
+    async with await SqliteMemory.open(tmp_path / "turns.sqlite3") as store:
+        await store.save_message("s", msg("m", 1000))
+        turns, done = 0, False
+
+        async def other() -> None:
+            nonlocal turns
+            while not done:
+                turns += 1
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(other())
+        await asyncio.sleep(0)
+        before, inline_before = turns, store._inline_calls
+        for _ in range(80):
+            await store.get_history("s", 20)
+        inline = store._inline_calls - inline_before
+        done = True
+        await task
+    assert inline == 80, f"{inline} of the 80 reads ran inline (the path this test is about)"
+    assert turns - before >= 80 // 8, f"the other task ran {turns - before} times in 80 reads"
+
+
 # -- a second connection never sees half a transaction -------------------------------------
 
 
