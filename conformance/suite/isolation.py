@@ -34,6 +34,25 @@ def _message() -> Message:
     )
 
 
+def _messages() -> list[Message]:
+    """:func:`_message`, then three messages with one mutable part each: a driver that copies
+    only the messages it sees a given part in (say, only those with metadata) is caught too."""
+    return [
+        _message(),
+        Message(role="assistant", content="only tool calls", timestamp=1001,
+                tool_calls=_message().tool_calls),
+        Message(role="assistant", content="only segments", timestamp=1002,
+                segments=_message().segments),
+        Message(role="assistant", content="only metadata", timestamp=1003,
+                metadata=_message().metadata),
+    ]
+
+
+async def _save_all(aalis_memory: Any, messages: list[Message]) -> None:
+    for message in messages:
+        await aalis_memory.save_message(S, message)
+
+
 def _vandalize(message: Message) -> None:
     """Change every dict and list inside ``message`` (the Message itself is frozen)."""
     if message.metadata is not None:
@@ -53,37 +72,38 @@ def _vandalize(message: Message) -> None:
 
 @pytest.mark.aalis_spec("ISO-01")
 async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Any) -> None:
-    passed = _message()
-    await aalis_memory.save_message(S, passed)
-    _vandalize(passed)
+    passed = _messages()
+    await _save_all(aalis_memory, passed)
+    for message in passed:
+        _vandalize(message)
     expect_equal("ISO-01", "get_history after mutating the metadata, tool_calls and segments "
-                 "of the Message passed to save_message", await aalis_memory.get_history(S, 10),
-                 [_message()])
+                 "of the Messages passed to save_message", await aalis_memory.get_history(S, 10),
+                 _messages())
 
 
 async def _read_then_vandalize(
     aalis_memory: Any, call: str, read: Callable[[], Awaitable[list[Any]]], expected: list[Any]
 ) -> None:
-    await aalis_memory.save_message(S, _message())
+    await _save_all(aalis_memory, _messages())
     for item in await read():
         _vandalize(item.message if isinstance(item, RecentMessageRecord) else item)
     expect_equal("ISO-02", f"{call} after mutating the messages an earlier {call} returned",
                  await read(), expected)
     expect_equal("ISO-02", f"get_history after mutating the messages {call} returned",
-                 await aalis_memory.get_history(S, 10), [_message()])
+                 await aalis_memory.get_history(S, 10), _messages())
 
 
 @pytest.mark.aalis_spec("ISO-02")
 async def test_history_read_is_the_callers_own(aalis_memory: Any) -> None:
     await _read_then_vandalize(aalis_memory, "get_history(s, 10)",
-                               lambda: aalis_memory.get_history(S, 10), [_message()])
+                               lambda: aalis_memory.get_history(S, 10), _messages())
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("ISO-02")
 async def test_full_history_read_is_the_callers_own(aalis_memory: Any) -> None:
     await _read_then_vandalize(aalis_memory, "get_full_history(s, 10)",
-                               lambda: aalis_memory.get_full_history(S, 10), [_message()])
+                               lambda: aalis_memory.get_full_history(S, 10), _messages())
 
 
 @requires.get_messages_by_session_range
@@ -91,7 +111,7 @@ async def test_full_history_read_is_the_callers_own(aalis_memory: Any) -> None:
 async def test_range_read_is_the_callers_own(aalis_memory: Any) -> None:
     await _read_then_vandalize(
         aalis_memory, "get_messages_by_session_range(s, 0, 10**12)",
-        lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12), [_message()],
+        lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12), _messages(),
     )
 
 
@@ -101,5 +121,5 @@ async def test_cross_session_read_is_the_callers_own(aalis_memory: Any) -> None:
     await _read_then_vandalize(
         aalis_memory, "cross-session read with limit=5",
         lambda: aalis_memory.get_recent_messages_across_sessions(Query(limit=5)),
-        [RecentMessageRecord(S, _message())],
+        [RecentMessageRecord(S, message) for message in _messages()],
     )

@@ -46,6 +46,15 @@ class ShallowCopyOnSave(InMemoryMemory):
         return copy.copy(message)
 
 
+@broken("iso-copies-only-with-metadata", "ISO-01")
+class CopiesOnlyWithMetadata(InMemoryMemory):
+    """save_message copies a Message only when it has metadata (a fast path that forgot the
+    dicts inside tool_calls and segments): caught since ISO-01 saves one message per part."""
+
+    def _copy_in(self, message: Message) -> Message:
+        return super()._copy_in(message) if message.metadata is not None else message
+
+
 @broken("iso-reads-share-messages", "ISO-02")
 class ReadsShareMessages(InMemoryMemory):
     """Reads return fresh lists of the stored Message objects themselves."""
