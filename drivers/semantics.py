@@ -159,7 +159,9 @@ def strict_json(value: object, what: str) -> str:
     text), nesting past :data:`MAX_NESTING` (cycles included) and texts over
     :data:`MAX_TEXT_BYTES`. Nothing here depends on the backend, so every driver refuses alike.
     """
-    check_nesting(value, what)
+    least = check_nesting(value, what)
+    if least > MAX_TEXT_BYTES:  # refused before encoding megabytes only to measure them
+        raise ValueError(_too_big(what, f"at least {least}"))
     try:
         text = _STRICT_ENCODER.encode(value)
     except ValueError as exc:
@@ -173,11 +175,12 @@ def strict_json(value: object, what: str) -> str:
     return text
 
 
-def check_nesting(value: object, what: str, limit: int = MAX_NESTING) -> None:
+def check_nesting(value: object, what: str, limit: int = MAX_NESTING) -> int:
     """Refuse objects and arrays nested deeper than ``limit`` (iteratively: a cycle or a very
-    deep value is a ``ValueError``, never a ``RecursionError``)."""
+    deep value is a ``ValueError``, never a ``RecursionError``). Returns the characters of the
+    string values it walked past: a lower bound of the size of the value's JSON text."""
     stack: list[tuple[object, int]] = [(value, 1)]
-    text = 0  # characters of string values seen: a lower bound of the JSON text's size
+    text = 0
     while stack:
         item, depth = stack.pop()
         if isinstance(item, dict):
@@ -191,8 +194,7 @@ def check_nesting(value: object, what: str, limit: int = MAX_NESTING) -> None:
         if depth > limit:
             raise ValueError(f"{what}: nested deeper than {limit} levels (or circular)")
         stack.extend((child, depth + 1) for child in children)
-    if text > MAX_TEXT_BYTES:  # refused before encoding megabytes only to measure them
-        raise ValueError(_too_big(what, f"at least {text}"))
+    return text
 
 
 def _too_big(what: str, size: str) -> str:
