@@ -150,6 +150,26 @@ _STRICT_ENCODER: Final = json.JSONEncoder(allow_nan=False, ensure_ascii=False,
                                           separators=(",", ":"))
 
 
+def _one_shot_encoder() -> Callable[[object], str]:
+    """``_STRICT_ENCODER.encode`` without its per-call set-up: the C encoder built once, with no
+    cycle markers (:func:`_check_tree` has already refused cycles and deep values). Half the cost
+    of ``encode`` on a typical message, and every save pays it."""
+    make = getattr(json.encoder, "c_make_encoder", None)  # not in the stubs: a CPython detail
+    if make is None:  # pragma: no cover - CPython always has it
+        return _STRICT_ENCODER.encode
+    chunks = make(None, _STRICT_ENCODER.default, json.encoder.encode_basestring, None,
+                  _STRICT_ENCODER.key_separator, _STRICT_ENCODER.item_separator,
+                  _STRICT_ENCODER.sort_keys, _STRICT_ENCODER.skipkeys, _STRICT_ENCODER.allow_nan)
+
+    def encode(value: object) -> str:
+        return "".join(chunks(value, 0))
+
+    return encode
+
+
+_encode: Final = _one_shot_encoder()
+
+
 def strict_json(value: object, what: str) -> str:
     """The one strict JSON encoder of the drivers; ``TypeError``/``ValueError`` if impossible.
 
@@ -159,41 +179,49 @@ def strict_json(value: object, what: str) -> str:
     text), nesting past :data:`MAX_NESTING` (cycles included) and texts over
     :data:`MAX_TEXT_BYTES`. Nothing here depends on the backend, so every driver refuses alike.
     """
-    least = check_nesting(value, what)
+    least = _check_tree(value, what)
     if least > MAX_TEXT_BYTES:  # refused before encoding megabytes only to measure them
         raise ValueError(_too_big(what, f"at least {least}"))
     try:
-        text = _STRICT_ENCODER.encode(value)
+        text = _encode(value)
     except ValueError as exc:
         raise ValueError(f"{what}: not JSON-serializable: {exc}") from exc
     except TypeError as exc:
         raise TypeError(f"{what}: not JSON-serializable: {exc}") from exc
-    _check_keys(value, what)
-    size = len(_utf8(text, what))
+    # an ASCII text is its own UTF-8 (and holds no surrogate): its length is its size
+    size = len(text) if text.isascii() else len(_utf8(text, what))
     if size > MAX_TEXT_BYTES:
         raise ValueError(_too_big(what, str(size)))
     return text
 
 
-def check_nesting(value: object, what: str, limit: int = MAX_NESTING) -> int:
-    """Refuse objects and arrays nested deeper than ``limit`` (iteratively: a cycle or a very
-    deep value is a ``ValueError``, never a ``RecursionError``). Returns the characters of the
-    string values it walked past: a lower bound of the size of the value's JSON text."""
-    stack: list[tuple[object, int]] = [(value, 1)]
+#: What JSON nests: a tuple, which ``isinstance`` checks faster than ``dict | list | tuple``.
+_CONTAINERS: Final = (dict, list, tuple)
+
+
+def _check_tree(value: object, what: str, limit: int = MAX_NESTING) -> int:
+    """One walk before encoding: objects and arrays nested no deeper than ``limit`` (iteratively:
+    a cycle or a very deep value is a ``ValueError``, never a ``RecursionError``) and object keys
+    that are strings. Returns the characters of the string values inside: a lower bound of the
+    size of the value's JSON text."""
     text = 0
+    stack: list[tuple[dict[object, object] | list[object] | tuple[object, ...], int]] = (
+        [(value, 1)] if isinstance(value, _CONTAINERS) else [])
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Iterable[object] = item.values()
-        elif isinstance(item, list | tuple):
-            children = item
-        else:
-            if isinstance(item, str):
-                text += len(item)
-            continue
         if depth > limit:
             raise ValueError(f"{what}: nested deeper than {limit} levels (or circular)")
-        stack.extend((child, depth + 1) for child in children)
+        children: Iterable[object] = item
+        if isinstance(item, dict):
+            for key in item:
+                if not isinstance(key, str):
+                    raise TypeError(f"{what}: object key {key!r} is not a string")
+            children = item.values()
+        for child in children:
+            if isinstance(child, str):
+                text += len(child)
+            elif isinstance(child, _CONTAINERS):
+                stack.append((child, depth + 1))
     return text
 
 
@@ -202,21 +230,10 @@ def _too_big(what: str, size: str) -> str:
             "or metadata payload")
 
 
-def _check_keys(value: object, what: str) -> None:
-    """Only called on values ``check_nesting`` bounded, so the recursion is shallow."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(f"{what}: object key {key!r} is not a string")
-            _check_keys(item, what)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _check_keys(item, what)
-
-
 def check_unicode(text: str, what: str) -> str:
     """Text must be valid Unicode: a lone surrogate cannot be stored as UTF-8."""
-    _utf8(text, what)
+    if not text.isascii():  # an ASCII text (a constant-time flag) has no surrogate to find
+        _utf8(text, what)
     return text
 
 
@@ -365,12 +382,12 @@ def check_message(message: object) -> Message:
         if value is not None and not isinstance(value, str):
             problems.append(f"{name} is {type(value).__name__}")
     for name in _TEXT_LISTS:
-        items = getattr(message, name) or ()
-        if not all(isinstance(item, str) for item in items):
+        items = getattr(message, name)
+        if items and not all(isinstance(item, str) for item in items):
             problems.append(f"{name} holds a non-string")
     for name in _OBJECT_LISTS:
-        items = getattr(message, name) or ()
-        if not all(isinstance(item, dict) for item in items):
+        items = getattr(message, name)
+        if items and not all(isinstance(item, dict) for item in items):
             problems.append(f"{name} holds a non-object")
     if message.metadata is not None and not isinstance(message.metadata, dict):
         problems.append(f"metadata is {type(message.metadata).__name__}")

@@ -126,10 +126,19 @@ def _nested(depth: int) -> dict[str, Any]:
     return value
 
 
-def _payload_of_size(size: int) -> dict[str, Any]:
-    """An object whose compact JSON text is exactly ``size`` bytes."""
-    frame = len('{"v":""}')
-    return {"v": "x" * (size - frame)}
+def _nested_arrays(depth: int) -> dict[str, Any]:
+    """An object holding arrays, ``depth`` levels in all (the object counts as one)."""
+    value: list[Any] = []
+    for _ in range(depth - 2):
+        value = [value]
+    return {"n": value}
+
+
+def _payload_of_size(size: int, wide: str = "") -> dict[str, Any]:
+    """An object whose compact JSON text is exactly ``size`` bytes of UTF-8, ``wide`` (a
+    character of several bytes, repeated 1,000 times) among its ASCII."""
+    frame = len('{"v":""}') + 1000 * len(wide.encode())
+    return {"v": wide * 1000 + "x" * (size - frame)}
 
 
 @pytest.mark.aalis_spec("CFG-03")
@@ -143,9 +152,20 @@ async def test_size_and_nesting_limits_are_exact(
         assert await store.get_metadata("ns", "deep") == _nested(MAX_DEPTH)
         with pytest.raises(ValueError, match="nested deeper"):
             await store.save_metadata("ns", "deeper", _nested(MAX_DEPTH + 1))
+        await store.save_metadata("ns", "arrays", _nested_arrays(MAX_DEPTH))
+        assert await store.get_metadata("ns", "arrays") == _nested_arrays(MAX_DEPTH)
+        with pytest.raises(ValueError, match="nested deeper"):
+            await store.save_metadata("ns", "deeper arrays", _nested_arrays(MAX_DEPTH + 1))
         await store.save_metadata("ns", "big", _payload_of_size(MAX_BYTES))
-        with pytest.raises(ValueError, match="bytes of JSON"):
+        with pytest.raises(ValueError, match=f"{MAX_BYTES + 1} bytes of JSON"):
             await store.save_metadata("ns", "bigger", _payload_of_size(MAX_BYTES + 1))
-        assert await store.list_metadata_keys("ns") == ["big", "deep"]
+        # the limit is on UTF-8 bytes, not characters: 1,000 two-byte characters count twice
+        await store.save_metadata("ns", "wide", _payload_of_size(MAX_BYTES, wide="é"))
+        with pytest.raises(ValueError, match=f"{MAX_BYTES + 1} bytes of JSON"):
+            await store.save_metadata("ns", "wider", _payload_of_size(MAX_BYTES + 1, wide="é"))
+        # far over the limit, the string lengths alone refuse it, before any encoding
+        with pytest.raises(ValueError, match="at least"):
+            await store.save_metadata("ns", "huge", _payload_of_size(2 * MAX_BYTES))
+        assert await store.list_metadata_keys("ns") == ["arrays", "big", "deep", "wide"]
     finally:
         await store.close()

@@ -17,9 +17,10 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Awaitable, Callable
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -34,6 +35,7 @@ from aalis_memory.types import (
 )
 
 MARKER = "event-marker"
+T = TypeVar("T")
 RELEASE_TIMEOUT = 60.0  # a safety net against a hung test, never an ordering device
 
 
@@ -71,38 +73,83 @@ def plan_of(path: Path, sql: str) -> list[str]:
         return [str(row[3]) for row in conn.execute("EXPLAIN QUERY PLAN " + sql)]
 
 
+async def traced(store: SqliteMemory, call: Callable[[], Awaitable[T]]) -> tuple[T, list[str]]:
+    """The result of ``call`` and the statements it ran, traced on both connections: the
+    worker's, and the one an idle store uses inline."""
+    statements: list[str] = []
+    await store._call(lambda conn: conn.set_trace_callback(statements.append))
+    if store._inline is not None:
+        store._inline.set_trace_callback(statements.append)
+    try:
+        result = await call()
+    finally:
+        await store._call(lambda conn: conn.set_trace_callback(None))
+        if store._inline is not None:
+            store._inline.set_trace_callback(None)
+    return result, statements
+
+
+async def three_sessions(path: Path) -> SqliteMemory:
+    """Sessions s0-s2 of 400 messages (every 7th a control record); s1 has its oldest 150
+    archived, so its active and archived runs are both long."""
+    store = await SqliteMemory.open(path)
+    for session in ("s0", "s1", "s2"):
+        for i in range(400):
+            kind = MARKER if i % 7 == 0 else None
+            await store.save_message(session, msg(f"{session}-{i}", 1000 + i, kind=kind))
+    await store.archive_span("s1", 150)
+    return store
+
+
+def one_select(path: Path, statements: list[str]) -> list[str]:
+    """The plan of the one statement a read ran (a read opens no transaction)."""
+    assert [s for s in statements if not s.lstrip().upper().startswith("SELECT")] == [], statements
+    selects = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    assert len(selects) == 1, statements
+    return plan_of(path, selects[0])
+
+
 @pytest.mark.aalis_spec("HIST-03", "HIST-04")
 async def test_get_history_20_uses_index_searches_only(
     tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
     path = tmp_path / "plan.sqlite3"
-    async with await SqliteMemory.open(path) as store:
-        for session in ("s0", "s1", "s2"):
-            for i in range(400):
-                kind = MARKER if i % 7 == 0 else None
-                await store.save_message(session, msg(f"{session}-{i}", 1000 + i, kind=kind))
-        await store.archive_span("s1", 150)
-        statements: list[str] = []
-        # Traced on both connections: the worker's, and the one an idle store uses inline.
-        await store._call(lambda conn: conn.set_trace_callback(statements.append))
-        if store._inline is not None:
-            store._inline.set_trace_callback(statements.append)
-        got = await store.get_history("s1", 20)
-        await store._call(lambda conn: conn.set_trace_callback(None))
-        if store._inline is not None:
-            store._inline.set_trace_callback(None)
+    async with await three_sessions(path) as store:
+        got, statements = await traced(store, lambda: store.get_history("s1", 20))
 
     assert sum(1 for m in got if not m.is_control) == 20
     assert got == sorted(got, key=lambda m: m.timestamp or 0)
     # One statement (one snapshot, no transaction to open), walked newest first and left as soon
     # as the window is read: the cursor stops at the 21st conversation message.
-    assert [s for s in statements if not s.lstrip().upper().startswith("SELECT")] == [], statements
-    selects = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
-    assert len(selects) == 1, statements
-    plan = plan_of(path, selects[0])
-    assert len(plan) == 1, f"{plan} for {selects[0]}"  # one step: no temp b-tree, no second pass
+    plan = one_select(path, statements)
+    assert len(plan) == 1, plan  # one step: no temp b-tree, no second pass
     # It walks only the active entries of the session (no archived rows), in index order.
-    assert plan[0] == "SEARCH messages USING INDEX messages_active (session_id=?)", plan
+    assert plan[0] == "SEARCH messages USING INDEX messages_state (session_id=? AND archived=?)", plan
+
+
+@pytest.mark.parametrize("read", ["full history", "range"])
+async def test_reads_of_both_runs_merge_them_without_a_sort(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner, read: str
+) -> None:
+    """get_full_history and the range read see archived messages too: two runs of one index,
+    which SQLite merges as it reads them. A sort would read the whole session before the first
+    row (a full history of 200 out of 100,000 would cost as much as reading them all)."""
+    path = tmp_path / "merge.sqlite3"
+    async with await three_sessions(path) as store:
+        if read == "full history":
+            got, statements = await traced(store, lambda: store.get_full_history("s1", 200))
+            expected = [f"s1-{i}" for i in range(200, 400)]
+        else:
+            got, statements = await traced(
+                store, lambda: store.get_messages_by_session_range("s1", 1140, 1160))
+            expected = [f"s1-{i}" for i in range(140, 161)]
+    assert [m.content for m in got] == expected  # across the archived/active boundary at 150
+    plan = one_select(path, statements)
+    assert "MERGE (UNION ALL)" in plan, plan
+    assert not any("TEMP B-TREE" in step or step.startswith("SCAN") for step in plan), plan
+    assert plan.count(
+        "SEARCH messages USING INDEX messages_state (session_id=? AND archived=?"
+        + (")" if read == "full history" else " AND ts>? AND ts<?)")) == 2, plan
 
 
 async def test_a_task_calling_the_store_in_a_loop_lets_the_others_run(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from aalis_memory.drivers.sqlite import SqliteMemory
+from aalis_memory.drivers.sqlite import SCHEMA_VERSION, SqliteMemory
 from aalis_memory.types import Message, MetadataDel, MetadataPut
 
 
@@ -51,7 +51,7 @@ async def test_an_unknown_schema_version_is_refused(
 async def test_a_version_1_database_gets_its_counts_when_opened(
     tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
-    """Schema version 2 keeps count_history's counts in a table; a version 1 file (no such
+    """Schema version 2 and later keep count_history's counts in a table; a version 1 file (no such
     table) is brought up to date from its messages when it is opened."""
     path = tmp_path / "v1.sqlite3"
     async with await SqliteMemory.open(path) as store:
@@ -69,7 +69,42 @@ async def test_a_version_1_database_gets_its_counts_when_opened(
         await store.save_message("s", Message(role="user", content="m5", timestamp=10))
         assert await store.count_history("s") == 5
     with closing(sqlite3.connect(path)) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def _indexes(path: Path) -> set[str]:
+    with closing(sqlite3.connect(path)) as conn:
+        return {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' "
+            "AND name NOT LIKE 'sqlite_%'")}
+
+
+async def test_a_version_2_database_gets_the_one_session_index_when_opened(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    """Schema version 3 reads a session along one index, messages_state; a version 2 file had
+    two (messages_session and messages_active). Opening it swaps them, and every read still
+    answers: the active run, both runs merged, the count."""
+    path = tmp_path / "v2.sqlite3"
+    async with await SqliteMemory.open(path) as store:
+        for i in range(6):
+            await store.save_message("s", Message(role="user", content=f"m{i}", timestamp=i))
+        await store.archive_span("s", 2)
+    with closing(sqlite3.connect(path)) as conn:
+        conn.executescript(
+            "DROP INDEX messages_state; "
+            "CREATE INDEX messages_session ON messages (session_id, ts); "
+            "CREATE INDEX messages_active ON messages (session_id, ts) WHERE archived = 0; "
+            "PRAGMA user_version = 2;")
+    assert _indexes(path) == {"messages_session", "messages_active", "messages_recent"}
+    async with await SqliteMemory.open(path) as store:
+        assert [m.content for m in await store.get_history("s")] == ["m2", "m3", "m4", "m5"]
+        assert [m.content for m in await store.get_full_history("s")] == [
+            f"m{i}" for i in range(6)]
+        assert await store.count_history("s") == 4
+    assert _indexes(path) == {"messages_state", "messages_recent"}
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 async def test_a_database_without_wal_is_refused(aalis_memory_loop: asyncio.Runner) -> None:
@@ -88,8 +123,9 @@ async def test_close_closes_the_database(tmp_path: Path, aalis_memory_loop: asyn
 
 async def test_integers_past_64_bits(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
     """Timestamps at the ends of SQLite's 64-bit integers are stored exactly, one past them is
-    refused (INPUT-03) with nothing stored, and limits past 64 bits still read everything."""
-    stamps = [-(2**63), -(2**63) + 1, 2**63 - 2, 2**63 - 1]
+    refused (INPUT-03) with nothing stored, and limits past 64 bits still read everything. The
+    64 bits bound integers only: a float past them is a number like any other."""
+    stamps = [-(2.0**70), -(2**63), -(2**63) + 1, 2**63 - 2, 2**63 - 1, 2.0**70]
     async with await SqliteMemory.open(tmp_path / "big.sqlite3") as store:
         for ts in reversed(stamps):
             await store.save_message("s", Message(role="user", content=str(ts), timestamp=ts))
@@ -100,7 +136,7 @@ async def test_integers_past_64_bits(tmp_path: Path, aalis_memory_loop: asyncio.
         assert [m.timestamp for m in got] == stamps
         full = await store.get_full_history("s", 2**70)
         assert [m.timestamp for m in full] == stamps
-        assert await store.delete_messages_by_timestamps("s", [2**63 - 1, -(2**63)]) == 2
+        assert await store.delete_messages_by_timestamps("s", [2**63 - 1, -(2**63), 2.0**70]) == 3
 
 
 class _FailsOnFirstWrite(SqliteMemory):
