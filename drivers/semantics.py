@@ -298,6 +298,10 @@ def stamp(message: Message) -> int | float:
     return cast("int | float", message.timestamp)
 
 
+#: A tuple, which ``isinstance`` checks faster than ``int | float`` (every save checks one).
+_NUMBERS: Final = (int, float)
+
+
 def check_timestamp(value: object, what: str, *, finite: bool = False) -> int | float:
     """Timestamps are real numbers of epoch milliseconds.
 
@@ -305,15 +309,17 @@ def check_timestamp(value: object, what: str, *, finite: bool = False) -> int | 
     never be ordered; integers must fit in 64 bits. Infinities are unbounded range ends, but a
     stored timestamp (``finite=True``) must be finite.
     """
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, _NUMBERS):
         raise TypeError(f"{what} must be a number (epoch ms), got {type(value).__name__}")
-    if isinstance(value, float) and math.isnan(value):
-        raise ValueError(f"{what} must not be NaN (it could not be ordered)")
-    if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise ValueError(f"{what} must not be NaN (it could not be ordered)")
+        if finite and math.isinf(value):
+            raise ValueError(f"{what} must be finite, got {value!r}")
+    elif not INT64_MIN <= value <= INT64_MAX:
         raise ValueError(f"{what} {value} does not fit in 64 signed bits")
-    if finite and math.isinf(value):
-        raise ValueError(f"{what} must be finite, got {value!r}")
     return value
+
 
 
 def check_timestamps(values: object) -> list[int | float]:
