@@ -522,9 +522,11 @@ def _count_conversation(conn: sqlite3.Connection, session_id: str) -> int:
 
 
 def _full_history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> list[Message]:
-    rows = conn.execute(_FULL_NEWEST_FIRST, (session_id, _sql_limit(limit))).fetchall()
-    rows.reverse()
-    return sem.newest(_decode_messages([body for body, _ts, _id in rows]), limit)
+    # each row's (ts, id) is dropped as it is read: a whole session's worth would be held at once
+    bodies = [body for body, _ts, _id in conn.execute(
+        _FULL_NEWEST_FIRST, (session_id, _sql_limit(limit)))]
+    bodies.reverse()
+    return sem.newest(_decode_messages(bodies), limit)
 
 
 def _range(
