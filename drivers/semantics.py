@@ -321,7 +321,6 @@ def check_timestamp(value: object, what: str, *, finite: bool = False) -> int | 
     return value
 
 
-
 def check_timestamps(values: object) -> list[int | float]:
     """The timestamps of a deletion: a list of numbers, each checked, duplicates dropped."""
     if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
