@@ -20,7 +20,7 @@ from aalis_memory.conformance.stdio.store import StdioStore
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.types import Message
 
-ADAPTER = Path(__file__).resolve().parent.parent / "bridges" / "typescript" / "dist" / "reference.js"
+ADAPTER = Path(__file__).resolve().parent.parent / "bridges" / "typescript" / "dist" / "cjs" / "reference.js"
 SESSION = "bench"
 
 

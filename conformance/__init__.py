@@ -12,6 +12,7 @@ from aalis_memory.conformance.registry import (
     memory_driver,
 )
 from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.tiers import UngrantedTier
 
 __all__ = [
     "Capabilities",
@@ -19,6 +20,7 @@ __all__ = [
     "DriverContext",
     "DriverRegistration",
     "RawMetadataKind",
+    "UngrantedTier",
     "memory_driver",
     "requires",
 ]

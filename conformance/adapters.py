@@ -1,9 +1,12 @@
 """Running drivers: sync stores lifted to the async contract, every call under a time limit.
 
-A hanging driver method must cost one failed test, not the whole run: every contract call the
-kit makes goes through :class:`GuardedStore`, which gives up after the per-call limit and names
-the driver, the method and its arguments. A sync store runs on a daemon worker thread, so a call
-stuck forever neither blocks Ctrl-C nor keeps the process alive at exit.
+A hanging driver method must cost one limit, not the whole run: every contract call the kit
+makes goes through :class:`GuardedStore`, which gives up after the per-call limit and names the
+driver, the method and its arguments. From then on the method is known to hang (:data:`HUNG`):
+its later calls on that driver fail at once with the same cause, for the rest of the process.
+A sync store runs on a daemon worker thread, so a call stuck forever neither blocks Ctrl-C nor
+keeps the process alive at exit. An async method that blocks the event loop itself is caught by
+the watchdog (:mod:`.watchdog`).
 """
 
 from __future__ import annotations
@@ -14,14 +17,21 @@ import functools
 import inspect
 import itertools
 import queue
+import re
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Final
 
+import attrs
+
+from aalis_memory.conformance import steps
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration, RawMetadataKind
+from aalis_memory.conformance.watchdog import WATCHDOG, LoopBlocked, Watch
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 
 CONTRACT_METHODS = REQUIRED_METHODS + OPTIONAL_METHODS
@@ -35,16 +45,111 @@ RAISED_BY: Final = "raised by driver call "
 
 
 class CallTimeout(Exception):
-    """A driver call did not return within the kit's per-call time limit."""
+    """A driver call did not return within the kit's per-call time limit, or blocked the event
+    loop past it.
+
+    ``cause`` is the same for every timeout of one method of one driver, whatever the arguments:
+    the summary groups the failures by it. ``how`` says what the call did ("did not return
+    within 10 s"); ``interrupted``: the kit had to interrupt the loop's thread to get it back.
+    """
+
+    def __init__(self, message: str, *, cause: str = "", how: str = "",
+                 interrupted: bool = False) -> None:
+        super().__init__(message)
+        self.cause = cause or message
+        self.how = how or message
+        self.interrupted = interrupted
 
 
 #: Drivers that cannot be used at all in this process (no store opens, a required method is
-#: missing), with the cause: reported once, at the first test, and the rest are not run.
+#: missing, a call had to be interrupted), with the cause: reported once, at the first test, and
+#: the rest are not run.
 UNUSABLE: dict[str, str] = {}
 
+#: Where causes are also written for the other processes of the run (pytest-xdist: a worker that
+#: ends because a driver call cannot be stopped leaves the driver's cause to its replacement).
+SHARED_UNUSABLE: Path | None = None
 
-def unusable(name: str, cause: str) -> None:
+
+def unusable(name: str, cause: str, *, shared: bool = False) -> None:
     UNUSABLE.setdefault(name, cause)
+    if shared and SHARED_UNUSABLE is not None:
+        try:
+            SHARED_UNUSABLE.mkdir(parents=True, exist_ok=True)
+            (SHARED_UNUSABLE / _file_name(name)).write_text(cause, encoding="utf-8")
+        except OSError:
+            pass
+
+
+def unusable_cause(name: str) -> str | None:
+    """Why driver ``name`` cannot be used in this run (``None``: it can)."""
+    cause = UNUSABLE.get(name)
+    if cause is None and SHARED_UNUSABLE is not None:
+        try:
+            cause = (SHARED_UNUSABLE / _file_name(name)).read_text(encoding="utf-8")
+        except OSError:
+            return None
+        UNUSABLE.setdefault(name, cause)
+    return cause
+
+
+def _stopped(watch: Watch, cause: str) -> None:
+    """The watchdog ends this process over a call it cannot stop: the call's driver is unusable
+    for the run's other processes (pytest-xdist starts a new worker, which skips its tests)."""
+    if watch.owner:
+        unusable(watch.owner, "was stopped: " + cause.removeprefix(f"driver {watch.owner!r}: "),
+                 shared=True)
+
+
+WATCHDOG.on_give_up = _stopped
+
+
+def _file_name(driver: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", driver) + ".cause"
+
+
+@attrs.frozen
+class Hung:
+    """A method of a driver that did not return within the limit once: its later calls fail at
+    once, with the same cause."""
+
+    driver: str
+    method: str
+    #: The call that hung, without the driver: ``count_history('s-hist')``.
+    call: str
+    #: What it did: ``did not return within 10 s``.
+    how: str
+
+    @property
+    def cause(self) -> str:
+        return f"driver {self.driver!r}: {self.method} {self.how}"
+
+    @property
+    def later(self) -> str:
+        return f"{self.how}; later calls of {self.method} fail at once"
+
+    def first(self, exc: CallTimeout) -> CallTimeout:
+        then = (f"the kit does not use driver {self.driver!r} any further in this run"
+                if exc.interrupted else f"later calls of {self.method} fail at once")
+        return CallTimeout(f"{exc}; {then}", cause=self.cause, how=self.how,
+                           interrupted=exc.interrupted)
+
+    def again(self) -> CallTimeout:
+        return CallTimeout(
+            f"driver {self.driver!r}: an earlier call of {self.method} {self.how}; later calls "
+            f"fail at once (the call: {self.call})", cause=self.cause, how=self.how,
+        )
+
+
+#: Methods known to hang in this process, by (driver, method): a hanging method costs one limit
+#: per process, not one per call.
+HUNG: dict[tuple[str, str], Hung] = {}
+
+
+def reset() -> None:
+    """A new run in this process (pytester runs the kit in-process): forget the last one's."""
+    HUNG.clear()
+    UNUSABLE.clear()
 
 
 #: Driver calls in progress, by id: (what, started at). Shown when the run is interrupted.
@@ -168,7 +273,9 @@ class GuardedStore:
     """The store as the suite sees it: each contract method under the per-call time limit.
 
     Only the methods the store has are exposed (optional-method detection keeps working);
-    ``wrapped`` is the driver's own object, for hooks that reach around the API.
+    ``wrapped`` is the driver's own object, for hooks that reach around the API. A call that is
+    a setup or observation step of the running test (:mod:`.steps`) and fails raises
+    :class:`~aalis_memory.conformance.steps.Blocked` instead: its failure is not the test's rule.
     """
 
     def __init__(self, store: Any, driver: str, timeout: float | None) -> None:
@@ -183,42 +290,113 @@ class GuardedStore:
             if callable(method):
                 setattr(self, name, self._guard(name, method))
 
+    @property
+    def sync(self) -> bool:
+        """Whether the driver's methods are plain (run one at a time on the kit's worker thread):
+        the kit then cannot see what another connection would see in the middle of a call."""
+        return isinstance(self._store, SyncStoreAdapter)
+
     def __getattr__(self, name: str) -> Any:
         if name in CONTRACT_METHODS:
-            raise AttributeError(name)
+            running = steps.current()
+            absent = running.missing(name) if running is not None else None
+            raise absent if absent is not None else AttributeError(name)
         return getattr(self._store, name)
 
     def _guard(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        key = (self._driver, name)
+
         @functools.wraps(method)
         async def call(*args: Any, **kwargs: Any) -> Any:
             what = functools.partial(_render_call, self._driver, name, args, kwargs)
+            running = steps.current()
+            blocker = running.blocker_of(name, args, kwargs) if running is not None else None
             with _tracked(what):
                 try:
-                    return await within(self._timeout, method(*args, **kwargs), what)
-                except CallTimeout:
-                    self.stuck = isinstance(self._store, SyncStoreAdapter)
-                    raise
+                    hung = HUNG.get(key)
+                    if hung is not None:
+                        raise hung.again()
+                    try:
+                        return await within(self._timeout, method(*args, **kwargs), what,
+                                          driver=self._driver)
+                    except CallTimeout as exc:
+                        raise self._hung(name, what, exc) from None
                 except Exception as exc:
-                    if not any(n.startswith(RAISED_BY) for n in getattr(exc, "__notes__", ())):
+                    if not isinstance(exc, CallTimeout) and not any(
+                        n.startswith(RAISED_BY) for n in getattr(exc, "__notes__", ())
+                    ):
                         exc.add_note(f"{RAISED_BY}{what()}")
-                    raise
+                    if blocker is None or isinstance(exc, steps.Blocked):
+                        raise
+                    hung = HUNG.get(key)
+                    if isinstance(exc, CallTimeout) and hung is not None:  # one text per method
+                        raise steps.Blocked(blocker, hung.call, hung.later) from exc
+                    raise steps.Blocked(blocker, what().removeprefix(f"driver {self._driver!r}: "),
+                                        f"raised {type(exc).__name__}: {exc}") from exc
 
         return call
 
+    def _hung(self, name: str, what: Described, exc: CallTimeout) -> CallTimeout:
+        """A call of ``name`` timed out: the method is known to hang from now on."""
+        hung = HUNG.setdefault(
+            (self._driver, name),
+            Hung(self._driver, name, what().removeprefix(f"driver {self._driver!r}: "), exc.how),
+        )
+        if exc.interrupted:  # its thread was stopped mid-call: nothing it holds can be trusted
+            self.stuck = True
+            unusable(self._driver, f"was stopped: {hung.call} {exc.how} and the kit had to "
+                     "interrupt it")
+        elif isinstance(self._store, SyncStoreAdapter):
+            self.stuck = True
+        return hung.first(exc)
 
-async def within(timeout: float | None, awaitable: Any, what: str | Described) -> Any:
-    """``await awaitable``, or :class:`CallTimeout` naming ``what`` after ``timeout`` seconds."""
+
+async def within(timeout: float | None, awaitable: Any, what: str | Described,
+                 grace: float | None = None, driver: str = "") -> Any:
+    """``await awaitable``, or :class:`CallTimeout` naming ``what`` after ``timeout`` seconds.
+
+    The loop is watched meanwhile (:mod:`.watchdog`): a call that blocks it for ``timeout``
+    fails as a timeout when it returns, and one still blocking it ``grace`` (default:
+    ``timeout``) later is interrupted.
+    """
     if timeout is None:
         return await awaitable
-    try:  # in the calling task (no wait_for task): scheduling stays what the driver makes it
-        async with asyncio.timeout(timeout):
-            return await awaitable
+    described: Described = functools.partial(str, what) if isinstance(what, str) else what
+    watch_id = WATCHDOG.start(described, timeout, timeout if grace is None else grace,
+                              sys._getframe(), driver)
+    watch: Watch | None = None
+    try:
+        # in the calling task (no wait_for task): scheduling stays what the driver makes it
+        async with asyncio.timeout(timeout) as deadline:
+            result = await awaitable
     except TimeoutError:
+        if not deadline.expired():  # the driver's own TimeoutError: not the kit's limit
+            raise
+        raise CallTimeout(f"{described()} did not return within {timeout:g} s {_LIMIT_NOTE}",
+                          how=f"did not return within {timeout:g} s") from None
+    except LoopBlocked:
+        watch = WATCHDOG.stop(watch_id)
+        limit = timeout + (watch.grace if watch is not None else 0.0)
         raise CallTimeout(
-            f"{what if isinstance(what, str) else what()} did not return within {timeout:g} s "
-            "(the kit's per-call limit, "
-            "--memory-call-timeout; 0 disables it)"
+            f"{described()} blocked the event loop for more than {limit:g} s and the kit "
+            f"interrupted it ({_BLOCKING_NOTE}; {_LIMIT_NOTE.strip('()')})",
+            how=f"blocked the event loop for more than {limit:g} s", interrupted=True,
         ) from None
+    finally:
+        watch = WATCHDOG.stop(watch_id) if watch is None else watch
+    if watch is not None and watch.overran:
+        raise CallTimeout(
+            f"{described()} blocked the event loop for {watch.blocked:.1f} s, longer than the "
+            f"per-call limit ({_BLOCKING_NOTE}; {_LIMIT_NOTE.strip('()')})",
+            how=f"blocked the event loop for more than {timeout:g} s",
+        )
+    return result
+
+
+_LIMIT_NOTE: Final = "(the kit's per-call limit, --memory-call-timeout; 0 disables it)"
+_BLOCKING_NOTE: Final = ("an async method must not block: time.sleep, a threading lock or sync "
+                         "I/O hold the whole loop; await asyncio.sleep, an asyncio lock or "
+                         "asyncio.to_thread instead")
 
 
 def as_async(store: Any) -> Any:
@@ -270,7 +448,7 @@ def opened_store(
     try:
         opening = f"driver {name!r}: opening a store"
         if isinstance(factory, AsyncIterator):
-            opened = runner.run(within(limit, _first(factory), opening))
+            opened = runner.run(within(limit, _first(factory), opening, ctx.call_timeout, name))
         else:
             assert worker is not None
             opened = _result(worker.submit(next, factory), limit, opening)
@@ -285,23 +463,39 @@ def opened_store(
         yield guarded
     finally:
         try:
-            if not guarded.stuck:  # closing would wait behind the stuck call forever
-                closing = f"driver {name!r}: closing a store"
-                if isinstance(factory, AsyncIterator):
-                    runner.run(within(limit, _finish(factory, name), closing))
-                else:
-                    assert worker is not None
-                    _result(worker.submit(_finish_sync, factory, name), limit, closing)
+            # closing would wait behind a stuck call forever; one that hung once is not retried
+            if not guarded.stuck and (name, CLOSING) not in HUNG:
+                _close(factory, worker, runner, name, limit, ctx.call_timeout)
         finally:
             if isinstance(store, SyncStoreAdapter):
                 store.shutdown(wait=False)  # a daemon thread: it ends once its queue drains
+
+
+#: The key of a store's closing in :data:`HUNG`.
+CLOSING: Final = "closing a store"
+
+
+def _close(factory: Any, worker: DaemonWorker | None, runner: asyncio.Runner, name: str,
+           limit: float | None, call_limit: float | None) -> None:
+    closing = f"driver {name!r}: {CLOSING}"
+    try:
+        if isinstance(factory, AsyncIterator):
+            runner.run(within(limit, _finish(factory, name), closing, call_limit, name))
+        else:
+            assert worker is not None
+            _result(worker.submit(_finish_sync, factory, name), limit, closing)
+    except CallTimeout as exc:
+        hung = HUNG.setdefault((name, CLOSING), Hung(name, CLOSING, CLOSING, exc.how))
+        raise CallTimeout(f"{exc}; the kit no longer closes this driver's stores in this run",
+                          cause=hung.cause, how=hung.how) from None
 
 
 def _result(future: concurrent.futures.Future[Any], timeout: float | None, what: str) -> Any:
     try:
         return future.result(timeout)
     except concurrent.futures.TimeoutError:
-        raise CallTimeout(f"{what} did not finish within {timeout:g} s") from None
+        raise CallTimeout(f"{what} did not finish within {timeout:g} s",
+                          how=f"did not finish within {timeout:g} s") from None
 
 
 async def _first(agen: AsyncIterator[Any]) -> Any:

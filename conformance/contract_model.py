@@ -134,7 +134,7 @@ def _message_key(row: _Row, ordering: Ordering) -> tuple[Any, ...]:
 
 
 def _encode(data: object, where: str) -> str:
-    """COMMIT-04 / META-08: a payload must be a dict expressible as strict JSON."""
+    """META-08: a payload must be a dict expressible as strict JSON."""
     if not isinstance(data, dict):
         raise TypeError(f"{where}: metadata data must be a dict, got {type(data).__name__}")
     return json.dumps(data, allow_nan=False, sort_keys=False)  # raises TypeError/ValueError
@@ -377,7 +377,8 @@ class ContractModel:
         self._unreadable.get(namespace, set()).discard(key)
 
     def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
-        # COMMIT-04: validate the whole batch before applying anything, in every tier.
+        # Validate the whole batch before applying anything, in every tier: a refused batch
+        # applies nothing (COMMIT-04), a refused payload is META-08's.
         encoded: list[tuple[MetadataOp, str | None]] = []
         for index, op in enumerate(ops):
             _check_key(op.namespace, op.key)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fnmatch
+import functools
 import importlib
 import inspect
 import itertools
+import json
 import re
 import shlex
 from collections.abc import Callable, Iterator, Mapping
@@ -20,13 +22,12 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance import registry, report, report_render
+from aalis_memory.conformance import adapters, registry, report, report_render, steps, watchdog
 from aalis_memory.conformance.adapters import (
-    UNUSABLE,
     in_flight,
-    missing_required,
     opened_store,
     plant_raw,
+    unusable_cause,
 )
 from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.registry import (
@@ -172,7 +173,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if registry.conflicts:
         raise pytest.UsageError("\n".join(registry.conflicts.values()))
     names = _split(config.getoption("--memory-driver")) or _split(config.getini("aalis_memory_drivers"))
-    _register_stdio(config.getoption("--memory-stdio-command"), names)
+    names = _register_stdio(config.getoption("--memory-stdio-command"), names)
     config.stash[SELECTED] = names
     strict = config.getoption("--memory-strict")
     config.stash[STRICT] = bool(config.getini("aalis_memory_strict") if strict is None else strict)
@@ -201,31 +202,45 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(
         report.Reporter(config, config.stash[STRICT], config.stash[RULES]), "aalis-memory-reporter"
     )
+    if names:
+        watchdog.keep_terminal()  # before pytest captures the tests' output
 
 
 #: The name ``--memory-stdio-command`` registers its adapter under.
 STDIO_DRIVER: Final = "stdio"
 
 
-def _register_stdio(command: str | None, names: list[str]) -> None:
-    """``--memory-stdio-command``: the adapter it starts becomes the driver ``stdio``."""
+def _register_stdio(command: str | None, names: list[str]) -> list[str]:
+    """``--memory-stdio-command``: the adapter it starts becomes the driver ``stdio:NAME``, NAME
+    being the one its handshake gives (the name handed to ``serve()``), so every output names
+    the backend; ``--memory-driver=stdio`` (or that full name) selects it. The selected names,
+    ``stdio`` replaced by the full one."""
+    asked = [n for n in names if n == STDIO_DRIVER or n.startswith(f"{STDIO_DRIVER}:")]
     if command is None:
-        if STDIO_DRIVER in names and STDIO_DRIVER not in registry.registered():
+        if asked and not all(n in registry.registered() for n in asked):
             raise pytest.UsageError(
-                "--memory-driver=stdio: give the adapter's command with --memory-stdio-command "
-                '(e.g. --memory-stdio-command="node dist/adapter.js")'
+                f"--memory-driver={asked[0]}: give the adapter's command with "
+                '--memory-stdio-command (e.g. --memory-stdio-command="node dist/adapter.js")'
             )
-        return
+        return names
     from aalis_memory.conformance.stdio import StdioBridgeError, stdio_driver
+    from aalis_memory.conformance.stdio.driver import probe
 
     argv = shlex.split(command)
     if not argv:
         raise pytest.UsageError("--memory-stdio-command: empty command")
     try:
-        stdio_driver(STDIO_DRIVER, argv)
+        hello = probe(STDIO_DRIVER, argv)
+        full = f"{STDIO_DRIVER}:{hello['adapter']}"
+        stdio_driver(full, argv, hello=hello)
     except StdioBridgeError as exc:
         raise pytest.UsageError(f"--memory-stdio-command: the adapter failed its handshake: {exc}"
                                 ) from None
+    wrong = [n for n in asked if n not in (STDIO_DRIVER, full)]
+    if wrong:
+        raise pytest.UsageError(f"--memory-driver={wrong[0]}: the adapter of "
+                                f"--memory-stdio-command is {full!r}")
+    return list(dict.fromkeys(full if n in asked else n for n in names))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -246,6 +261,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     usage error, once, saying what was tried: a run that tested nothing must not end green.
     Drivers brought in by ``all`` may still skip."""
     config = session.config
+    adapters.reset()
+    adapters.SHARED_UNUSABLE = _shared_folder(config) if config.stash.get(SELECTED, []) else None
     named = [name for name in config.stash.get(SELECTED, []) if name != "all"]
     if not named or hasattr(config, "workerinput"):  # xdist workers: the controller checked
         return
@@ -260,6 +277,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             raise pytest.UsageError(
                 f"--memory-driver={name}: the driver cannot be provisioned: {exc.msg}"
             ) from None
+
+
+def _shared_folder(config: pytest.Config) -> Path | None:
+    """A folder of this run that all its processes see: the base temporary folder (a
+    pytest-xdist worker's is a subfolder of the controller's)."""
+    factory = getattr(config, "_tmp_path_factory", None)
+    if factory is None:
+        return None
+    base = Path(factory.getbasetemp())
+    return (base.parent if hasattr(config, "workerinput") else base) / "aalis-memory-unusable"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -316,6 +343,29 @@ def _in_suite_chain(path: Path) -> bool:
     return path == SUITE_DIR or path in SUITE_DIR.parents
 
 
+@functools.cache
+def _hidden_install() -> Path | None:
+    """The virtual environment the suite is installed in, if any: pytest does not walk into one
+    by itself (a ``.venv/`` in the project's folder would hide the suite)."""
+    return next((folder for folder in SUITE_DIR.parents if (folder / "pyvenv.cfg").is_file()),
+                None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The installed suite is collected where it is installed, also in a virtual environment
+    inside the project's folder (``.venv/``, which pytest skips otherwise, so no test would
+    run): the folders leading to the suite are walked, nothing else of that environment (nor
+    its links, such as ``lib64``, which lead to the suite a second time)."""
+    hidden = _hidden_install()
+    if hidden is None or not config.stash.get(SELECTED, None):
+        return None
+    path = collection_path.resolve()
+    if not path.is_relative_to(hidden) or path.is_relative_to(SUITE_DIR):
+        return None
+    return not (_in_suite_chain(path) and not collection_path.is_symlink())
+
+
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """Walk the suite's folders as plain directories: never import them as loose packages."""
     if _in_suite_chain(path.resolve()) and (path / "__init__.py").exists():
@@ -365,6 +415,9 @@ class SuiteModule(pytest.Module):
 
     def collect(self) -> Any:
         for item in super().collect():
+            if getattr(item, "originalname", None) == DIFFERENTIAL_TEST and not _differential(
+                    self.config):
+                continue  # exists only when it runs: no phantom item in a run without the mode
             if type(item) is pytest.Function:
                 item.__class__ = SuiteFunction  # pytest has no hook for a Function subclass
             item.add_marker(pytest.mark.aalis_conformance)
@@ -380,7 +433,7 @@ class SuiteFunction(pytest.Function):
     def repr_failure(  # type: ignore[override]  # (as pytest.Function's own)
         self, excinfo: pytest.ExceptionInfo[BaseException]
     ) -> Any:
-        if isinstance(excinfo.value, ConformanceFailure):
+        if isinstance(excinfo.value, ConformanceFailure | steps.Blocked):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 
@@ -405,22 +458,16 @@ def on_store_loop(test: Callable[..., Any]) -> Callable[..., None]:
 
 
 #: The one test that drives several drivers at once (``--memory-differential``).
-DIFFERENTIAL_TEST: Final = "test_state_machine_differential"
+DIFFERENTIAL_TEST: Final = report.DIFFERENTIAL
+
+
+def _differential(config: pytest.Config) -> bool:
+    """Whether the differential test runs (``--memory-differential`` with selected drivers)."""
+    return bool(config.stash.get(SELECTED, [])) and bool(config.getoption("--memory-differential"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The differential test exists only when it runs: once, under the first driver.
-
-    Dropped rather than skipped, so a run without the mode carries no noise about it.
-    """
-    names = config.stash.get(SELECTED, [])
-    wanted = bool(names) and bool(config.getoption("--memory-differential"))
-    first = selected_drivers(config)[0] if wanted else None
-    items[:] = [
-        item for item in items
-        if getattr(item, "originalname", None) != DIFFERENTIAL_TEST
-        or (first is not None and report.driver_of(item) == first)
-    ]
+    """Tests of rules left out by ``--memory-rules`` are deselected (and reported not run)."""
     selected = config.stash[RULES]
     if selected.patterns:
         dropped = [i for i in items
@@ -433,6 +480,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "aalis_memory_driver" in metafunc.fixturenames:
         names = selected_drivers(metafunc.config)
+        if metafunc.definition.originalname == DIFFERENTIAL_TEST:
+            names = names[:1]  # once, under the first driver: it drives them all
         metafunc.parametrize("aalis_memory_driver", names, ids=names)
 
 
@@ -522,17 +571,78 @@ def aalis_memory_ctx(
     aalis_memory_folders: Callable[[str], Path],
 ) -> DriverContext:
     """The context handed to the driver factory."""
-    cause = UNUSABLE.get(aalis_memory_registration.name)
+    cause = unusable_cause(aalis_memory_registration.name)
     if cause is not None:
-        pytest.skip(f"driver {aalis_memory_registration.name!r} {cause} (reported once, at its "
-                    "first test)")
-    missing = MISSING_METHODS.get(aalis_memory_registration.name)
-    if missing is not None and REQUIRED_RULE not in report.spec_ids(request.node):
-        pytest.skip(_missing_reason(aalis_memory_registration.name, missing))
+        pytest.skip(f"driver {aalis_memory_registration.name!r} {cause} (reported once, at the "
+                    "test where it happened)")
     options = request.config.stash[SESSION_OPTIONS].for_driver(aalis_memory_registration)
     return DriverContext(name=aalis_memory_registration.name,
                          tmp_path=aalis_memory_folders(request.node.name),
                          options=dict(options), call_timeout=call_timeout(request.config))
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failure of a stdio driver's test names the transcript of its store and the command that
+    replays it (:mod:`aalis_memory.conformance.stdio.transcript`). It runs after the reporter
+    judged the test, so the note goes into the message of each rule the failure fails."""
+    outcome = yield
+    driver = report.driver_of(item)
+    if driver is None:
+        return
+    from aalis_memory.conformance.stdio import transcript
+
+    if not transcript.RECORDERS:
+        return
+    made: pytest.TestReport = outcome.get_result()
+    try:
+        _note_transcript(item, call, made)
+    finally:
+        if call.when == "call":
+            for recorder in transcript.RECORDERS.values():
+                recorder.forget()
+
+
+def _note_transcript(item: pytest.Item, call: pytest.CallInfo[None], made: pytest.TestReport
+                     ) -> None:
+    if call.excinfo is None or made.skipped:
+        return
+    from aalis_memory.conformance.machine.failure import MachineFailure
+    from aalis_memory.conformance.stdio import transcript
+
+    index, found = next(((i, json.loads(str(value))) for i, (key, value)
+                         in enumerate(made.user_properties) if key == report.PROP_OUTCOMES),
+                        (None, []))
+    failing = [one for one in found if one["verdict"] in (Verdict.FAIL.value,
+                                                          Verdict.ADVISORY.value)]
+    if not failing and not made.failed:
+        return
+    driver = next((value for key, value in made.user_properties if key == report.PROP_DRIVER),
+                  report.driver_of(item))
+    exc = call.excinfo.value
+    key = exc.reproduction if isinstance(exc, MachineFailure) else None
+    note = transcript.failure_note(str(driver), item.nodeid, _transcript_folder(item.config), key)
+    if note is None:
+        return
+    for one in failing:
+        one["message"] = f"{one['message']}\n{note}"
+    if index is not None:
+        made.user_properties[index] = (report.PROP_OUTCOMES, json.dumps(found))
+    if isinstance(made.longrepr, str):
+        made.longrepr += f"\n{note}"
+    else:
+        made.sections.append(("aalis-memory: reproduce over stdio", note))
+
+
+def _transcript_folder(config: pytest.Config) -> Path:
+    """Next to the first report asked for, else in pytest's temporary folder of the run."""
+    reports: list[str] = config.getoption("--memory-report") or []
+    if reports:
+        first = Path(reports[0]).resolve()
+        return first.with_name(f"{first.stem}-stdio-transcripts")
+    factory = getattr(config, "_tmp_path_factory", None)
+    base = Path(factory.getbasetemp()) if factory is not None else Path.cwd()
+    return base / "aalis-memory-stdio-transcripts"
 
 
 def call_timeout(config: pytest.Config) -> float | None:
@@ -556,34 +666,20 @@ def aalis_memory(
     aalis_memory_ctx: DriverContext,
     aalis_memory_loop: asyncio.Runner,
 ) -> Iterator[Any]:
-    """A fresh, empty store of the selected driver, async whatever the driver's style."""
+    """A fresh, empty store of the selected driver, async whatever the driver's style.
+
+    While the test runs, its calls of methods its rules are not about are steps (:mod:`.steps`):
+    a driver lacking a required method (REQ-01 fails) has every test judged that does not need
+    the method, and the tests that do are blocked by REQ-01.
+    """
     with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop) as store:
-        yield from _checked(request, aalis_memory_registration, store)
-
-
-def _checked(
-    request: pytest.FixtureRequest, registration: DriverRegistration, store: Any
-) -> Iterator[Any]:
-    missing = missing_required(store)
-    if missing:  # REQ-01's own test fails; the rest would fail for that one reason: not run
-        MISSING_METHODS.setdefault(registration.name, missing)
-        pytest.skip(_missing_reason(registration.name, missing))
-    wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires") for arg in mark.args]
-    missing_requirement = unmet(wanted, registration, store)
-    if missing_requirement is not None:
-        skip(*missing_requirement)
-    yield store
-
-
-#: The rule every driver is checked against first: it has all required methods.
-REQUIRED_RULE: Final = "REQ-01"
-#: Drivers whose stores lack required methods (per process), with the methods.
-MISSING_METHODS: dict[str, list[str]] = {}
-
-
-def _missing_reason(driver: str, missing: list[str]) -> str:
-    return (f"driver {driver!r} lacks required method(s) {', '.join(missing)} ({REQUIRED_RULE} "
-            "fails; the other tests of this driver are not run)")
+        wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires")
+                  for arg in mark.args]
+        missing_requirement = unmet(wanted, aalis_memory_registration, store)
+        if missing_requirement is not None:
+            skip(*missing_requirement)
+        with steps.judging(report.spec_ids(request.node)):
+            yield store
 
 
 class RawAccess:

@@ -16,6 +16,7 @@ from typing import Any, Final, Literal, TypeAlias
 import attrs
 
 from aalis_memory.conformance.named_registry import NamedRegistry
+from aalis_memory.conformance.tiers import check_granted
 
 Ordering: TypeAlias = Literal["timestamp", "write"]
 MetadataAtomicity: TypeAlias = Literal["atomic", "ordered"]
@@ -51,6 +52,11 @@ class Capabilities:
     archive_atomicity: ArchiveAtomicity = attrs.field(
         default="atomic", validator=_one_of("atomic", "partial")
     )
+    #: Whether the backend cuts a session range read at a cap (``ctx.range_query_limit``).
+    #: ``False`` declares a backend with no range cap: the cap's rule (RANGE-01, which binds
+    #: only backends with one) is then reported ``excluded by tier``. The MongoDB backend of the
+    #: documents always has one.
+    range_cap: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
 
 
 @attrs.frozen(kw_only=True)
@@ -107,6 +113,12 @@ class DriverRegistration:
     #: it in child processes, kills them with SIGKILL while they write and reopens the store, so
     #: it must be a module-level function importable by its module name or source file.
     reopen: DriverFactory | None = None
+
+    def __attrs_post_init__(self) -> None:
+        # A tier the documents grant only to another backend, declared with documented_backend
+        # naming this one, contradicts the registration itself: refused here, so that it
+        # surfaces where the driver is registered (a conftest, an entry point, a bridge).
+        check_granted(self.name, self.capabilities, self.documented_backend)
 
     @property
     def is_async(self) -> bool:

@@ -21,7 +21,7 @@ from aalis_memory.conformance.verdicts import RuleVerdict, Verdict, counts, summ
 Results = Mapping[str, Mapping[str, RuleVerdict]]
 
 SCHEMA_PATH: Final = Path(__file__).resolve().parent / "report.schema.json"
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 #: Verdicts listed rule by rule in the summary, with their message; the rest are grouped.
 _LISTED: Final = (Verdict.FAIL, Verdict.ADVISORY, Verdict.KNOWN_FAILURE)
@@ -34,6 +34,8 @@ SYMBOLS: Final = {
     Verdict.FAIL: "❌",
     Verdict.ADVISORY: "⚠️",
     Verdict.KNOWN_FAILURE: "🟡",
+    Verdict.PARTIAL: "☑️",
+    Verdict.BLOCKED: "🚧",
     Verdict.NOT_IMPLEMENTED: "—",
     Verdict.EXCLUDED: "🔸",
     Verdict.UNVERIFIED: "❔",
@@ -85,9 +87,45 @@ def listed(rule_ids: list[str]) -> str:
 # -- terminal ------------------------------------------------------------------------------
 
 
-def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict]) -> list[str]:
-    """The summary lines of one driver: totals, each failure, then the rules that did not pass
-    grouped by reason, then warnings about its tiers."""
+#: Failing cases of one check shown under its summary line; the JSON report has them all.
+MAX_CASES: Final = 10
+
+#: Lines of a failure's text that restate the rule (see ``checks.failure_text``), not cases.
+_GROUND_PREFIXES: Final = ("  rule ", "  cites: ", "  why: ")
+
+
+def cases(message: str) -> list[str]:
+    """The failing cases a many-case check listed under its first line (``"3 of 9 calls did not
+    raise TypeError:"``); none for any other message."""
+    first, _, rest = message.partition("\n")
+    if not first.endswith(":"):
+        return []
+    return [line.strip() for line in rest.split("\n")
+            if line.strip() and not line.startswith(_GROUND_PREFIXES)]
+
+
+#: A case line of the terminal summary is cut here (the reports keep it whole).
+CASE_WIDTH: Final = 200
+
+
+def shorten(case: str) -> str:
+    return case if len(case) <= CASE_WIDTH else case[: CASE_WIDTH - 3] + "..."
+
+
+def case_lines(message: str, report_hint: str) -> list[str]:
+    """The first :data:`MAX_CASES` cases, indented under their summary line, and how many more."""
+    found = cases(message)
+    shown = [f"      - {shorten(case)}" for case in found[:MAX_CASES]]
+    if len(found) > MAX_CASES:
+        shown.append(f"      and {len(found) - MAX_CASES} more ({report_hint})")
+    return shown
+
+
+def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict],
+                   report_hint: str = "every case: --memory-report=report.json") -> list[str]:
+    """The summary lines of one driver: totals, each failure with its failing cases, then the
+    rules that did not pass grouped by reason, then warnings about its tiers. ``report_hint``
+    says where the cases beyond the first few are."""
     declared, warnings = tier_line(driver)
     found = counts(r.verdict for r in per_rule.values())
     label = "run" if "@" in driver else "tiers"
@@ -104,19 +142,28 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict]) -> list[str
         message = first_line(first.message)
         if len(rule_ids) == 1:
             lines.append(f"  {first.verdict.value.upper()} {rule_ids[0]}: {message}{where}")
+            lines += case_lines(first.message, report_hint)
             continue
         by_verdict = "; ".join(
             f"{verdict.value.upper()} {listed(ids)}" for verdict in _LISTED
             if (ids := [r for r in rule_ids if per_rule[r].verdict is verdict])
         )
         lines.append(f"  ONE CAUSE of {len(rule_ids)} rules ({by_verdict}): {message}{where}")
-    partly: dict[str, list[str]] = defaultdict(list)
+    blocked: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for rule_id, result in sorted(per_rule.items()):
+        if result.verdict is Verdict.BLOCKED and result.deciding is not None:
+            blocked[(result.deciding.blocker, first_line(result.message))].append(rule_id)
+    for (blocker, message), rule_ids in blocked.items():
+        lines.append(f"  BLOCKED {listed(rule_ids)} by {blocker_state(blocker, per_rule)}: "
+                     f"{message.removeprefix(f'blocked by {blocker}: ')}")
+    partly: dict[tuple[Verdict, str], list[str]] = defaultdict(list)
     for rule_id, result in sorted(per_rule.items()):
         for caveat in result.caveats:  # an absent optional method's part is no news
             if caveat is not Verdict.NOT_IMPLEMENTED:
-                partly[caveat.value].append(rule_id)
-    for part, rule_ids in partly.items():
-        lines.append(f"  pass, but partly {part}: {listed(rule_ids)}")
+                partly[(result.verdict, caveat.value)].append(rule_id)
+    for (verdict, part), rule_ids in partly.items():
+        shown = "PARTIAL PASS, partly" if verdict is Verdict.PARTIAL else "pass, but partly"
+        lines.append(f"  {shown} {part}: {listed(rule_ids)}")
     for verdict in _GROUPED:
         by_reason: dict[str, list[str]] = defaultdict(list)
         for rule_id, result in sorted(per_rule.items()):
@@ -126,6 +173,12 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict]) -> list[str
             lines.append(f"  {verdict.value} ({first_line(reason)}): {listed(rule_ids)}")
     lines += [f"  WARNING: {driver} {warning}" for warning in warnings]
     return lines
+
+
+def blocker_state(blocker: str, per_rule: Mapping[str, RuleVerdict]) -> str:
+    """``ARCH-01 (fail)``: the blocking rule with its own verdict for this driver."""
+    found = per_rule.get(blocker)
+    return f"{blocker} ({found.verdict.value if found else Verdict.NOT_RUN.value})"
 
 
 # -- JSON ----------------------------------------------------------------------------------
@@ -157,24 +210,30 @@ def driver_json(driver: str, per_rule: Mapping[str, RuleVerdict]) -> dict[str, A
         "documented_backend": found.documented_backend if found else None,
         "tier_warnings": warnings,
         "totals": {v.value: n for v, n in counts(r.verdict for r in per_rule.values()).items()},
-        "rules": {rule_id: rule_json(rule_id, result)
+        "rules": {rule_id: rule_json(rule_id, result, per_rule)
                   for rule_id, result in sorted(per_rule.items())},
     }
 
 
-def rule_json(rule_id: str, result: RuleVerdict) -> dict[str, Any]:
+def rule_json(rule_id: str, result: RuleVerdict, per_rule: Mapping[str, RuleVerdict]
+              ) -> dict[str, Any]:
     rule = CATALOGUE.get(rule_id)
     return {
         "level": rule.level.value if rule else None,
         "text": rule.summary if rule else None,
         "verdict": result.verdict.value,
+        "blocked_by": [
+            {"rule": blocker, "verdict": (per_rule[blocker].verdict if blocker in per_rule
+                                          else Verdict.NOT_RUN).value}
+            for blocker in result.blockers
+        ],
         # empty for a pass, unless its test noted what it found (the scaling probe's timings)
         "message": result.message,
         "caveats": [v.value for v in result.caveats],
         "messages": list(dict.fromkeys(o.message for o in result.outcomes
                                        if o.message and o.verdict is not Verdict.PASS)),
         "tests": [{"id": o.test, "verdict": o.verdict.value, "message": o.message,
-                   "where": o.where, "duration": round(o.duration, 6)}
+                   "where": o.where, "duration": round(o.duration, 6), "blocker": o.blocker}
                   for o in result.outcomes],
     }
 
@@ -216,13 +275,17 @@ def as_markdown(results: Results, strict: bool) -> str:
         (driver, rule_id, result)
         for driver in drivers
         for rule_id, result in sorted(results[driver].items(), key=lambda i: _catalogue_order(i[0]))
-        if result.verdict in _LISTED
+        if result.verdict in (*_LISTED, Verdict.BLOCKED, Verdict.PARTIAL)
     ]
     if problems:
-        lines += ["", "### Failures and advisories", ""]
+        lines += ["", "### Failures, advisories, blocked and partial rules", ""]
         for driver, rule_id, result in problems:
             text = first_line(result.message).replace("|", "\\|")
-            lines.append(f"- `{driver}` **{rule_id}** ({result.verdict.value}): {text}")
+            state = result.verdict.value
+            if result.verdict is Verdict.BLOCKED:
+                state += " by " + ", ".join(blocker_state(b, results[driver])
+                                             for b in result.blockers)
+            lines.append(f"- `{driver}` **{rule_id}** ({state}): {text}")
     warnings = [(d, w) for d in drivers for w in tier_line(d)[1]]
     if warnings:
         lines += ["", "### Tier warnings", ""]

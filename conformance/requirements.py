@@ -46,6 +46,13 @@ def _tier(field: str, wanted: str) -> Requirement:
     return Requirement(f"{field}={wanted}", unmet, Verdict.EXCLUDED)
 
 
+def _range_cap(registration: DriverRegistration, _store: Any) -> str | None:
+    if registration.capabilities.range_cap:
+        return None
+    return (f"driver {registration.name!r} declares no range cap (range_cap=False); the cap's "
+            "rule binds only backends with a range cap")
+
+
 def _raw_metadata(registration: DriverRegistration, _store: Any) -> str | None:
     if registration.raw_metadata is not None:
         return None
@@ -58,6 +65,7 @@ REQUIREMENTS: Final[dict[str, Requirement]] = {
     "atomic_metadata": _tier("metadata_atomicity", "atomic"),
     "ordered_metadata": _tier("metadata_atomicity", "ordered"),
     "atomic_archive": _tier("archive_atomicity", "atomic"),
+    "range_cap": Requirement("range_cap", _range_cap, Verdict.EXCLUDED),
     "raw_metadata": Requirement("raw_metadata", _raw_metadata, Verdict.UNVERIFIED),
 }
 

@@ -25,13 +25,17 @@ from the catalogue (`aalis_memory.conformance.rules`); CI fails when it is stale
 no test, when a test names an unknown rule, or when a cited phrase is not in the documents.
 
 - **MUST** rules are stated by the documents (`api-memory`, `plugin-memory-mongodb`). Their ground
-  is the exact words they rest on: document, section and a short verbatim phrase.
+  is the exact words they rest on: document, section and a short verbatim phrase, with its English
+  rendering beside it in brackets (words in square brackets are context the phrase leaves implicit).
 - **SHOULD** rules are this project's reading of a point the documents leave open. Their ground
   names the open point and the one-line argument for the reading. A broken SHOULD rule is an
   advisory for third-party code unless `--memory-strict` is given.
 - **Binds** says whom a rule binds. Rules stated only by the MongoDB document bind the kit's
   `mongodb` driver; its two caps (RANGE-01, CROSS-01) bind another backend only where it has the
-  same cap.
+  same cap. A backend without a range cap declares `Capabilities(range_cap=False)` and RANGE-01 is
+  reported `excluded by tier` for it (the `mongodb` backend always has one). The cross-session cap
+  needs no such switch: api-memory narrows every backend's cross-session read to its configured
+  cap (LIM-04).
 
 Every failure message carries the rule's one-line text and its ground, so it can be fixed without
 this file.
@@ -210,7 +214,7 @@ def _cell(text: str) -> str:
 
 def _ground(rule: Rule) -> str:
     """The ground cell: the cited words (MUST), or the reading and what it builds on (SHOULD)."""
-    lines = [f"{c.where} “{c.phrase}”" for c in rule.cites]
+    lines = [c.render() for c in rule.cites]
     if rule.reading is not None:
         built_on = f" Builds on: {'; '.join(lines)}." if lines else ""
         return (f"*Reading* — open point: {rule.reading.point}. *Why:* {rule.reading.argument}."

@@ -2,16 +2,18 @@
 
 A rule is ``pass`` only when a test really executed a check of it and the check held. Every
 other state says why it is not a pass: the driver failed it (``fail``, or ``advisory`` for a
-SHOULD rule outside strict mode), the optional method is absent (``not implemented``), the
-driver's declared tier does not promise it (``excluded by tier``), the kit could not check it
-here (``unverified``), or no test of it ran (``not run``). Pure functions: the pytest glue is in
-:mod:`aalis_memory.conformance.report`.
+SHOULD rule outside strict mode), a part of it held while another part could not be checked or
+was blocked (``partial pass``), a setup or observation step its tests leaned on failed, so they
+could not judge it (``blocked``, naming the rule whose behaviour failed), the optional method is
+absent (``not implemented``), the driver's declared tier does not promise it (``excluded by
+tier``), the kit could not check it here (``unverified``), or no test of it ran (``not run``).
+Pure functions: the pytest glue is in :mod:`aalis_memory.conformance.report`.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final, NoReturn
 
 import attrs
@@ -24,7 +26,10 @@ class Verdict(enum.Enum):
     FAIL = "fail"
     ADVISORY = "advisory"
     KNOWN_FAILURE = "known failure"
+    #: A rule state only (never one test's outcome): passes, and a part unverified or blocked.
+    PARTIAL = "partial pass"
     PASS = "pass"
+    BLOCKED = "blocked"
     UNVERIFIED = "unverified"
     EXCLUDED = "excluded by tier"
     NOT_IMPLEMENTED = "not implemented"
@@ -80,6 +85,10 @@ class Outcome:
     cause: str = ""
     #: Whether the test ran at all (a deselected test did not): what ran explains better.
     ran: bool = True
+    #: For a blocked outcome: the rule whose behaviour failed in a setup or observation step.
+    blocker: str = ""
+    #: For a failed check: the rules its observation steps stood on (see :func:`resolve_leaning`).
+    leaned: tuple[str, ...] = ()
 
 
 @attrs.define
@@ -95,13 +104,24 @@ class RuleVerdict:
     def verdict(self) -> Verdict:
         if not self.outcomes:
             return Verdict.NOT_RUN
-        return min((o.verdict for o in self.outcomes), key=lambda v: v.rank)
+        worst = min((o.verdict for o in self.outcomes), key=lambda v: v.rank)
+        if worst is Verdict.PASS and any(o.verdict in _GAPS for o in self.outcomes):
+            return Verdict.PARTIAL
+        return worst
+
+    @property
+    def blockers(self) -> list[str]:
+        """The rules whose failing behaviour kept this rule's tests from judging it."""
+        return list(dict.fromkeys(o.blocker for o in self.outcomes if o.blocker))
 
     @property
     def deciding(self) -> Outcome | None:
         """The first outcome with the rule's verdict, from a test that ran if any did: the
         message a user reads first."""
         verdict = self.verdict
+        if verdict is Verdict.PARTIAL:  # what was left unchecked is the news
+            verdict = min((o.verdict for o in self.outcomes if o.verdict in _GAPS),
+                          key=lambda v: v.rank)
         same = [o for o in self.outcomes if o.verdict is verdict]
         return next((o for o in same if o.ran), same[0] if same else None)
 
@@ -112,12 +132,70 @@ class RuleVerdict:
 
     @property
     def caveats(self) -> list[Verdict]:
-        """For a pass: the parts of the rule that did not pass (e.g. excluded by a tier)."""
-        if self.verdict is not Verdict.PASS:
+        """For a (partial) pass: the parts of the rule that did not pass. Blocked and unverified
+        parts make the pass partial; parts outside the declared tier or an absent optional method
+        are no gap in what the driver promises, so a pass with only those stays a pass."""
+        if self.verdict not in (Verdict.PASS, Verdict.PARTIAL):
             return []
         seen = {o.verdict for o in self.outcomes if o.verdict.rank > Verdict.PASS.rank}
-        return [v for v in (Verdict.UNVERIFIED, Verdict.EXCLUDED, Verdict.NOT_IMPLEMENTED)
-                if v in seen]
+        return [v for v in (Verdict.BLOCKED, Verdict.UNVERIFIED, Verdict.EXCLUDED,
+                            Verdict.NOT_IMPLEMENTED) if v in seen]
+
+
+#: Outcomes that leave a part of a passing rule unchecked: the rule is then a partial pass.
+_GAPS: Final = frozenset({Verdict.UNVERIFIED, Verdict.BLOCKED})
+
+
+#: Outcomes that say a rule was found broken.
+_BROKEN: Final = frozenset({Verdict.FAIL, Verdict.ADVISORY, Verdict.KNOWN_FAILURE})
+
+
+def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outcome]]:
+    """Failed checks that read the store through a rule the driver breaks become ``blocked`` by
+    that rule: what they compared may be that rule's fault, not theirs. Returns the (rule, new
+    outcome) pairs changed.
+
+    A failure with no such lean is the driver's; one that leans only on rules whose own failures
+    are themselves in question waits until those are settled, and a lean that goes round in a
+    circle settles as a failure (never hidden).
+    """
+    settled: set[int] = set()  # ids of leaning failures judged the driver's own
+
+    def outcomes_of(rule: str) -> list[Outcome]:
+        found = per_rule.get(rule)
+        return found.outcomes if found is not None else []
+
+    def genuine(rule: str) -> bool:
+        return any(o.verdict in _BROKEN and (not o.leaned or id(o) in settled)
+                   for o in outcomes_of(rule))
+
+    def in_question(rule: str) -> bool:
+        return any(o.verdict in _BROKEN for o in outcomes_of(rule))
+
+    pending = [(rule, o) for rule, result in per_rule.items() for o in result.outcomes
+               if o.verdict in _BROKEN and o.leaned]
+    changed: list[tuple[str, Outcome]] = []
+    progress = True
+    while pending and progress:
+        progress = False
+        for rule, outcome in list(pending):
+            leans = [r for r in outcome.leaned if r != rule]
+            blocker = next((r for r in leans if genuine(r)), None)
+            if blocker is not None:
+                blocked = attrs.evolve(
+                    outcome, verdict=Verdict.BLOCKED, blocker=blocker, leaned=(),
+                    message=f"blocked by {blocker}: the check read the store through "
+                            f"{blocker}, which this driver breaks; it found: {outcome.message}")
+                result = per_rule[rule]
+                result.outcomes[result.outcomes.index(outcome)] = blocked
+                changed.append((rule, blocked))
+            elif not any(in_question(r) for r in leans):
+                settled.add(id(outcome))
+            else:
+                continue
+            pending.remove((rule, outcome))
+            progress = True
+    return changed
 
 
 def counts(verdicts: Iterable[Verdict]) -> dict[Verdict, int]:
@@ -133,8 +211,8 @@ def summary_line(found: dict[Verdict, int]) -> str:
     total = sum(found.values())
     shown = [f"{found[Verdict.PASS]} pass", f"{found[Verdict.FAIL]} fail",
              f"{found[Verdict.ADVISORY]} advisory"]
-    if found[Verdict.KNOWN_FAILURE]:
-        shown.append(f"{found[Verdict.KNOWN_FAILURE]} known failure")
+    shown += [f"{found[v]} {v.value}" for v in
+              (Verdict.KNOWN_FAILURE, Verdict.PARTIAL, Verdict.BLOCKED) if found[v]]
     shown += [f"{found[v]} {v.value}" for v in
               (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED, Verdict.NOT_RUN)]
     return f"{', '.join(shown)} (of {total} rules)"
@@ -146,6 +224,7 @@ __all__ = [
     "RuleVerdict",
     "Verdict",
     "counts",
+    "resolve_leaning",
     "skip",
     "skip_verdict",
     "summary_line",

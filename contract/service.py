@@ -92,7 +92,8 @@ class MemoryService(Protocol):
     async def save_metadata(self, namespace: str, key: str, data: JsonObject) -> None:
         """Store a JSON object under ``(namespace, key)``, stamped with the write time in epoch
         ms (META-01, META-05); later changes to ``data`` do not reach the store (META-06). Data
-        JSON cannot hold raises ``TypeError``/``ValueError`` and stores nothing (META-08)."""
+        JSON cannot hold raises ``TypeError``/``ValueError`` and stores nothing (META-08).
+        ``get_metadata`` returns it as a JSON round trip reads it: a tuple as a list (META-07)."""
 
     async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
         """The stored object (a copy: META-06), or ``None`` for a missing key (META-01)."""
@@ -107,9 +108,10 @@ class MemoryService(Protocol):
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
         """Apply puts and dels in order, across namespaces (COMMIT-01, COMMIT-02, COMMIT-03).
 
-        Under ``metadata_atomicity='atomic'`` a batch applies whole or not at all and no reader
-        sees part of it (COMMIT-04, COMMIT-05); the ordered tier checks every payload before
-        writing (COMMIT-07). A del removes even an unreadable entry (COMMIT-06).
+        Under ``metadata_atomicity='atomic'`` a batch applies whole or not at all, whatever
+        error makes it raise, and no reader sees part of it (COMMIT-04, COMMIT-05); a put of
+        data JSON cannot hold is refused (META-08), and the ordered tier checks every payload
+        before writing (COMMIT-07). A del removes even an unreadable entry (COMMIT-06).
         """
 
 

@@ -18,6 +18,8 @@ import attrs
 #: never sent to the model and never count toward a conversation-message limit.
 CONTROL_KINDS: Final[frozenset[str]] = frozenset({"event-marker"})
 
+#: A JSON object: ``str`` keys; values are ``str``, ``int``, ``float``, ``bool``, ``None``, lists
+#: and JSON objects.
 JsonObject: TypeAlias = dict[str, Any]
 
 
@@ -64,7 +66,26 @@ class Message:
     """One stored chat message.
 
     ``None`` on an optional field means the field is absent; ``reasoning_content`` can also be an
-    explicit ``None`` (JSON ``null``), so its absence is spelled ``ABSENT``.
+    explicit ``None`` (JSON ``null``), so its absence is spelled ``ABSENT``. Sequences are tuples
+    (a list given is turned into one); a backend stores each field as given and hands it back
+    unchanged (MSG-02), and a field of the wrong type, an element included, is refused with
+    ``TypeError`` before anything is stored (HOST-04).
+
+    - ``role``: a ``str``: ``"user"``, ``"assistant"``, ``"system"``, ``"tool"`` or another role.
+    - ``content``: a ``str``, or ``None`` (a tool-call turn may have no text).
+    - ``tool_calls``: the tool calls of an assistant turn; each element a JSON object (``dict``,
+      e.g. ``{"id": ..., "type": "function", "function": {"name": ..., "arguments": ...}}``).
+    - ``tool_call_id``: a ``str``: the call a ``"tool"`` message answers.
+    - ``name``: a ``str``: the speaker's or tool's name.
+    - ``kind``: a ``str``; a kind in ``CONTROL_KINDS`` makes the message a control record.
+    - ``timestamp``: epoch milliseconds, an ``int`` or ``float`` (not ``bool``); stamped with
+      the current time when saved without one (MSG-03).
+    - ``reasoning_content``: a ``str``, explicit ``None``, or ``ABSENT``.
+    - ``segments``: the parts of a turn as shown; each element a JSON object (``dict``, e.g.
+      ``{"type": "text", "content": ...}``).
+    - ``images``: each element a ``str``: an image URL or ``data:`` URI.
+    - ``audios``: each element a ``str``: an audio URL or ``data:`` URI.
+    - ``metadata``: a JSON object (``dict`` with ``str`` keys), e.g. ``{"platform": "qq"}``.
     """
 
     role: str
@@ -181,6 +202,7 @@ class MetadataDel:
     key: str
 
 
+#: One operation of a ``commit_metadata`` batch (TypeScript: ``{op: 'put', ...} | {op: 'del', ...}``).
 MetadataOp: TypeAlias = MetadataPut | MetadataDel
 
 
@@ -190,7 +212,18 @@ def _str_tuple_or_none(value: Iterable[str] | None) -> tuple[str, ...] | None:
 
 @attrs.frozen(kw_only=True)
 class RecentMessagesAcrossSessionsQuery:
-    """The filter of a cross-session read of recent active messages."""
+    """The filter of a cross-session read of recent active messages (CROSS-01..CROSS-05).
+
+    - ``limit``: how many of the newest messages, a non-negative ``int`` or ``math.inf``; never
+      more than the backend's ``cross_session_max_limit`` (CROSS-01, LIM-04).
+    - ``since_ts``: keeps timestamps ``>= since_ts`` (epoch ms, ``int`` or ``float``).
+    - ``platform``: keeps messages whose ``metadata["platform"]`` equals it (a ``str``).
+    - ``exclude_session_ids``: each element a session id ``str`` whose messages are dropped.
+    - ``roles``: each element a role ``str``; a whitelist, by default ``user`` and ``assistant``.
+    - ``kinds``: each element a kind ``str``; a whitelist that drops kind-less messages.
+    - ``exclude_kinds``: each element a kind ``str`` to drop; it wins over ``kinds`` and keeps
+      kind-less messages.
+    """
 
     limit: int | float
     since_ts: int | float | None = None

@@ -16,6 +16,7 @@ import attrs
 from aalis_memory.clearing import ClearContext, ClearResult, ClearTypeContribution
 from aalis_memory.compression_service import (
     AlreadyCompressing,
+    CommitFailed,
     CompressingStatus,
     CompressionError,
     HistoryChanged,
@@ -23,10 +24,10 @@ from aalis_memory.compression_service import (
     SummarizerFailed,
 )
 from aalis_memory.conformance.compression import ProviderContext, compression_provider
-from aalis_memory.drivers.summary import Summarizer, SummaryCompression
+from aalis_memory.drivers.summary import CLEAR_TYPE, Summarizer, SummaryCompression
 from aalis_memory.events import MESSAGES_DELETED
 from aalis_memory.service import MemoryService
-from aalis_memory.types import JsonObject, Message
+from aalis_memory.types import JsonObject, Message, MetadataDel
 
 
 @attrs.frozen
@@ -146,7 +147,7 @@ class ArchivesPicksToo(SummaryCompression):
 
 @broken(
     "background-commit", "CSV-01", "CSV-02", "CSV-04", "CSV-05", "CSV-06", "CSV-07", "CSV-08",
-    "CSV-15", "CSV-18", "CSV-19", "EVT-01",
+    "CSV-13", "CSV-15", "CSV-18", "CSV-19", "EVT-01",
 )
 class BackgroundCommit(SummaryCompression):
     """Resolves as soon as the summarizer answered; archiving finishes in a background task."""
@@ -223,6 +224,90 @@ class NoDoneEvent(SummaryCompression):
             super()._emit(session_id, status)
 
 
+@broken("done-before-commit", "CSV-13")
+class DoneBeforeCommit(SummaryCompression):
+    """Reports done as it hands the span to archive_span, before the commit, and nothing after."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._announced: set[str] = set()
+
+    def _announce(self, session_id: str) -> None:
+        self._emit(session_id, "done")
+        self._announced.add(session_id)
+
+    async def _compress(
+        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+    ) -> None:
+        announcing = _BeforeArchive(memory, self._announce)
+        await super()._compress(announcing, summarizer, session_id, snapshot, split, previous, mark)
+
+    def _emit(self, session_id: str, status: CompressingStatus) -> None:
+        if status == "done" and session_id in self._announced:
+            self._announced.discard(session_id)  # already sent, before the commit
+            return
+        super()._emit(session_id, status)
+
+
+class _BeforeArchive:
+    """The store, calling ``before(session_id)`` as each archive_span starts."""
+
+    def __init__(self, store: Any, before: Callable[[str], None]) -> None:
+        self.wrapped = store
+        self.before = before
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        self.before(session_id)
+        result: int = await self.wrapped.archive_span(session_id, count, keep)
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
+
+
+class _CommitWatch(SummaryCompression):
+    """Notes the sessions whose run failed to commit (storing the summary or archiving)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._commit_failed: set[str] = set()
+
+    async def _compress(
+        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
+        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+    ) -> None:
+        try:
+            await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
+        except CommitFailed:
+            self._commit_failed.add(session_id)
+            raise
+
+
+@broken("commit-failure-reported-done", "CSV-13")
+class CommitFailureReportedDone(_CommitWatch):
+    """Reports done when archive_span failed: the summary was written, so it counts the run as
+    finished (it still rejects)."""
+
+    def _emit(self, session_id: str, status: CompressingStatus) -> None:
+        if status == "error" and session_id in self._commit_failed:
+            self._commit_failed.discard(session_id)
+            status = "done"
+        super()._emit(session_id, status)
+
+
+@broken("swallows-commit-failure", "CSV-07", "CSV-13")
+class SwallowsCommitFailure(CommitFailureReportedDone):
+    """Reports done for a failed archive_span and resolves as if the compression had been
+    committed."""
+
+    async def _run(self, session_id: str) -> bool:
+        try:
+            return await super()._run(session_id)
+        except CommitFailed:
+            return True
+
+
 @broken("ignores-birth-platform", "CSV-14")
 class IgnoresBirthPlatform(SummaryCompression):
     """Picks the tier by the entry platform even for sessions born on another one."""
@@ -261,6 +346,29 @@ class NoDivider(SummaryCompression):
 
     async def _divide(self, memory: MemoryService, session_id: str) -> None:
         return None
+
+
+@broken("divider-not-system", "CSV-25")
+class DividerNotSystem(SummaryCompression):
+    """Leaves its divider as an assistant message (still an event marker, so it is a divider)."""
+
+    async def _divide(self, memory: MemoryService, session_id: str) -> None:
+        await memory.save_message(session_id, Message(
+            role="assistant", content="--- compressed ---", kind="event-marker",
+            timestamp=self._clock()))
+
+
+@broken("keeps-every-summary", "CSV-16")
+class KeepsEverySummary(SummaryCompression):
+    """Keeps the previous summaries beside the new one instead of letting the new one replace
+    them (what the documents leave open: CSV-23 still holds)."""
+
+    async def _store(self, memory: MemoryService, session_id: str, record: JsonObject) -> None:
+        before = await memory.get_metadata(self.namespace, session_id)
+        earlier = None if before is None else before.get("summary")
+        if isinstance(earlier, str) and isinstance(record.get("summary"), str):
+            record = {**record, "summary": f"{earlier}\n{record['summary']}"}
+        await super()._store(memory, session_id, record)
 
 
 @broken("accepts-any-reason", "CSV-20")
@@ -351,6 +459,20 @@ class UnreadableHistoryUntyped(SummaryCompression):
             raise exc.__cause__ or exc from None
 
 
+@broken("unreadable-history-reported", "CSV-21", "CSV-22")
+class UnreadableHistoryReported(SummaryCompression):
+    """Reports start and error for a history it could not read, and lets the store's own error
+    through."""
+
+    async def _run(self, session_id: str) -> bool:
+        try:
+            return await super()._run(session_id)
+        except HistoryUnreadable as exc:
+            self._emit(session_id, "start")
+            self._emit(session_id, "error")
+            raise exc.__cause__ or exc from None
+
+
 # -- memory change events --------------------------------------------------------------------
 
 
@@ -397,6 +519,33 @@ class ClearWipesAllSessions(SummaryCompression):
 
     async def on_clear(self, context: ClearContext) -> ClearResult | None:
         return await super().on_clear(attrs.evolve(context, scope="all", session_id=None))
+
+
+@broken("clear-all-own-writes", "CLR-12")
+class ClearAllOwnWrites(SummaryCompression):
+    """A memory:clear of all sessions deletes the summaries this instance wrote, remembered in
+    the object: after a restart it clears nothing."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._wrote: set[str] = set()
+
+    async def _store(self, memory: MemoryService, session_id: str, record: JsonObject) -> None:
+        await super()._store(memory, session_id, record)
+        self._wrote.add(session_id)
+
+    async def on_clear(self, context: ClearContext) -> ClearResult | None:
+        if context.scope != "all" or self.memory is None or (
+            context.types is not None and CLEAR_TYPE not in context.types
+        ):
+            return await super().on_clear(context)
+        self._clears_of_all += 1  # a run in progress still sees the clear
+        ops = [MetadataDel(self.namespace, session_id) for session_id in sorted(self._wrote)]
+        if ops:
+            await self.memory.commit_metadata(ops)
+        self._wrote.clear()
+        return ClearResult(source="memory-summary", type=CLEAR_TYPE, success=True,
+                           message="对话摘要已清除")
 
 
 @broken("clear-ignores-types", "CLR-13")

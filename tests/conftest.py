@@ -18,6 +18,7 @@ LONGEST_FIRST: Final = (
     "tests/test_broken_drivers.py",
     "tests/test_state_machine_catches_broken.py",
     "tests/test_plugin.py",
+    "tests/test_hangs.py",
     "tests/test_author_run.py",
     "conformance/suite/state_machine.py",
     "tests/test_stdio_bridge.py",

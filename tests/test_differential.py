@@ -6,7 +6,7 @@ tiers agree, and a broken driver next to a reference one is named, with one of i
 
 from __future__ import annotations
 
-import ast
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -30,7 +30,7 @@ def test_reference_drivers_of_both_orderings_agree(tmp_path: Path) -> None:
     # It runs once, under the first driver (the other drivers' copies are not collected).
     assert re.search(r"\b1 passed, \d+ deselected\b", output), output[-2000:]
     # And it reports the rules its history really checked, as the single-driver test does.
-    checked = [ast.literal_eval(p.get("value", "")) for p in ET.parse(junit).getroot().iter(
+    checked = [json.loads(p.get("value", "")) for p in ET.parse(junit).getroot().iter(
         "property") if p.get("name") == PROP_CHECKED]
     assert len(checked) == 1, checked
     assert {"HIST-01", "COUNT-01", "ARCH-01", "META-01"} <= set(checked[0]), checked[0]

@@ -115,8 +115,17 @@ def test_sync_third_party_driver_passes_and_reports(pytester: pytest.Pytester) -
     assert result.ret == 0, result.stdout.str()
     verdicts = load_report(report)["drivers"]["syncmem"]["rules"]
     assert verdicts["HIST-04"]["verdict"] == "pass"
+    # The kit cannot see inside a sync call: atomicity toward concurrent readers is held only as
+    # far as it can look, a partial pass that says so (issue 21).
+    inside = {"ARCH-10", "COMMIT-05"}
+    for rule in inside:
+        assert verdicts[rule]["verdict"] == "partial pass", verdicts[rule]
+        assert "one at a time on one thread" in verdicts[rule]["message"]
+    # META-10 too: without a raw_metadata hook its unreadable-entry part is unverified.
+    partial = {rule for rule, v in verdicts.items() if v["verdict"] == "partial pass"}
+    assert partial == {*inside, "META-10"}, partial
     assert all(v["verdict"] in ("pass", "unverified", "excluded by tier")
-               for rule, v in verdicts.items() if rule != "PERF-01"), verdicts
+               for rule, v in verdicts.items() if rule not in {"PERF-01", *partial}), verdicts
     assert verdicts["PERF-01"]["verdict"] == "not run"  # the scaling probe is opt-in
 
 

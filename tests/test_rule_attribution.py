@@ -21,6 +21,7 @@ from aalis_memory.conformance.machine.attribution import (
     full_read_exercises,
     history_read_exercises,
     interleaving_only,
+    json_alike,
     list_mismatch_rules,
     listing_exercises,
     range_exercises,
@@ -132,7 +133,7 @@ def test_updates() -> None:
 def test_deletes() -> None:
     mine, others = [msg("a", ts=1), msg("b", ts=2)], [msg("c", ts=2)]
     assert delete_exercises(mine, [1], others) == {"DEL-01"}
-    assert delete_exercises(mine, [2], others) == {"DEL-01", "DEL-02"}
+    assert delete_exercises(mine, [2], others) == {"DEL-01", "MSG-06"}
     assert delete_exercises(mine, [], others) == {"DEL-02"}
     assert delete_exercises(mine, [7], []) == set()
 
@@ -145,7 +146,9 @@ def test_clears() -> None:
     assert clear_exercises(everything=False, cleared=True, archived=False, others_hold=False,
                            metadata_held=False) == {"CLEAR-01"}
     assert clear_exercises(everything=False, cleared=False, archived=False, others_hold=True,
-                           metadata_held=False) == {"CLEAR-02"}
+                           metadata_held=False) == {"MSG-06"}
+    assert clear_exercises(everything=False, cleared=True, archived=True, others_hold=True,
+                           metadata_held=False) == {"CLEAR-01", "CLEAR-02", "MSG-06"}
 
 
 def test_range_reads() -> None:
@@ -207,8 +210,19 @@ def test_exotic_json() -> None:
 def test_listings() -> None:
     assert listing_exercises([], unreadable=False, others_hold=False) == set()
     assert listing_exercises([], unreadable=True, others_hold=True) == {"META-02", "META-09"}
+    # Data a store easily loses ('$' keys, nesting, unicode) is META-01's; values JSON writes
+    # like others (a tuple, a whole float) META-07's.
     assert listing_exercises([{"a": 1}, {"$d": 2}], unreadable=False, others_hold=False) == {
-        "META-02", "META-04", "META-07"}
+        "META-02", "META-04", "META-01"}
+    assert listing_exercises([{"a": [1]}], unreadable=False, others_hold=False,
+                             alike=True) == {"META-02", "META-01", "META-07"}
+
+
+def test_json_alike() -> None:
+    assert json_alike({"a": (1, 2)})
+    assert json_alike({"a": [{"b": ()}]})
+    assert json_alike({"w": 2.0})
+    assert not json_alike({"w": 2.5, "a": [1, {"b": [True]}], "$d": "x"})
 
 
 def test_commits() -> None:

@@ -162,8 +162,8 @@ def test_a_drifted_citation_is_reported(tmp_path: Path) -> None:
     catalogue = {
         "A-01": must("A-01", "in place", cite("api-memory", "核心方法", "条数只数对话消息")),
         "A-02": must("A-02", "wrong section", cite("api-memory", "核心方法", "压成才落定")),
-        "A-03": must("A-03", "drifted", cite("api-memory", "压缩服务", "压成才落定了")),
-        "A-04": must("A-04", "no section", cite("plugin-memory-mongodb", "配置", "x")),
+        "A-03": must("A-03", "drifted", cite("api-memory", "压缩服务", "压成才落定了", "settled")),
+        "A-04": must("A-04", "no section", cite("plugin-memory-mongodb", "配置", "x", "x")),
     }
     found = spec_map.citation_problems(tmp_path, catalogue)
     assert [line.split(":")[0] for line in found] == ["A-02", "A-03", "A-04"]

@@ -1,7 +1,9 @@
 """Drivers in other languages through the stdio protocol (issue 14): the TypeScript reference
 backend passes the suite strict through the bridge, the broken TypeScript backends fail exactly
 their rules, and a crash, a hang or a protocol violation fails the call naming the method and
-showing the adapter's stderr; no adapter outlives its run."""
+showing the adapter's stderr; no adapter outlives its run. A failure names a transcript of its
+store that ``python -m aalis_memory.conformance replay`` sends again, and the state machine
+prints its shrunk history as TypeScript that compiles against the bridge's types (issue 22)."""
 
 from __future__ import annotations
 
@@ -311,18 +313,24 @@ def runs(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tup
     return done
 
 
+#: The reference's driver name: ``stdio:`` and the name its adapter gives serve().
+REFERENCE = "stdio:typescript-reference"
+
+
 def test_the_typescript_reference_passes_strict(runs: dict[str, tuple[int, str, Path]]) -> None:
     code, output, workdir = runs["reference"]
     assert code == 0, output[-4000:]
     report = load_report(workdir / "report.json")
-    found = verdicts(report, "stdio")
+    # Every output names the backend as its adapter does: the name given to serve().
+    assert list(report["drivers"]) == [REFERENCE], list(report["drivers"])
+    found = verdicts(report, REFERENCE)
     assert len(found) >= 90, sorted(found)  # every rule of a memory driver has a verdict
     assert set(found) <= set(CATALOGUE)
     wrong = {rule: verdict for rule, verdict in found.items()
              if verdict not in ACCEPTED and not (rule in OPT_IN and verdict == "not run")
              and not (rule in KNOWN and verdict == "known failure")}
     assert not wrong, wrong
-    rules = report["drivers"]["stdio"]["rules"]
+    rules = report["drivers"][REFERENCE]["rules"]
     for rule, verdict in found.items():
         if verdict in ("unverified", "excluded by tier"):
             assert rules[rule]["message"], f"{rule} is {verdict} without a reason"
@@ -373,3 +381,170 @@ def test_the_bridge_round_trips_values_through_typescript(built: Path) -> None:
         asyncio.run(scenario())
     finally:
         connection.stop()
+
+
+# -- reproducing a failure: the transcript and its replay, the TypeScript snippet ---------------
+
+
+def test_typescript_snippets_call_the_backend_s_methods() -> None:
+    """The machine's steps as the bridge makes them on a TypeScript store (no node needed)."""
+    from aalis_memory.conformance.machine.snippets import (
+        CallerMutates,
+        Step,
+        ts_call,
+        typescript_reproduction,
+    )
+    from aalis_memory.types import MetadataDel, RecentMessagesAcrossSessionsQuery
+
+    assert ts_call(Step("save_message", ("s1", Message(role="user", content="#1", timestamp=0)))
+                   ) == "store.saveMessage('s1', {role: 'user', content: '#1', timestamp: 0})"
+    assert ts_call(Step("save_message", ("s1", Message(role="tool", content=None,
+                                                       reasoning_content=None)))
+                   ) == "store.saveMessage('s1', {role: 'tool', content: null, reasoningContent: null})"
+    assert ts_call(Step("get_history", ("it's", float("inf")))) == "store.getHistory('it\\'s', Infinity)"
+    assert ts_call(Step("get_history", ("s1", None))) == "store.getHistory('s1')"
+    assert ts_call(Step("archive_span", ("s1", 2, [0]))) == "store.archiveSpan('s1', {count: 2, keep: [0]})"
+    assert ts_call(Step("get_messages_by_session_range", ("s1", float("-inf"), 5, None, ["x"]))
+                   ) == "store.getMessagesBySessionRange('s1', -Infinity, 5, undefined, ['x'])"
+    assert ts_call(Step("commit_metadata", ([MetadataPut("ns", "k", {"a.b": [1, None]}),
+                                             MetadataDel("ns", "k")],))) == (
+        "store.commitMetadata([{op: 'put', namespace: 'ns', key: 'k', data: {'a.b': [1, null]}}, "
+        "{op: 'del', namespace: 'ns', key: 'k'}])")
+    assert ts_call(Step("get_recent_messages_across_sessions", (
+        RecentMessagesAcrossSessionsQuery(limit=3, roles=["user"]),))
+    ) == "store.getRecentMessagesAcrossSessions({limit: 3, roles: ['user']})"
+    lines = typescript_reproduction([
+        CallerMutates("save_metadata", ("ns", "k", {"a": 1}), marker="m"),
+        Step("get_history", ("s1", "3"), errors=(ValueError,)),
+        Step("list_metadata", ("ns",)),
+    ])
+    assert lines[2] == "export async function reproduce(store: Required<MemoryService>): Promise<void> {"
+    assert "  try { await loose.getHistory('s1', '3'); } catch { /* must throw ValueError */ }" in lines
+    assert lines[-2:] == ["  console.log(await store.listMetadata('ns'));  // the call that shows the bug",
+                          "}"]
+
+
+def test_the_recorder_keeps_only_the_current_test_s_store() -> None:
+    """A new store opened while none is open starts a new transcript; one opened beside another
+    joins it; a restarted adapter's stores are gone; nothing before the first open is kept."""
+    from aalis_memory.conformance.stdio.transcript import Recorder
+
+    recorder = Recorder("d", ["node", "a.js"], None)
+    recorder.sent("hello", "hi")
+    recorder.got("hello!")
+    assert recorder.lines() == ()
+    for method, line in [("open", "o1"), ("getHistory", "g1"), ("close", "c1"), ("open", "o2")]:
+        recorder.sent(method, line)
+        recorder.got(f"answer {line}")
+    assert recorder.lines() == ("> o2", "< answer o2")
+    recorder.sent("open", "o3")
+    assert recorder.lines()[-1] == "> o3"
+    recorder.keep(("snippet",))
+    recorder.restarted()
+    assert recorder.lines()[0] == "> o2"  # kept for the failure being reported
+    recorder.sent("open", "o4")
+    assert recorder.lines() == ("> o4",)
+    assert recorder.kept(("snippet",)) == ("> o2", "< answer o2", "> o3")
+    recorder.forget()
+    assert recorder.kept(("snippet",)) is None
+
+
+def _tsc(folder: Path, source: str) -> subprocess.CompletedProcess[str]:
+    """Type-check ``source`` against the bridge's own contract types (as the package exports
+    them), the way a backend's author compiles it."""
+    (folder / "snippet.ts").write_text(source, encoding="utf-8")
+    (folder / "tsconfig.json").write_text(json.dumps({
+        "compilerOptions": {
+            "target": "ES2022", "module": "commonjs", "lib": ["ES2022"], "types": ["node"],
+            "typeRoots": [str(BRIDGE / "node_modules" / "@types")], "strict": True,
+            "noEmit": True, "skipLibCheck": True, "baseUrl": ".",
+            "paths": {"@aalis/memory-stdio-bridge": [str(BRIDGE / "src" / "index.ts")]},
+        },
+        "files": ["snippet.ts"],
+    }))
+    return subprocess.run(
+        ["node", str(BRIDGE / "node_modules" / "typescript" / "bin" / "tsc"), "-p",
+         str(folder / "tsconfig.json")], capture_output=True, text=True, timeout=120, check=False)
+
+
+def _run_kit(folder: Path, adapter: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], Any]:
+    report = folder / "report.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
+         "--memory-driver=stdio", f"--memory-stdio-command=node {adapter}",
+         f"--memory-report={report}", *args],
+        cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+    return proc, load_report(report)
+
+
+def _transcript_note(text: str) -> tuple[Path, list[str]]:
+    """The transcript a failure's text names, and its replay command (as argv)."""
+    path = next(line.split("): ", 1)[1] for line in text.splitlines()
+                if line.strip().startswith("stdio transcript ("))
+    command = next(line.split("replay it: ", 1)[1] for line in text.splitlines()
+                   if "replay it: " in line)
+    argv = shlex.split(command)
+    assert argv[:3] == ["python", "-m", "aalis_memory.conformance"], command
+    return Path(path), [sys.executable, *argv[1:]]
+
+
+def test_a_failure_names_a_transcript_that_replays_it(built: Path, tmp_path: Path) -> None:
+    """A failing test of a stdio driver names the transcript of its store and the replay
+    command, in the terminal and in the report; the command run as printed gets every recorded
+    answer again from the same adapter, and marks the first that differs from another one."""
+    proc, report = _run_kit(tmp_path, built / "broken-limit-zero.js", "--memory-rules=LIM-01",
+                            "-k", "not state_machine")
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    path, replay = _transcript_note(proc.stdout)
+    assert path.is_file(), path
+    assert path.parent == tmp_path / "report-stdio-transcripts"
+    assert "--memory-stdio-command=" in shlex.join(replay)
+    rule = report["drivers"]["stdio:broken-limit-zero"]["rules"]["LIM-01"]
+    failed = [test["message"] for test in rule["tests"] if test["verdict"] == "fail"]
+    assert failed
+    assert all("replay it: python -m aalis_memory.conformance replay" in m for m in failed), failed
+    lines = path.read_text(encoding="utf-8").splitlines()
+    sent = [json.loads(line[2:]) for line in lines if line.startswith("> ")]
+    assert sent[0]["method"] == "open", lines
+    assert sent[-1]["method"] == "getHistory", lines  # the read that failed
+    assert {"hello", "close"}.isdisjoint(m["method"] for m in sent), lines  # one store's lines
+    again = subprocess.run(replay, capture_output=True, text=True, timeout=120, check=False)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"every answer is the recorded one ({len(sent)} requests)" in again.stdout
+    assert again.stdout.count("recorded: ") == len(sent)
+    other = subprocess.run(
+        [*replay[:-1], f"--memory-stdio-command=node {built / 'reference.js'}"],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert other.returncode == 1, other.stdout + other.stderr
+    marked = [line for line in other.stdout.splitlines() if "<--" in line]
+    assert marked, other.stdout
+    assert marked[0].endswith('replayed: {"result":[]}   <-- the first answer that differs'), marked
+
+
+def test_a_machine_failure_of_a_stdio_driver_is_reproduced_in_typescript(
+    built: Path, tmp_path: Path,
+) -> None:
+    """The state machine's shrunk history of a TypeScript backend is printed as TypeScript that
+    compiles against the bridge's types, and its transcript (the shrunk history's store) replays
+    with the recorded answers."""
+    proc, report = _run_kit(tmp_path, built / "broken-clear-all-metadata.js", "-k",
+                            "test_state_machine")
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    message = report["drivers"]["stdio:broken-clear-all-metadata"]["rules"]["CLEAR-04"]["message"]
+    lines = message.splitlines()
+    start = lines.index("  reproduce (shrunk history, on a fresh store):") + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("    "))
+    snippet = "\n".join(line[4:] for line in lines[start:end])
+    assert "export async function reproduce(store: Required<MemoryService>" in snippet, snippet
+    assert "await store.clearAll();" in snippet, snippet
+    assert "import asyncio" not in snippet, snippet
+    assert "math.inf" not in snippet, snippet
+    assert "export async function reproduce(" in proc.stdout  # the terminal shows it too
+    checked = _tsc(tmp_path, snippet + "\n")
+    assert checked.returncode == 0, checked.stdout + checked.stderr + snippet
+    path, replay = _transcript_note(message)
+    assert path.is_file()
+    again = subprocess.run(replay, capture_output=True, text=True, timeout=120, check=False)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "clearAll" in again.stdout
+    assert "every answer is the recorded one" in again.stdout

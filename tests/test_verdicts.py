@@ -37,11 +37,30 @@ def test_a_rule_without_outcomes_did_not_run() -> None:
 
 
 @pytest.mark.parametrize("others", [
-    (Verdict.NOT_IMPLEMENTED,), (Verdict.EXCLUDED,), (Verdict.UNVERIFIED,), (Verdict.NOT_RUN,),
+    (Verdict.NOT_IMPLEMENTED,), (Verdict.EXCLUDED,), (Verdict.NOT_RUN,),
 ])
 def test_only_an_exercised_check_makes_a_pass(others: tuple[Verdict, ...]) -> None:
     assert verdict_of(*others).verdict is others[0]
     assert verdict_of(*others, Verdict.PASS).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("gap", [Verdict.UNVERIFIED, Verdict.BLOCKED])
+def test_a_pass_with_a_part_unchecked_is_partial(gap: Verdict) -> None:
+    """A part the kit could not check, or a part a failed step blocked, is no pass: the rule is
+    a partial pass, never the plain ✅, and its message is the gap's."""
+    result = verdict_of(Verdict.PASS, gap, Verdict.EXCLUDED)
+    assert result.verdict is Verdict.PARTIAL
+    assert result.caveats == [gap, Verdict.EXCLUDED]
+    assert result.message == "m1"
+    assert verdict_of(Verdict.FAIL, gap, Verdict.PASS).verdict is Verdict.FAIL
+
+
+def test_a_rule_whose_tests_are_all_blocked_is_blocked_and_names_its_blocker() -> None:
+    result = RuleVerdict([Outcome(Verdict.BLOCKED, "t0", "blocked by REQ-01: ...", blocker="REQ-01"),
+                          Outcome(Verdict.NOT_RUN, "t1", "deselected", ran=False)])
+    assert result.verdict is Verdict.BLOCKED
+    assert result.blockers == ["REQ-01"]
+    assert verdict_of(Verdict.BLOCKED, Verdict.UNVERIFIED).verdict is Verdict.BLOCKED
 
 
 def test_a_failure_or_advisory_wins_over_passes() -> None:

@@ -16,6 +16,10 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 CI = REPO / ".github" / "workflows" / "ci.yml"
 TEMPLATE = REPO / "examples" / "json-file-backend" / ".github" / "workflows" / "conformance.yml"
+#: The template of a JavaScript backend (examples/typescript-backend): the kit through its bridge.
+JS_TEMPLATE = (REPO / "examples" / "typescript-backend" / ".github" / "workflows"
+               / "conformance.yml")
+TEMPLATES = (TEMPLATE, JS_TEMPLATE)
 #: An action pinned to an exact release (vX.Y.Z) or a full commit SHA; never a moving v4 or main.
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@(v\d+\.\d+\.\d+|[0-9a-f]{40})$")
 
@@ -47,8 +51,8 @@ def python_classifiers() -> list[str]:
     return [f"3.{c[len(prefix):]}" for c in project["classifiers"] if c.startswith(prefix)]
 
 
-def test_both_workflows_exist() -> None:
-    assert workflow_files() == sorted([CI, TEMPLATE])
+def test_every_workflow_exists() -> None:
+    assert workflow_files() == sorted([CI, *TEMPLATES])
 
 
 def test_ci_script_builds_actionlint_and_checks_every_workflow() -> None:
@@ -186,4 +190,23 @@ def test_every_conformance_run_publishes_its_reports(workflow: Path) -> None:
         assert upload, name
         assert upload[0].get("if") == "always()", name
         assert {f"{stem}.{kind}" for stem, kind in reports} <= set(upload[0]["with"]["path"].split())
-    assert checked >= (1 if workflow == TEMPLATE else 4)
+    assert checked >= (1 if workflow in TEMPLATES else 4)
+
+
+def test_the_javascript_template_installs_the_kit_and_the_bridge_from_a_checkout() -> None:
+    """Neither is published: the kit's repository is checked out, the kit pip-installed from it,
+    the bridge packed from it (npm pack builds it) and installed by the backend's package.json
+    (npm install: a backend needs no lock file); the suite runs the backend's adapter."""
+    workflow = load(JS_TEMPLATE)
+    (job,) = workflow["jobs"].values()
+    kit = next(s for s in steps(job) if s.get("with", {}).get("repository"))
+    path = kit["with"]["path"]
+    script = runs(job)
+    assert f"python -m pip install ./{path}\n" in script
+    assert f"npm ci --prefix {path}/bridges/typescript\n" in script
+    assert f"npm pack ./{path}/bridges/typescript\n" in script
+    assert "\nnpm install\n" in script
+    assert "npm ci\n" not in script.replace(f"npm ci --prefix {path}", "")
+    assert '--memory-stdio-command="$ADAPTER"' in script
+    assert workflow["env"]["ADAPTER"] == "node adapter.js"
+    assert any(str(s.get("uses", "")).startswith("actions/setup-node@") for s in steps(job))

@@ -1,8 +1,10 @@
 """What a provider test holds: the store, the scripted summarizer, and what the provider did.
 
 The provider sees the store through :class:`Watched`, which records its metadata writes and
-archive calls on one timeline with the events it sends, so a test can ask what the provider keeps
-(without knowing how it stores its summary) and whether a notice came after the commit.
+committed archive calls on one timeline with the events and ``session:compressing`` statuses it
+sends, so a test can ask what the provider keeps (without knowing how it stores its summary) and
+whether a notice came after the commit. ``Watched`` can also make metadata writes or
+``archive_span`` fail, as a backend that went away.
 """
 
 from __future__ import annotations
@@ -32,21 +34,24 @@ _SAME: Final[Any] = object()
 
 @attrs.frozen
 class Step:
-    """One thing the provider did, in order: ``archive`` (a session), ``metadata`` (a written
-    ``namespace/key``) or ``event`` (an event name)."""
+    """One thing the provider did, in order: ``archive`` (a session whose ``archive_span``
+    returned: the commit), ``metadata`` (a written ``namespace/key``), ``event`` (a memory change
+    event's name) or ``status`` (a ``session:compressing`` status, as ``"session_id status"``)."""
 
     what: str
     detail: str
 
 
 class Watched:
-    """The store as the provider sees it: metadata writes and archive calls are recorded, and
-    metadata writes can be made to fail (a backend that went away) with ``fail_metadata_writes``."""
+    """The store as the provider sees it: metadata writes and committed archive calls are
+    recorded; metadata writes can be made to fail (a backend that went away) with
+    ``fail_metadata_writes``, and ``archive_span`` with ``fail_archive``."""
 
     def __init__(self, store: Any, harness: Harness) -> None:
         self.wrapped = store
         self._harness = harness
         self.fail_metadata_writes = False
+        self.fail_archive = False
 
     def _writing(self, keys: Sequence[tuple[str, str]]) -> None:
         if self.fail_metadata_writes:
@@ -69,8 +74,10 @@ class Watched:
         await self.wrapped.delete_metadata(namespace, key)
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
-        self._harness.note("archive", session_id)
+        if self.fail_archive:
+            raise ConnectionError("archive backend unreachable")
         result: int = await self.wrapped.archive_span(session_id, count, keep)
+        self._harness.note("archive", session_id)  # once it returned: the commit is done
         return result
 
     def __getattr__(self, name: str) -> Any:
@@ -128,8 +135,13 @@ class Harness:
             emit=self.emit,
         )
         service = self.registration.factory(ctx)
-        service.subscribe(self.events.append)
+        service.subscribe(self._status)
         return service
+
+    def _status(self, event: CompressingEvent) -> None:
+        """The ``session:compressing`` listener every provider built here is given."""
+        self.events.append(event)
+        self.note("status", f"{event.session_id} {event.status}")
 
     async def held(self, service: Any, session_id: str, rule_id: str) -> asyncio.Task[None]:
         """Start ``service.compress(session_id)`` and return once the summarizer is working on it
@@ -152,6 +164,18 @@ class Harness:
     def statuses(self, session_id: str) -> list[str]:
         """The statuses sent so far for ``session_id``, in order."""
         return [e.status for e in self.events if e.session_id == session_id]
+
+    def after_commit(self, session_id: str, status: str) -> bool:
+        """Whether every ``status`` sent for ``session_id`` came after an ``archive_span`` of
+        that session had returned (``False`` when none was sent)."""
+        sent = [i for i, step in enumerate(self.timeline)
+                if step == Step("status", f"{session_id} {status}")]
+        archived = [i for i, step in enumerate(self.timeline) if step == Step("archive", session_id)]
+        return bool(sent) and bool(archived) and archived[0] < sent[0]
+
+    def steps(self) -> list[str]:
+        """The timeline as text, for failure messages."""
+        return [f"{step.what} {step.detail}" for step in self.timeline]
 
     def sent(self, session_id: str) -> list[str]:
         """Names of the memory change events sent so far for ``session_id``, in order."""

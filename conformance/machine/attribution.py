@@ -38,7 +38,7 @@ from aalis_memory.types import (
 #: Every rule the machine can report (the suite test's spec marker; SPEC_MAP.md reads it).
 COVERED_RULES: Final = (
     "LIM-01", "LIM-02", "LIM-03", "LIM-04", "LIM-05", "LIM-06",
-    "MSG-01", "MSG-02", "MSG-03", "MSG-04",
+    "MSG-01", "MSG-02", "MSG-03", "MSG-04", "MSG-06",
     "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05", "COUNT-01", "FULL-01", "FULL-02",
     "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08",
     "ARCH-09", "ARCH-10", "ARCH-11", "CLEAR-01", "CLEAR-02", "CLEAR-03", "CLEAR-04",
@@ -186,8 +186,10 @@ def delete_exercises(stored: Sequence[Message], timestamps: Sequence[int | float
     out = set()
     if any(m.timestamp in doomed for m in stored):
         out.add("DEL-01")
-    if not doomed or any(m.timestamp in doomed for m in others):
-        out.add("DEL-02")  # an empty list, or other sessions holding the same timestamps
+    if not doomed:
+        out.add("DEL-02")  # an empty list
+    if any(m.timestamp in doomed for m in others):
+        out.add("MSG-06")  # other sessions hold the same timestamps: only the session filter
     return out
 
 
@@ -197,8 +199,10 @@ def clear_exercises(*, everything: bool, cleared: bool, archived: bool, others_h
     if everything:
         return {r for r, held in (("CLEAR-03", cleared), ("CLEAR-04", metadata_held)) if held}
     out = {"CLEAR-01"} if cleared else set()
-    if archived or others_hold or metadata_held:
+    if archived or metadata_held:
         out.add("CLEAR-02")
+    if others_hold:
+        out.add("MSG-06")  # other sessions stayed as they were
     return out
 
 
@@ -265,8 +269,9 @@ def cross_exercises(query: RecentMessagesAcrossSessionsQuery,
 
 
 def exotic_json(data: object) -> bool:
-    """Whether ``data`` holds what only a faithful JSON round trip keeps (META-07): nesting,
-    non-ASCII text, keys with '.' or a leading '$'."""
+    """Whether ``data`` holds what a store easily loses on the way to storage and back (META-01:
+    whatever JSON object was saved comes back): nesting, non-ASCII text, keys with '.' or a
+    leading '$'."""
     if isinstance(data, dict):
         return any(
             isinstance(v, dict | list) or not str(k).isascii() or "." in str(k)
@@ -278,8 +283,22 @@ def exotic_json(data: object) -> bool:
     return isinstance(data, str) and not data.isascii()
 
 
-def listing_exercises(data: Sequence[JsonObject], unreadable: bool, others_hold: bool) -> set[str]:
-    """A compared ``list_metadata`` of one namespace holding entries with ``data``."""
+def json_alike(data: object) -> bool:
+    """Whether ``data`` holds values JSON writes like others (META-07): a tuple (an array, read
+    back as a list) or a whole-valued float (a number, read back as 2 or 2.0)."""
+    if isinstance(data, dict):
+        return any(json_alike(v) for v in data.values())
+    if isinstance(data, tuple):
+        return True
+    if isinstance(data, list):
+        return any(json_alike(v) for v in data)
+    return isinstance(data, float) and data.is_integer()
+
+
+def listing_exercises(data: Sequence[JsonObject], unreadable: bool, others_hold: bool,
+                      alike: bool = False) -> set[str]:
+    """A compared ``list_metadata`` of one namespace holding entries with ``data``; ``alike``:
+    one of them was saved holding values JSON writes like others (:func:`json_alike`)."""
     out = set()
     if data or others_hold:
         out.add("META-02")
@@ -288,6 +307,8 @@ def listing_exercises(data: Sequence[JsonObject], unreadable: bool, others_hold:
     if unreadable:
         out.add("META-09")
     if any(exotic_json(d) for d in data):
+        out.add("META-01")
+    if alike:
         out.add("META-07")
     return out
 
@@ -407,7 +428,32 @@ def list_mismatch_rules(session: str, expected: Sequence[Message], actual: Any, 
         return ["MSG-03" if stamped and "MSG-03" in cause else FIELDS_RULE, *read, *cause]
     if sorted(map(str, want)) == sorted(map(str, got)):
         return [order_rule, *read, *cause]
+    control = _control_rule(read)
+    if control is not None and _drops_only_control(expected, got):
+        return [control, *read, *cause]  # the read lost markers: the window rule, not the step
     return [*cause, *read]
+
+
+def _control_rule(read: Sequence[str]) -> str | None:
+    """The rule that says which control records a get_history read returns: HIST-04 for a
+    window, HIST-05 for a whole history; ``None`` for other reads."""
+    if "HIST-04" in read:
+        return "HIST-04"
+    return "HIST-05" if any(r.startswith("HIST-") for r in read) else None
+
+
+def _drops_only_control(expected: Sequence[Message], got: Sequence[str | None]) -> bool:
+    """Whether ``got`` is ``expected`` (by content) with some control records left out."""
+    kept = 0
+    dropped = False
+    for message in expected:
+        if kept < len(got) and got[kept] == message.content:
+            kept += 1
+        elif message.is_control:
+            dropped = True
+        else:
+            return False
+    return dropped and kept == len(got)
 
 
 def interleaving_only(expected: Sequence[Message], actual: Any,
@@ -511,6 +557,7 @@ __all__ = [
     "full_read_exercises",
     "history_read_exercises",
     "interleaving_only",
+    "json_alike",
     "list_mismatch_rules",
     "listing_exercises",
     "range_exercises",

@@ -7,7 +7,10 @@ result, and the history so far as a runnable snippet (:mod:`.snippets`). State r
 count, full history) are checked before derived reads (range, cross-session), so a derived read
 that fails on a verified state is blamed on its own rule. A comparison that held credits the
 rules it depended on (:mod:`.ledger`); rules the run tolerates (:mod:`.tolerance`) are neither
-compared nor credited.
+compared nor credited. A divergence only tolerated rules explain is excused
+(:class:`ToleratedDivergence`): a read step goes on, any other step ends the checking of its
+history there (the store may no longer hold what the model does), so no later check of that
+history is credited or blamed.
 
 The checks of derived reads and of metadata live in :mod:`.derived_reads` and
 :mod:`.metadata_state`; the generated steps in :mod:`.message_steps` and :mod:`.metadata_steps`.
@@ -24,7 +27,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, Final, TypeVar, cast
 
 import attrs
 from hypothesis.stateful import RuleBasedStateMachine, invariant
@@ -43,23 +46,38 @@ from aalis_memory.conformance.machine.attribution import (
     list_mismatch_rules,
     session_read_exercises,
 )
-from aalis_memory.conformance.machine.failure import LoggedCall, MachineFailure, Raised
+from aalis_memory.conformance.machine.failure import (
+    LoggedCall,
+    MachineFailure,
+    Raised,
+    ToleratedDivergence,
+)
 from aalis_memory.conformance.machine.inputs import (
+    ALL,
     ORIGINS,
     SESSIONS,
 )
 from aalis_memory.conformance.machine.ledger import CheckLedger
-from aalis_memory.conformance.machine.snippets import Step, Watched, py, reproduction
+from aalis_memory.conformance.machine.snippets import Step, Watched, py, reproduction_for
 from aalis_memory.conformance.machine.tolerance import Tolerance
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
-from aalis_memory.service import OPTIONAL_METHODS
+from aalis_memory.conformance.steps import REQUIRED_RULE, MissingRequired
+from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 from aalis_memory.types import Message
 
 #: Keys the machine adds to objects it passed in or got back (META-06: must not reach storage).
 MUTATION_MARKERS = ("__mutated_after_save__", "__mutated_after_get__")
 
 Results = list[tuple[str, Any]]
+
+#: The model's range cap when the drivers declare none (``range_cap=False``): no read is cut.
+NO_RANGE_CAP: Final = 2**62
+#: The reads whose limit is their second argument, and the rule math.inf as that limit is under.
+INFINITY_RULES: Final = {"get_history": "LIM-02", "get_full_history": "LIM-02"}
 F = TypeVar("F", bound=Callable[..., None])
+#: The steps that only read: a divergence excused in one left the stored state as it was.
+READ_STEPS: Final = frozenset({"get_history", "get_full_history", "get_messages_by_session_range",
+                               "get_recent_messages_across_sessions", "get_metadata"})
 
 
 def now_ms() -> int:
@@ -72,14 +90,21 @@ def leaked(data: object) -> bool:
 
 
 def logged(step: F) -> F:
-    """Record each rule call so a failing history can be replayed and cut down (the minimizer)."""
+    """Record each rule call so a failing history can be replayed and cut down (the minimizer);
+    a derailed history runs no more steps, and an excused divergence ends the step (and, but in
+    a read step, the history: :meth:`MachineCore.excused`)."""
 
     @functools.wraps(step)
     def record(self: MachineCore, **kwargs: Any) -> None:
         self.rule_log.append((step.__name__, kwargs))
         self.touched.clear()
         self.verified.clear()
-        step(self, **kwargs)
+        if self.derailed:
+            return
+        try:
+            step(self, **kwargs)
+        except ToleratedDivergence as divergence:
+            self.excused(divergence, derail=step.__name__ not in READ_STEPS)
 
     return cast(F, record)
 
@@ -145,10 +170,16 @@ class MachineCore(RuleBasedStateMachine):
                                and "ARCH-10" not in self.tolerance)
         self.atomic_metadata = (all(c.metadata_atomicity == "atomic" for c in declared)
                                 and "COMMIT-05" not in self.tolerance)
+        #: RANGE-01 binds only drivers that declare a range cap: without one (range_cap=False)
+        #: the model cuts nothing and no read is expected to be cut. When some of the drivers
+        #: cut and others do not, range reads over the cap are not compared (``range_unjudged``).
+        self.range_capped = all(c.range_cap for c in declared)
+        self.range_cut_declared = caps.range_query_limit
+        self.range_mixed = not self.range_capped and any(c.range_cap for c in declared)
         self.stamp = 0
         self.model = ContractModel(
             ordering=self.ordering,
-            range_query_limit=caps.range_query_limit,
+            range_query_limit=caps.range_query_limit if self.range_capped else NO_RANGE_CAP,
             cross_session_max_limit=caps.cross_session_max_limit,
             clock=lambda: self.stamp,
         )
@@ -168,6 +199,9 @@ class MachineCore(RuleBasedStateMachine):
         #: checked since (the invariant re-reads only what the step may have changed).
         self.touched: set[str] = set()
         self.verified: set[str] = set()
+        #: Set when a divergence a tolerated rule excused may have left the store unlike the
+        #: model: the history's later steps are not run (nothing on that state is judged).
+        self.derailed = False
         self.runner = asyncio.Runner()
         self.loop = self.runner.get_loop()
         self.closing = contextlib.ExitStack()
@@ -187,11 +221,21 @@ class MachineCore(RuleBasedStateMachine):
         self.raw = not self.differential and all(
             t.registration.raw_metadata is not None for t in targets
         )
+        #: The methods every store has: optional ones, and the required ones whose steps the
+        #: machine can leave out (archive_span, clear_session: REQ-01 fails their absence and
+        #: the histories go on without them). Without another required method no history can
+        #: be checked: the run is blocked by REQ-01.
         self.optional = {
             name
-            for name in OPTIONAL_METHODS
+            for name in (*OPTIONAL_METHODS, *REQUIRED_METHODS)
             if all(callable(getattr(s.store, name, None)) for s in self.stores)
         }
+        lacking = [n for n in REQUIRED_METHODS
+                   if n not in self.optional and n not in ("archive_span", "clear_session")]
+        if lacking:
+            self.teardown()
+            raise MissingRequired(REQUIRED_RULE, f"{', '.join(lacking)}()",
+                                  "is not there: the driver lacks this required method")
 
     def teardown(self) -> None:
         try:
@@ -204,7 +248,9 @@ class MachineCore(RuleBasedStateMachine):
 
     def call(self, method: str, *args: Any) -> Results:
         """Call ``method`` on every store; returns (driver, result or Raised) pairs."""
-        self.script.append(Step(method, args))
+        # A copy: a store that keeps the caller's objects would let a later edit of one (the
+        # machine marks what it got back, META-06) rewrite the call the reproduction prints.
+        self.script.append(Step(method, copy.deepcopy(args)))
         self.touch(method, args)
         results: Results = []
         for opened in self.stores:
@@ -231,7 +277,11 @@ class MachineCore(RuleBasedStateMachine):
         inside the block fails, so a snippet ends with the read that shows the bug."""
         results = self.call(method, *args)
         index = len(self.script) - 1
-        yield results
+        try:
+            yield results
+        except ToleratedDivergence:
+            del self.script[index]  # no failure shows this read
+            raise
         del self.script[index]
 
     def call_watched(self, method: str, args: tuple[Any, ...], reads: Sequence[Step],
@@ -242,7 +292,7 @@ class MachineCore(RuleBasedStateMachine):
         states, so a write that is wrong but whole is left to the rules of its result)."""
         if not watch:
             return WriteOutcome(self.call(method, *args), {}, False)
-        self.script.append(Watched(method, args, reads=tuple(reads)))
+        self.script.append(Watched(method, copy.deepcopy(args), reads=tuple(reads)))
         self.touch(method, args)
         results: Results = []
         torn: dict[str, list[str]] = {}
@@ -278,12 +328,28 @@ class MachineCore(RuleBasedStateMachine):
     # -- failing, comparing, crediting -----------------------------------------------------
 
     def fail(self, rule_ids: Sequence[str], driver: str, what: str,
-             polled: bool = False) -> MachineFailure:
+             polled: bool = False) -> MachineFailure | ToleratedDivergence:
         """The failure for ``rule_ids`` (tolerated ones left out); ``polled`` shows the reader
-        of the last (watched) step."""
-        involved = self.tolerance.blame(list(dict.fromkeys(r for r in rule_ids if r)))
+        of the last (watched) step. A divergence only tolerated rules explain is excused
+        instead (:meth:`Tolerance.excusing`)."""
+        rules = list(dict.fromkeys(r for r in rule_ids if r))
+        if self.tolerance.excuses(rules):
+            return ToleratedDivergence(rules, self.tolerance.derails(rules))
+        involved = self.tolerance.blame(rules)
         return MachineFailure(involved, what, driver, self.rule_log,
-                              reproduction(self.script, polled))
+                              reproduction_for(self.TARGETS, driver, self.script, polled))
+
+    def refail(self, failure: MachineFailure) -> MachineFailure | ToleratedDivergence:
+        """``failure`` as :meth:`fail` would have made it (after a diagnosis reblamed it)."""
+        if self.tolerance.excuses(failure.involved):
+            return ToleratedDivergence(failure.involved, self.tolerance.derails(failure.involved))
+        return failure
+
+    def excused(self, divergence: ToleratedDivergence, derail: bool) -> None:
+        """A step ended at a divergence a tolerated rule explains: with ``derail`` (or when the
+        rule says what a write does) the rest of the history is not checked."""
+        if derail or divergence.derails:
+            self.derailed = True
 
     def credit(self, rules: Iterable[str]) -> None:
         """A comparison that depended on ``rules`` held."""
@@ -359,7 +425,21 @@ class MachineCore(RuleBasedStateMachine):
                 rules = self.mismatch_rules(session, expected, actual, read, order, cause)
                 if as_default is not None and seen == self.tolerance.compared(as_default):
                     rules.insert(0, "LIM-02")
+                infinity = self.infinity_at_fault(driver, actual)
+                if infinity is not None:
+                    rules.insert(0, infinity)
                 self.expect_value(rules, [(driver, actual)], expected)
+
+    def infinity_at_fault(self, driver: str, actual: Any) -> str | None:
+        """The limit rule, when the last call read with limit math.inf and raised while the same
+        read with a finite limit above every history (:data:`ALL`) does not: the read failed on
+        Infinity (LIM-02), not on the session (an empty one would otherwise point at MSG-04)."""
+        step = self.script[-1] if self.script else None
+        if (not isinstance(actual, Raised) or step is None or step.method not in INFINITY_RULES
+                or len(step.args) < 2 or step.args[1] != math.inf):
+            return None
+        finite = self.probe(driver, step.method, step.args[0], ALL, *step.args[2:])
+        return None if isinstance(finite, Raised) else INFINITY_RULES[step.method]
 
     def unknown(self, session: str) -> list[str]:
         """MSG-04 leads when the session holds nothing (never written, or cleared)."""
@@ -379,26 +459,25 @@ class MachineCore(RuleBasedStateMachine):
             return
         cause = [*cause, *self.unknown(session)]
         full_cause = cause if full_cause is None else [*full_cause, *cause]
-        expected = self.model.get_history(session, math.inf)
+        expected = self.model.get_history(session, ALL)
         archived = self.model.archived_contents(session)
-        with self.checking("get_history", session, math.inf) as results:
-            self.expect_messages(session, results, expected, ("HIST-01", "LIM-02"), "HIST-02",
-                                 cause, as_default=self.model.get_history(session, None))
-        self.credit_read(session, history_read_exercises(expected, math.inf, bool(archived)),
+        with self.checking("get_history", session, ALL) as results:
+            self.expect_messages(session, results, expected, ("HIST-01", "HIST-05"), "HIST-02",
+                                 cause)
+        self.credit_read(session, history_read_exercises(expected, ALL, bool(archived)),
                          bool(expected))
-        if "count_history" in self.optional:
+        if "count_history" in self.optional and "COUNT-01" not in self.tolerance:
             want = self.model.count_history(session)
             with self.checking("count_history", session) as results:
                 lead = self.unknown(session) if isinstance(results[0][1], Raised) else []
                 self.expect_value([*lead, "COUNT-01", *cause], results, want)
             self.credit_read(session, {"COUNT-01"}, False)
         if "get_full_history" in self.optional:
-            full = self.model.get_full_history(session, math.inf)
-            with self.checking("get_full_history", session, math.inf) as results:
+            full = self.model.get_full_history(session, ALL)
+            with self.checking("get_full_history", session, ALL) as results:
                 self.expect_messages(session, results, full, ("FULL-01", "ARCH-09"), "FULL-02",
-                                     full_cause, interleaving=True,
-                                     as_default=self.model.get_full_history(session, None))
-            self.credit_read(session, full_read_exercises(full, math.inf, archived), bool(full))
+                                     full_cause, interleaving=True)
+            self.credit_read(session, full_read_exercises(full, ALL, archived), bool(full))
             if len(full) > 3:
                 newest = self.model.get_full_history(session, 3)
                 with self.checking("get_full_history", session, 3) as results:
@@ -416,27 +495,43 @@ class MachineCore(RuleBasedStateMachine):
     @invariant()
     def histories_match_model(self) -> None:
         """After every step, each session it called a method on still has the model's active
-        history (unless the step checked it already) and the model's trimmed window."""
+        history (unless the step checked it already) and the model's trimmed window.
+
+        An excused divergence ends the history (the first read may be the only check of what
+        the step wrote), except in the window of a session whose whole history held."""
+        if self.derailed:
+            return
+        try:
+            self.check_windows()
+        except ToleratedDivergence as divergence:
+            self.excused(divergence, derail=True)
+
+    def check_windows(self) -> None:
+        """The checks of :meth:`histories_match_model`."""
         for session in SESSIONS:
             if session not in self.touched or self.skips(session):
                 continue
-            expected = self.model.get_history(session, math.inf)
+            expected = self.model.get_history(session, ALL)
             archived = self.model.has_archived(session)
             if session not in self.verified:
-                with self.checking("get_history", session, math.inf) as results:
+                with self.checking("get_history", session, ALL) as results:
                     self.expect_messages(session, results, expected, ("HIST-01", "MSG-01"),
-                                         "HIST-02", self.unknown(session),
-                                         as_default=self.model.get_history(session, None))
-                self.credit_read(session, history_read_exercises(expected, math.inf, archived),
+                                         "HIST-02", self.unknown(session))
+                self.credit_read(session, history_read_exercises(expected, ALL, archived),
                                  bool(expected))
             if self.model.count_history(session) > 2:
                 # HIST-03/04: a trimmed window, control records in between and before it.
                 window = self.model.get_history(session, 2)
-                with self.checking("get_history", session, 2) as results:
-                    self.expect_messages(session, results, window, ("HIST-04", "HIST-03"),
-                                         "HIST-02", ())
+                try:
+                    with self.checking("get_history", session, 2) as results:
+                        self.expect_messages(session, results, window, ("HIST-04", "HIST-03"),
+                                             "HIST-02", ())
+                except ToleratedDivergence as divergence:
+                    self.excused(divergence, derail=False)  # a read of a state that held
+                    continue
                 self.credit_read(session, history_read_exercises(expected, 2, archived), True)
         self.touched.clear()
+
 
 def _shown(value: Any) -> str:
     """A watched read's result for a failure line (a read that raised shows its error)."""
@@ -447,6 +542,7 @@ def _shown(value: Any) -> str:
 
 __all__ = [
     "MUTATION_MARKERS",
+    "READ_STEPS",
     "MachineCore",
     "OpenStore",
     "Results",

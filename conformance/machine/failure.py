@@ -3,7 +3,8 @@
 A :class:`MachineFailure` is a :class:`ConformanceFailure` (the report files it under its rule)
 that also carries what the machine needs afterwards: every rule the failing comparison involved
 (the minimizer may narrow the blame to one of them) and the rule calls that led to it (the
-minimizer replays them).
+minimizer replays them). A :class:`ToleratedDivergence` is a divergence that only rules the run
+tolerates explain: the machine does not hold it against the other rules.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class MachineFailure(ConformanceFailure):
     """
 
     def __init__(self, involved: Sequence[str], what: str, driver: str,
-                 history: Sequence[LoggedCall], reproduction: Sequence[str]) -> None:
+                 history: Sequence[LoggedCall], reproduction: Sequence[str],
+                 notes: Sequence[str] = ()) -> None:
         involved = list(dict.fromkeys(involved))
         if not involved:
             raise ValueError("a machine failure names at least one rule")
@@ -46,17 +48,42 @@ class MachineFailure(ConformanceFailure):
             f"  driver: {driver}; rules involved: {', '.join(involved)}",
             "  reproduce (shrunk history, on a fresh store):",
             *(f"    {line}" for line in reproduction),
+            *notes,
         ]
         super().__init__(catalogue_rule(involved[0]), "\n".join(lines), driver)
         self.involved: tuple[str, ...] = tuple(involved)
         self.what = what
         self.history: tuple[LoggedCall, ...] = tuple(history)
         self.reproduction: tuple[str, ...] = tuple(reproduction)
+        #: Lines after the reproduction: what the judging after this failure found (the runner).
+        self.notes: tuple[str, ...] = tuple(notes)
 
     def reblamed(self, lead: Sequence[str]) -> MachineFailure:
         """The same failure with ``lead`` blamed first (a diagnosis made after it was raised)."""
         return MachineFailure([*lead, *self.involved], self.what, self.driver or "",
-                              self.history, self.reproduction)
+                              self.history, self.reproduction, self.notes)
+
+    def noting(self, notes: Sequence[str]) -> MachineFailure:
+        """The same failure with ``notes`` added after its reproduction (never indented like
+        the reproduction, so a reader of the snippet stops before them)."""
+        return MachineFailure(self.involved, self.what, self.driver or "", self.history,
+                              self.reproduction, [*self.notes, *notes])
+
+
+class ToleratedDivergence(Exception):
+    """A comparison diverged, but only rules the run tolerates explain it (a rule tolerated
+    after it failed, with its inputs unchanged, or only tolerated ones): it is not held against
+    the other rules, and nothing it depended on is credited.
+
+    ``derails``: a tolerated rule that says what a write does is among them, so the store may
+    now hold what the model does not; the rest of the history is then not checked (no check on
+    a state the model no longer knows is credited, and none fails another rule).
+    """
+
+    def __init__(self, involved: Sequence[str], derails: bool) -> None:
+        super().__init__(f"tolerated divergence ({', '.join(involved)})")
+        self.involved: tuple[str, ...] = tuple(involved)
+        self.derails = derails
 
 
 @attrs.frozen
@@ -77,4 +104,4 @@ class Advisory:
         return entry
 
 
-__all__ = ["Advisory", "LoggedCall", "MachineFailure", "Raised"]
+__all__ = ["Advisory", "LoggedCall", "MachineFailure", "Raised", "ToleratedDivergence"]

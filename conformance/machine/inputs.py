@@ -49,8 +49,13 @@ MAX_CLEARS: Final = 2
 #: Where a history's clock starts: the first generated message is at 1000 ms, at 0 ms, or at
 #: -3.5 ms; later ones follow by steps of 0, 0.5, 1 or 2 ms (late arrivals go back).
 ORIGINS: Final = (1000, 0, -3.5)
-#: A timestamp no generated message has: deleting it deletes nothing (DEL-02).
+#: A timestamp no generated message has: deleting it deletes nothing (DEL-01).
 STRAY_TS: Final = -1_000_000
+#: "Everything" for the reads that check the state rather than a limit: a finite limit far above
+#: any history the machine builds (as the example suite's ``ALL``), so that a driver mishandling
+#: math.inf fails LIM-02 on the reads that pass math.inf, and every other check stands on the
+#: plain read rules.
+ALL: Final = 10_000
 LIMITS: Final = st.one_of(st.none(), st.integers(0, 4), st.just(math.inf))
 #: Cross-session limits: around the kit's cap of 5 (6 and 8 above it, CROSS-01), 0 (LIM-01)
 #: and math.inf (LIM-04).
@@ -120,9 +125,10 @@ def build_message(number: int, spec: MessageSpec, timestamp: int | float | None)
 
 
 #: Metadata payloads, as JSON text: nesting, lists, unicode, keys with '.' or a leading '$'
-#: (META-07). A fixed catalogue rather than a recursive strategy: payloads are drawn by the
-#: hundred and one draw each keeps the machine's time for checking. Each draw parses its own
-#: fresh object, so a driver that keeps a reference cannot change the catalogue.
+#: (META-01: whatever JSON object was saved comes back). A fixed catalogue rather than a
+#: recursive strategy: payloads are drawn by the hundred and one draw each keeps the machine's
+#: time for checking. Each draw parses its own fresh object, so a driver that keeps a reference
+#: cannot change the catalogue.
 PAYLOAD_TEXTS: Final = (
     '{}',
     '{"a": 1}',
@@ -137,13 +143,47 @@ PAYLOAD_TEXTS: Final = (
     '{"$d": "", "ü": {"ü": "x"}}',
     '{"a": "x"}',
 )
-JSON_OBJECTS: Final = st.sampled_from(PAYLOAD_TEXTS).map(json.loads)
+#: Payloads holding values JSON writes like others (META-07): their arrays are drawn as tuples
+#: (written as arrays, they must come back lists) and their whole-valued floats may come back as
+#: 2 or 2.0 (compared as numbers).
+ALIKE_TEXTS: Final = (
+    '{"a": [1, [2, "x"]]}',
+    '{"$d": [[], {"b.c": [null]}], "w": 2.0}',
+    '{"w": [1.0, -3.0], "a": 0.0}',
+)
+
+
+def tupled(value: Any) -> Any:
+    """``value`` with every list made a tuple (at any depth)."""
+    if isinstance(value, dict):
+        return {k: tupled(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return tuple(tupled(v) for v in value)
+    return value
+
+
+def _drawn(text: str) -> JsonObject:
+    data: JsonObject = json.loads(text)
+    return tupled(data) if text in ALIKE_TEXTS else data
+
+
+JSON_OBJECTS: Final = st.sampled_from((*PAYLOAD_TEXTS, *ALIKE_TEXTS)).map(_drawn)
+
+
+def listed(value: Any) -> Any:
+    """``value`` with every tuple made a list (at any depth)."""
+    if isinstance(value, dict):
+        return {k: listed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [listed(v) for v in value]
+    return value
 
 
 def plain_payload(data: JsonObject) -> JsonObject:
-    """``data`` without what only META-07 decides (nesting, unicode, keys with '.' or '$'): one
-    plain integer, still telling payloads apart. Used once META-07 is tolerated."""
-    return {"a": len(repr(data))}
+    """``data`` without what only META-07 decides: its tuples made lists (everything META-01
+    covers, nesting, unicode, keys with '.' or '$', stays). Used once META-07 is tolerated."""
+    plain: JsonObject = listed(data)
+    return plain
 
 
 def bad_payload(kind: str) -> JsonObject:
@@ -164,6 +204,8 @@ OPS: Final = st.lists(
 
 
 __all__ = [
+    "ALIKE_TEXTS",
+    "ALL",
     "BAD_LIMITS",
     "BAD_PAYLOADS",
     "BAD_SPANS",
@@ -182,5 +224,7 @@ __all__ = [
     "MessageSpec",
     "bad_payload",
     "build_message",
+    "listed",
     "plain_payload",
+    "tupled",
 ]

@@ -4,7 +4,10 @@ The suite test names every rule the machine *can* check (its ``aalis_spec`` mark
 them a run *did* check depends on the driver (optional methods, raw hook, declared tiers) and on
 the histories generated. The machine credits a rule here after a comparison that depended on it
 held (see :mod:`.attribution`), so the report can give ``pass`` only to rules with a positive
-count.
+count. A round of histories that ended in a failure keeps none of its credits
+(:meth:`CheckLedger.round`): the histories it never ran, and the rest of the failing one, were
+not looked at, so what it checked before the failure is no pass; the runner runs them again
+with the failed rule tolerated, and what that run checks counts.
 """
 
 from __future__ import annotations
@@ -39,6 +42,16 @@ class CheckLedger:
         advisory, never as checked."""
         self._ignored.add(rule_id)
         self.counts.pop(rule_id, None)
+
+    @contextlib.contextmanager
+    def round(self) -> Iterator[None]:
+        """One round of histories: its credits are dropped if it ends in an exception."""
+        before = Counter(self.counts)
+        try:
+            yield
+        except BaseException:
+            self.counts = Counter({r: n for r, n in before.items() if r not in self._ignored})
+            raise
 
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:

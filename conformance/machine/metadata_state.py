@@ -1,10 +1,13 @@
 """The metadata state the machine checks after every step that may have changed it.
 
 Every namespace is listed (and its keys, when the driver lists keys) and compared with the
-model; ``updated_at`` must be integer epoch ms that grows on every overwrite and only then. A
-listing that differs is blamed on what the difference looks like: an unreadable entry listed
-(META-09), a caller's mutation stored (META-06), the wrong order (META-04), changed data
-(META-07), or the step that wrote it.
+model; ``updated_at`` must be integer epoch ms that grows on every overwrite and only then. Data
+is compared as JSON values (True is not 1, a tuple and a list are one array, 2 and 2.0 one
+number): a difference is META-01's or the step's. Then, unless META-07 is tolerated, the arrays'
+Python types: a tuple handed back where a JSON round trip gives a list is META-07's. A listing
+that differs is blamed on what the difference looks like: an unreadable entry listed (META-09), a
+caller's mutation stored (META-06), the wrong order (META-04), data no call ever saved (META-01),
+or the step that wrote it.
 """
 
 from __future__ import annotations
@@ -16,12 +19,30 @@ import attrs
 
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.contract_model import ModelEntry
-from aalis_memory.conformance.machine.attribution import listing_exercises
-from aalis_memory.conformance.machine.core import MachineCore, leaked
+from aalis_memory.conformance.machine.attribution import json_alike, listing_exercises
+from aalis_memory.conformance.machine.core import MachineCore, Results, leaked
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import NAMESPACES
 from aalis_memory.conformance.machine.snippets import Step
-from aalis_memory.types import MetadataEntry
+from aalis_memory.conformance.suite._metadata_views import json_difference
+from aalis_memory.types import JsonObject, MetadataEntry
+
+
+def json_differs(actual: Any, expected: Any) -> str | None:
+    """Where ``actual`` differs from ``expected`` as a JSON value (META-01), or ``None``."""
+    return json_difference(actual, expected, arrays_alike=True)
+
+
+def type_differs(actual: Any, expected: Any) -> str | None:
+    """Where an array of ``actual`` is not of the type a JSON round trip reads (META-07)."""
+    return json_difference(actual, expected)
+
+
+def _pairs_differ(got: Sequence[tuple[str, Any]], want: Sequence[tuple[str, Any]],
+                  differs: Any) -> bool:
+    return len(got) != len(want) or any(
+        gk != wk or differs(gd, wd) is not None
+        for (gk, gd), (wk, wd) in zip(got, want, strict=True))
 
 
 @attrs.frozen
@@ -53,6 +74,43 @@ class MetadataState(MachineCore):
         self.seen_updated: dict[tuple[str, str, str], SeenStamp] = {}
         #: Unreadable entries (namespace, key) list_metadata_keys has already listed (META-10).
         self.listed_unreadable: set[tuple[str, str]] = set()
+        #: Every payload handed to the store: listed data that is none of them was mangled on
+        #: the way (META-01), data that is one of them was written where it does not belong.
+        self.handed: list[JsonObject] = []
+        #: Entries (namespace, key) last put with values JSON writes like others (META-07).
+        self.alike: set[tuple[str, str]] = set()
+
+    def note_put(self, namespace: str, key: str, data: JsonObject) -> None:
+        """A payload the store was handed for ``key`` (applied, if the model applied it)."""
+        self.handed.append(data)
+        if json_alike(data):
+            self.alike.add((namespace, key))
+        else:
+            self.alike.discard((namespace, key))
+
+    def note_gone(self, namespace: str, key: str) -> None:
+        self.alike.discard((namespace, key))
+
+    def mangled(self, data: Any) -> bool:
+        """Whether ``data`` is no payload ever handed over (as a JSON value)."""
+        return all(json_differs(data, handed) is not None for handed in self.handed)
+
+    def expect_data(self, rules: Sequence[str], results: Results, expected: Any,
+                    faithful: bool = True) -> None:
+        """Every driver must have returned ``expected`` as a JSON value (else ``rules``) and,
+        when ``faithful`` and META-07 is not tolerated, with lists where JSON reads arrays."""
+        call = self.script[-1].call()
+        for driver, actual in results:
+            if isinstance(actual, Raised):
+                raise self.fail(rules, driver, f"{call}: expected {describe(expected)}, raised "
+                                f"{actual.error.__name__}: {actual.text}")
+            difference = json_differs(actual, expected)
+            if difference is not None:
+                raise self.fail(rules, driver, f"{call}: {difference}")
+            difference = type_differs(actual, expected)
+            if faithful and difference is not None and "META-07" not in self.tolerance:
+                raise self.fail(["META-07"], driver,
+                                f"{call}: {difference} (what a JSON round trip reads)")
 
     def check_metadata(self, cause: Sequence[str], lead: Sequence[str] = ()) -> None:
         """Every namespace lists what the model holds (and updated_at moves as it must).
@@ -69,7 +127,10 @@ class MetadataState(MachineCore):
                     self.check_listing(driver, namespace, expected, actual, cause, lead)
             unreadable = bool(self.model.unreadable_keys(namespace))
             others = any(self.model.list_metadata_keys(ns) for ns in NAMESPACES if ns != namespace)
-            self.credit(listing_exercises([e.entry.data for e in expected], unreadable, others))
+            alike = "META-07" not in self.tolerance and any(
+                (namespace, e.entry.key) in self.alike for e in expected)
+            self.credit(listing_exercises([e.entry.data for e in expected], unreadable, others,
+                                          alike))
             if "list_metadata_keys" in self.optional:
                 keys = self.model.list_metadata_keys(namespace)
                 # A clear never touches metadata: any change after it is the clear's fault. So is
@@ -96,20 +157,30 @@ class MetadataState(MachineCore):
         if "META-04" in self.tolerance:
             actual = sorted(actual, key=lambda e: str(getattr(e, "key", "")))
         got = [(e.key, e.data) for e in actual if isinstance(e, MetadataEntry)]
-        if got != want:
+        if len(got) != len(actual) or _pairs_differ(got, want, json_differs):
+            by_key = sorted(got, key=lambda pair: str(pair[0]))
             if any(key in unreadable for key, _ in got):
                 rules = ["META-09", *cause]  # an unreadable entry was listed, not skipped
             elif any(leaked(data) for _, data in got):
                 rules = ["META-06", *cause]  # a caller's mutation reached storage
-            elif sorted(map(repr, got)) == sorted(map(repr, want)):
+            elif (len(got) == len(actual) and by_key != got
+                    and not _pairs_differ(by_key, want, json_differs)):
                 rules = ["META-04", *cause]
             elif [k for k, _ in got] == [k for k, _ in want]:
-                rules = ["META-07", "META-06", *cause]
+                changed = [d for (_, d), (_, w) in zip(got, want, strict=True)
+                           if json_differs(d, w) is not None]
+                # Data no call ever handed over was changed on its way (META-01); a payload
+                # handed over for another entry or at another time was the step's doing.
+                rules = (["META-01", *cause] if any(self.mangled(d) for d in changed)
+                         else [*cause, "META-01"])
             elif not self.entries_match(driver, namespace, {k for k, _ in got + want}):
                 rules = [*cause, "META-02"]  # the stored entries diverged: the write's fault
             else:
                 rules = ["META-02", *cause]  # get_metadata agrees: the listing is wrong
             raise self.fail([*lead, *rules], driver, f"{call}: expected {want!r}, got {got!r}")
+        if "META-07" not in self.tolerance and _pairs_differ(got, want, type_differs):
+            raise self.fail(["META-07"], driver, f"{call}: expected {want!r}, got {got!r} "
+                            "(arrays come back as a JSON round trip reads them: lists)")
         if "META-05" not in self.tolerance:
             self.check_stamps(driver, namespace, expected, actual, cause)
 
@@ -145,8 +216,8 @@ class MetadataState(MachineCore):
 
     def entries_match(self, driver: str, namespace: str, keys: set[str]) -> bool:
         """Whether get_metadata of each key agrees with the model (probed after a failure)."""
-        return all(self.probe(driver, "get_metadata", namespace, key)
-                   == self.model.get_metadata(namespace, key) for key in keys)
+        return all(json_differs(self.probe(driver, "get_metadata", namespace, key),
+                                self.model.get_metadata(namespace, key)) is None for key in keys)
 
 
 __all__ = ["MetadataState", "SeenStamp"]

@@ -6,6 +6,15 @@ every MUST bug further down the history (issue 9), so the runner records the adv
 again with the rule *tolerated*: the machine stops generating the inputs whose outcome only that
 rule decides and stops comparing the aspects only it fixes (:data:`TOLERATIONS` says what
 changes for each rule), and goes on checking everything else.
+
+The same goes for the failure that ends a run (:mod:`.runner`): its rule is tolerated and the
+histories run again, so the other rules' violations further down are still found. A rule with an
+entry in :data:`TOLERATIONS` is tolerated as above; any other one *past its failure*
+(:meth:`Tolerance.past_failure`): its inputs stay as they were, and a divergence that involves
+it is not held against the rules it was found with (:meth:`Tolerance.excuses`). When such a
+rule says what a write does, the store may then hold what the model does not: the machine stops
+checking that history (:meth:`Tolerance.derails`), so no check of a state the model no longer
+knows is credited or blamed.
 """
 
 from __future__ import annotations
@@ -19,12 +28,14 @@ import attrs
 from aalis_memory.types import Message, RecentMessageRecord
 
 _NO_UPDATES: Final = "content rewrites only with recent_limit 0 (LIM-03 is still checked)"
-_NO_DELETES: Final = "no deletions by timestamp"
 _NO_PLANTS: Final = "no unreadable entries planted"
 
 #: What the machine stops generating or comparing for each rule it can tolerate. SHOULD rules
 #: first; the MUST rules below are listed so that a catalogue which lowers one of them to SHOULD
-#: keeps the run going (tests/test_rule_attribution.py: every covered SHOULD rule is here).
+#: keeps the run going, and so that the judging after a failure of one goes on (the runner)
+#: (tests/test_rule_attribution.py: every covered SHOULD rule is here). A toleration narrows
+#: inputs (or what is compared) to those the rule alone decides, never a whole operation others
+#: are checked through.
 TOLERATIONS: Final = MappingProxyType({
     "LIM-05": "every read and rewrite passes a limit",
     "LIM-06": "no limits outside the contract",
@@ -43,29 +54,44 @@ TOLERATIONS: Final = MappingProxyType({
     "UPD-01": _NO_UPDATES,
     "UPD-02": _NO_UPDATES,
     "UPD-03": "no empty old_text",
-    "DEL-01": _NO_DELETES,
-    "DEL-02": _NO_DELETES,
+    "DEL-01": "no deletions by timestamp",
+    "DEL-02": "no deletions by an empty list (every other deletion still runs)",
     "META-04": "listings compared sorted by key",
     "META-05": "updated_at not compared",
     "META-06": "callers never change what they handed over or got back",
-    "META-07": "payloads plain: one integer under an ASCII key",
-    "META-08": "save_metadata never given a payload that is not JSON",
+    "META-07": "payloads hold lists, no tuples, and arrays are not compared by Python type",
+    "META-08": "no payload that is not JSON, saved or in a batch (no batch is refused then)",
     "META-11": "delete_metadata only of stored keys",
     "COMMIT-03": "no empty batches, no del of a key that is not stored",
     "COMMIT-04": "no batch with a payload that is not JSON",
     "COMMIT-06": "no batch deletes an unreadable entry",
     "META-09": _NO_PLANTS,
     "META-10": _NO_PLANTS,
+    "COUNT-01": "count_history not compared (no other rule is read through it)",
     "ARCH-10": "archive_span not watched by a concurrent reader",
     "COMMIT-05": "commit_metadata not watched by a concurrent reader",
 })
 
 
+#: Rules about what a read answers, not what a write leaves: a divergence only they explain
+#: leaves the stored state as the model has it. Every other rule's divergence may not.
+READ_RULES: Final = frozenset({
+    "LIM-01", "LIM-02", "LIM-04", "LIM-06",
+    "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05", "COUNT-01", "FULL-01", "FULL-02",
+    "ARCH-09", "ARCH-10",
+    "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04",
+    "CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05",
+    "META-04", "META-05", "META-07", "META-09", "META-10", "COMMIT-05",
+})
+
+
 @attrs.frozen
 class Tolerance:
-    """The rules a run tolerates (empty: every divergence counts)."""
+    """The rules a run tolerates (empty: every divergence counts); ``failed``: those of them
+    tolerated past their failure with nothing narrowed (no entry in :data:`TOLERATIONS`)."""
 
     rules: frozenset[str] = frozenset()
+    failed: frozenset[str] = frozenset()
 
     def __contains__(self, rule_id: object) -> bool:
         return rule_id in self.rules
@@ -74,7 +100,32 @@ class Tolerance:
         """This tolerance and ``rule_id``; a rule without a toleration cannot be added."""
         if rule_id not in TOLERATIONS:
             raise ValueError(f"the state machine cannot go on past {rule_id}: no toleration")
-        return Tolerance(self.rules | {rule_id})
+        return Tolerance(self.rules | {rule_id}, self.failed)
+
+    def past_failure(self, rule_id: str) -> Tolerance:
+        """This tolerance and ``rule_id``, which failed: through its toleration if it has one,
+        else with its inputs unchanged and its divergences excused (:meth:`excuses`)."""
+        if rule_id in TOLERATIONS:
+            return self.adding(rule_id)
+        return Tolerance(self.rules | {rule_id}, self.failed | {rule_id})
+
+    def excusing(self, rules: Sequence[str]) -> list[str]:
+        """The tolerated rules that explain a divergence involving ``rules``: those tolerated
+        past their failure (nothing of theirs narrowed, so the divergence may well be theirs),
+        else all of ``rules`` when every one is tolerated; ``[]``: it counts."""
+        failed = [r for r in rules if r in self.failed]
+        if failed:
+            return failed
+        return list(rules) if rules and all(r in self.rules for r in rules) else []
+
+    def excuses(self, rules: Sequence[str]) -> bool:
+        """Whether a divergence involving ``rules`` is not held against any rule."""
+        return bool(self.excusing(rules))
+
+    def derails(self, rules: Sequence[str]) -> bool:
+        """Whether a divergence involving ``rules``, excused, may have left the store unlike the
+        model: a rule that excuses it says what a write does (not in :data:`READ_RULES`)."""
+        return any(r not in READ_RULES for r in self.excusing(rules))
 
     def blame(self, rules: Sequence[str]) -> list[str]:
         """``rules`` without the tolerated ones (all of them if every one is tolerated)."""
@@ -100,4 +151,4 @@ def _fields_others_need(value: Any) -> Any:
     return value
 
 
-__all__ = ["TOLERATIONS", "Tolerance"]
+__all__ = ["READ_RULES", "TOLERATIONS", "Tolerance"]

@@ -19,7 +19,7 @@ from aalis_memory.conformance.rules.rule import Level, OutOfScope, Rule
 #: Catalogue modules in map order; modules not named here come after them, sorted by name.
 ORDER: Final = ("required", "messages", "metadata", "compression", "events", "clearing", "mongodb")
 #: Modules of this package that hold the rule type and shared lists, not rules.
-_NOT_RULES: Final = frozenset({"rule", "out_of_scope"})
+_NOT_RULES: Final = frozenset({"rule", "out_of_scope", "english"})
 
 
 def _modules() -> list[ModuleType]:

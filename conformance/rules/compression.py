@@ -133,19 +133,20 @@ SERVICE_RULES = (
     # -- the kit's reading of silent points ----------------------------------------------
     should("CSV-16",
            "The summary is not a history message: it is stored per session (summary(session_id) "
-           "reads it) and the previous one is handed to the summarizer to fold in.",
+           "reads it), the previous one is handed to the summarizer to fold in, and the new one "
+           "takes its place (one summary kept per session).",
            point="where the summary lives, and what becomes of the previous one",
            argument="a message written now cannot sort before the older picks on a write-ordered "
-                    "store; folding the previous summary keeps what earlier compressions archived",
+                    "store; folding the previous summary into the new one keeps what earlier "
+                    "compressions archived, so the previous one is no longer needed",
+           cites=(cite(A, SERVICE, "压缩把切分点之前的全部活跃历史压成一份摘要"),),
            binds=PROVIDERS),
-    should("CSV-17",
-           "Each compression adds one divider (role system, kind event-marker) stamped at commit "
-           "time, so it sits after the kept messages.",
-           point="whether a compression leaves a divider, and where",
-           argument="the documents count dividers among what remains after a compression; "
-                    "stamped at commit it lands after the kept messages, as upstream does",
-           cites=(cite(A, TRIGGER, "全量压缩之后只剩挑中的原文、切分点之后的几条与分隔标记"),),
-           binds=PROVIDERS),
+    must("CSV-17",
+         "A committed compression leaves a divider in the active history: a control record "
+         "(kind event-marker) that was not there before.",
+         cite(A, TRIGGER, "全量压缩之后只剩挑中的原文、切分点之后的几条与分隔标记"),
+         cite(A, "核心方法", "压缩分隔线这类事件标记"),
+         binds=PROVIDERS),
     should("CSV-18",
            "Tool exchanges stay whole: the split never cuts one still waiting for replies, and a "
            "picked message brings its whole exchange.",
@@ -181,14 +182,25 @@ SERVICE_RULES = (
             "开始之前就失败的(记忆不在、读不出历史)不报",
             "只在真的开始压时报"),
     service("CSV-23",
-            "A committed compression leaves one summary of what it compressed: the provider keeps "
-            "the summarizer's text as the session's summary, in place of the previous one.",
+            "A committed compression leaves a summary of what it compressed: the provider keeps "
+            "the summarizer's text as the session's summary (whether earlier summaries stay is "
+            "CSV-16's reading).",
             "压缩把切分点之前的全部活跃历史压成一份摘要"),
     service("CSV-24",
             "A rejected compression keeps no new summary: the session's summary is what it was "
             "before the call.",
             "压成才落定",
             "没压成时以原因拒绝"),
+    should("CSV-25",
+           "A compression adds exactly one divider, a system message stamped at commit time, so "
+           "that it sits after the kept messages (the last active message right after the "
+           "commit).",
+           point="how many dividers a compression adds, their role, and where they sit",
+           argument="the documents say a divider remains, not how many or where; one divider "
+                    "stamped at commit lands after the picks and the post-split messages (as "
+                    "upstream does), marking where the compressed part ends",
+           cites=(cite(A, TRIGGER, "全量压缩之后只剩挑中的原文、切分点之后的几条与分隔标记"),),
+           binds=PROVIDERS),
 )
 
 RULES = TRIGGER_RULES + SERVICE_RULES

@@ -67,9 +67,11 @@ RULES = (
                     "is the only one a backend knows (the upstream drivers use it)"),
     should("MSG-04",
            "An unknown session reads as empty: [] for lists, 0 for counts and archive results.",
-           point="reads of a session that was never written",
+           point="reads of a session that was never written (the documents define every read by "
+                 "the session's messages, never say whether an unwritten session has any)",
            argument="a session exists from its first message; an error for a new session would make "
-                    "every caller special-case its first turn"),
+                    "every caller special-case its first turn",
+           cites=(cite(A, CORE, "对话消息不超过 limit 条时是全部活跃消息"),)),
     must("MSG-05",
          "A message's kind comes back as it was saved (no kind stays no kind): consumers tell "
          "markers from conversation by it.",
@@ -80,6 +82,16 @@ RULES = (
          "every other session's messages, active and archived, stay as they were.",
          cite(A, "概述", "按 sessionId 检索历史"),
          cite(A, "记忆变更事件", "某会话的若干消息被按时间戳删除(回滚)")),
+    should("MSG-07",
+           "An optional Message field a message was saved without comes back absent, not as "
+           "null (reasoningContent: absent where it was saved absent).",
+           point="how a backend returns an optional field a message does not have",
+           argument="the TypeScript Message marks these fields optional (`kind?: string`), so "
+                    "`message.kind === undefined` is how a caller asks; a store that keeps the "
+                    "absence as null (BSON and many JavaScript stores do) breaks that test for "
+                    "every caller. The kit takes null for absent on the way back from an adapter, "
+                    "so this rule is the only one that speaks of it",
+           cites=(cite(A, "概述", "保存每轮 Message"),)),
     # -- get_history ------------------------------------------------------------------------
     must("HIST-01",
          "get_history returns only active (not archived) messages.",
@@ -184,7 +196,9 @@ RULES = (
     # -- session range read -------------------------------------------------------------
     must("RANGE-01",
          "A session range read is cut silently at the backend's range_query_limit: with more "
-         "matching messages than the cap it returns exactly the cap, never fewer, never an error.",
+         "matching messages than the cap it returns exactly the cap, never fewer, never an error. "
+         "A backend declaring no range cap (range_cap=False) is not bound; the MongoDB backend "
+         "always has one.",
          cite(M, "配置", "单次返回的最大条数"),
          cite(M, "配置", "命中上限会静默截断"),
          binds=RANGE_CAP),

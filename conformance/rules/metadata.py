@@ -11,8 +11,10 @@ KV = cite(A, "概述", "提供结构化元数据 K/V 存储")
 
 RULES = (
     must("META-01",
-         "save_metadata then get_metadata returns the saved object; a missing key reads as None, "
-         "and the same key in another namespace is a separate entry.",
+         "save_metadata then get_metadata returns the saved object, whatever JSON object it is "
+         "(nested objects and lists, an empty object, unicode, keys holding '.' or starting with "
+         "'$'); a missing key reads as None, and the same key in another namespace is a "
+         "separate entry.",
          KV, cite(A, CORE, "getMetadata(namespace: string, key: string)")),
     must("META-02",
          "list_metadata returns the namespace's entries (key, data, updated_at) and nothing from "
@@ -39,14 +41,16 @@ RULES = (
            argument="a database never lets a later mutation of the caller's object change what it "
                     "stored, so a backend that keeps objects in memory must not either"),
     should("META-07",
-           "Data round-trips as JSON: nested objects, lists, unicode, keys with '.' or a leading '$'.",
-           point="which values data may hold",
-           argument="data is a JSON object in a TypeScript contract: whatever JSON can carry must "
-                    "come back, keys MongoDB treats specially included",
+           "Values JSON writes alike come back as a JSON round trip reads them: a tuple comes "
+           "back as a list, and a whole-valued float as a number of the same value (2.0 or 2).",
+           point="the Python types of values a JSON round trip cannot tell apart",
+           argument="data is a JSON object in a TypeScript contract: a backend that keeps Python "
+                    "objects would hand back tuples where a JSON store hands back lists, and a "
+                    "language with one number type cannot keep 2.0 apart from 2",
            cites=(cite(A, CORE, "data: Record<string, unknown>"),)),
     should("META-08",
-           "save_metadata with data that is not JSON-serializable raises TypeError or ValueError and "
-           "stores nothing.",
+           "Data that is not JSON-serializable raises TypeError or ValueError: save_metadata "
+           "stores nothing, and commit_metadata refuses a batch holding such a put.",
            point="data that JSON cannot carry",
            argument="storing it would fail later on read or change it silently; a typed error at "
                     "the call keeps the store readable"),
@@ -76,9 +80,9 @@ RULES = (
            argument="clearing an empty namespace builds an empty batch, and a key may go between "
                     "listing and deleting: neither is worth failing a clear for"),
     must("COMMIT-04",
-         "A driver declaring metadata_atomicity='atomic' applies a batch whole or not at all: a "
-         "batch rejected for a payload that cannot be serialized (TypeError or ValueError) leaves "
-         "every entry as it was.",
+         "A driver declaring metadata_atomicity='atomic' applies a batch whole or not at all: "
+         "when commit_metadata raises, whatever the error, no op of the batch has been applied "
+         "and every entry is as it was.",
          cite(A, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
          cite(A, CORE, "sqlite 与 inmemory 全成或全不成")),
     must("COMMIT-05",

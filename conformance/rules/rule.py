@@ -15,6 +15,8 @@ from typing import Final
 
 import attrs
 
+from aalis_memory.conformance.rules.english import ENGLISH
+
 #: A citation is a clause, not a paragraph: longer phrases are refused.
 MAX_PHRASE: Final = 60
 
@@ -66,22 +68,33 @@ def _phrase(_instance: object, _attribute: attrs.Attribute[str], value: str) -> 
 
 @attrs.frozen
 class Citation:
-    """The exact words a rule rests on: ``phrase`` occurs verbatim in ``section`` of ``document``."""
+    """The exact words a rule rests on: ``phrase`` occurs verbatim in ``section`` of ``document``;
+    ``english`` renders it, shown beside it wherever the phrase is shown."""
 
     document: str = attrs.field(validator=_document)
     section: str
     phrase: str = attrs.field(validator=_phrase)
+    english: str
 
     def __attrs_post_init__(self) -> None:
         if self.section not in DOCUMENTS[self.document].sections:
             raise ValueError(f"{self.document} has no section {self.section!r}")
+        if not self.english.strip() or "\n" in self.english:
+            raise ValueError(
+                f"the cited phrase {self.phrase!r} has no English rendering: add a one-line "
+                "rendering to aalis_memory.conformance.rules.english.ENGLISH (or pass english=...)"
+            )
 
     @property
     def where(self) -> str:
         return f"{self.document} §{self.section}"
 
+    def quoted(self) -> str:
+        """The phrase and its English: ``“原文” (the English)``."""
+        return f"“{self.phrase}” ({self.english})"
+
     def render(self) -> str:
-        return f"{self.where} “{self.phrase}”"
+        return f"{self.where} {self.quoted()}"
 
 
 @attrs.frozen
@@ -151,8 +164,11 @@ class Rule:
         return self.binds.who
 
 
-def cite(document: str, section: str, phrase: str) -> Citation:
-    return Citation(document, section, phrase)
+def cite(document: str, section: str, phrase: str, english: str | None = None) -> Citation:
+    """The words ``phrase`` of ``section`` of ``document``. Its English rendering is ``english``,
+    or by default the one kept for the phrase in :mod:`aalis_memory.conformance.rules.english`;
+    a phrase with neither is refused (every cited phrase is shown with its English)."""
+    return Citation(document, section, phrase, ENGLISH.get(phrase, "") if english is None else english)
 
 
 def _where(cites: tuple[Citation, ...]) -> str:

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from aalis_memory.conformance.stdio import schema
+from aalis_memory.conformance.stdio import codec, schema
 from aalis_memory.conformance.stdio.errors import ERROR_CLASSES, StdioBridgeError
 from aalis_memory.conformance.stdio.process import AdapterProcess
+from aalis_memory.conformance.stdio.transcript import Recorder
 
 PROTOCOL_VERSION: Final = 1
 
@@ -26,12 +27,18 @@ PROTOCOL_VERSION: Final = 1
 class Connection:
     """A started adapter and the calls in flight to it."""
 
-    def __init__(self, driver: str, command: Sequence[str], cwd: Path | None = None) -> None:
+    def __init__(self, driver: str, command: Sequence[str], cwd: Path | None = None,
+                 recorder: Recorder | None = None) -> None:
         self.driver = driver
+        #: Keeps the lines of the current test's store, for a failure's transcript.
+        self.recorder = recorder
         self.process = AdapterProcess(command, cwd)
         self._ids = itertools.count()
-        self._pending: dict[int, tuple[str, concurrent.futures.Future[Any]]] = {}
+        self._pending: dict[int, tuple[str, str, concurrent.futures.Future[Any]]] = {}
         self._lock = threading.Lock()
+        #: Optional Message fields a store (by handle) returned as ``null``: taken as absent
+        #: on the way back, and kept here for the rule that speaks of it (MSG-07).
+        self.absent_nulls: dict[str, set[str]] = {}
         #: Why the connection cannot be used any more (the first fatal problem), or None.
         self.broken: str | None = None
         self._reader = threading.Thread(target=self._read, name=f"stdio-{driver}", daemon=True)
@@ -59,7 +66,9 @@ class Connection:
             if self.broken is not None:
                 future.set_exception(self.failure(method, self.broken))
                 return future
-            self._pending[request_id] = (method, future)
+            self._pending[request_id] = (method, str(params.get("handle", "")), future)
+            if self.recorder is not None:
+                self.recorder.sent(method, line)
             try:
                 self.process.stdin.write(line.encode("ascii") + b"\n")
                 self.process.stdin.flush()
@@ -77,8 +86,9 @@ class Connection:
                 return await asyncio.wrap_future(future)
         except TimeoutError:
             self._break(f"no answer within {timeout:g} s (the adapter hangs)")
-            raise self.failure(method, f"no answer within {timeout:g} s: the adapter hangs "
-                               "(it is stopped and restarted for the next test)") from None
+            raise self.failure(method, f"no answer within {timeout:g} s: the adapter hangs (it "
+                               "is stopped; the next test starts a new one, at most 20 times "
+                               "a run)") from None
 
     def call_sync(self, method: str, params: dict[str, Any], timeout: float) -> Any:
         future = self.send(method, params)
@@ -106,6 +116,8 @@ class Connection:
         text = raw.decode("utf-8", "replace").strip()
         if not text:
             return None
+        if self.recorder is not None:
+            self.recorder.got(text)
         try:
             message = json.loads(text)
         except ValueError as exc:
@@ -118,10 +130,14 @@ class Connection:
             entry = self._pending.pop(message["id"], None) if message["id"] is not None else None
         if entry is None:
             return f"the adapter answered no pending call: {text[:200]!r}"
-        method, future = entry
+        method, handle, future = entry
         if "error" in message:
             future.set_exception(self._remote_error(message["error"]))
             return None
+        nulls = codec.drop_absent_nulls(method, message["result"])
+        if nulls:
+            with self._lock:
+                self.absent_nulls.setdefault(handle, set()).update(nulls)
         problems = schema.result_errors(method, message["result"])
         if problems:
             future.set_exception(self.failure(
@@ -141,7 +157,7 @@ class Connection:
             if self.broken is None:
                 self.broken = problem
             pending, self._pending = self._pending, {}
-        for method, future in pending.values():
+        for method, _handle, future in pending.values():
             if not future.done():
                 future.set_exception(self.failure(method, problem))
 

@@ -45,12 +45,20 @@ async def entry(memory: Any, namespace: str, key: str) -> MetadataEntry | None:
     return found[0] if found else None
 
 
-def json_difference(actual: Any, expected: Any, path: str = "data") -> str | None:
-    """Where ``actual`` first differs from ``expected``, telling True from 1 and lists from
-    tuples; ``None`` when they are the same JSON value. ``1`` and ``1.0`` are the same JSON
-    number (the contract's data is a TypeScript object, whose numbers have one type), so a
-    backend in a language without that distinction is not failed for it."""
+def json_difference(
+    actual: Any, expected: Any, path: str = "data", *, arrays_alike: bool = False
+) -> str | None:
+    """Where ``actual`` first differs from ``expected``, telling True from 1 and (unless
+    ``arrays_alike``) lists from tuples; ``None`` when they are the same JSON value. ``1`` and
+    ``1.0`` are the same JSON number (the contract's data is a TypeScript object, whose numbers
+    have one type), so a backend in a language without that distinction is not failed for it.
+    ``arrays_alike`` compares as JSON does, where a tuple and a list are one array (META-01);
+    without it the Python type of an array counts too (META-07)."""
     numbers = (int, float)
+    if arrays_alike and isinstance(actual, tuple):
+        actual = list(actual)
+    if arrays_alike and isinstance(expected, tuple):
+        expected = list(expected)
     if (isinstance(actual, numbers) and isinstance(expected, numbers)
             and not isinstance(actual, bool) and not isinstance(expected, bool)):
         return None if actual == expected else f"{path}: expected {expected!r}, got {actual!r}"
@@ -67,7 +75,8 @@ def json_difference(actual: Any, expected: Any, path: str = "data") -> str | Non
             if key not in expected:
                 return f"{path}: unexpected key {key!r}"
         for key, value in expected.items():
-            found = json_difference(actual[key], value, f"{path}[{key!r}]")
+            found = json_difference(actual[key], value, f"{path}[{key!r}]",
+                                    arrays_alike=arrays_alike)
             if found:
                 return found
         return None
@@ -75,7 +84,7 @@ def json_difference(actual: Any, expected: Any, path: str = "data") -> str | Non
         if len(actual) != len(expected):
             return f"{path}: expected {len(expected)} items, got {len(actual)}"
         for index, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            found = json_difference(a, e, f"{path}[{index}]")
+            found = json_difference(a, e, f"{path}[{index}]", arrays_alike=arrays_alike)
             if found:
                 return found
         return None

@@ -8,7 +8,7 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.checks import contents, expect, expect_equal, expect_raises
-from aalis_memory.conformance.concurrent_reads import Read, watch_write
+from aalis_memory.conformance.concurrent_reads import Read, only_from_outside, watch_write
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._views import active, everything
@@ -240,3 +240,4 @@ async def test_concurrent_readers_never_see_part_of_an_archive(aalis_memory: Any
     expect_equal("ARCH-10", "get_history after archive_span(s, 200) of 210",
                  contents(await aalis_memory.get_history(S, _ALL)), after)
     expect_equal("ARCH-10", "archive_span(s, 200) of 210", archived, 200)
+    only_from_outside(aalis_memory, "ARCH-10")

@@ -1,8 +1,10 @@
-"""commit_metadata: ordered batches, bad payloads, atomicity tiers (api-memory §核心方法; the
-ordered tier of plugin-memory-mongodb §特性)."""
+"""commit_metadata: ordered batches, rejected batches, atomicity tiers (api-memory §核心方法; the
+ordered tier of plugin-memory-mongodb §特性). The atomic tier's promise (COMMIT-04) is all or
+nothing, whatever makes a batch fail; refusing a payload JSON cannot hold is META-08's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,10 +16,11 @@ from aalis_memory.conformance.checks import (
     expect_raises,
     fail,
 )
-from aalis_memory.conformance.concurrent_reads import watch_write
+from aalis_memory.conformance.concurrent_reads import only_from_outside, watch_write
 from aalis_memory.conformance.registry import RawMetadataKind
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._metadata_views import UNSERIALIZABLE, entries, state
+from aalis_memory.conformance.verdicts import Verdict, skip
 from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
 
 NS = "plugin-commit"
@@ -117,11 +120,102 @@ async def test_empty_batch_and_del_of_missing_key(aalis_memory: Any) -> None:
     )
 
 
-async def _seed(aalis_memory: Any) -> dict[str, JsonObject]:
-    await aalis_memory.save_metadata(NS, "a", {"v": "a-old"})
-    await aalis_memory.save_metadata(NS, "b", {"v": "b-old"})
-    await aalis_memory.save_metadata(NS, "z", {"v": "z-old"})
-    return await state(aalis_memory, NS)
+async def _seed(aalis_memory: Any, namespace: str = NS) -> dict[str, JsonObject]:
+    await aalis_memory.save_metadata(namespace, "a", {"v": "a-old"})
+    await aalis_memory.save_metadata(namespace, "b", {"v": "b-old"})
+    await aalis_memory.save_metadata(namespace, "z", {"v": "z-old"})
+    return await state(aalis_memory, namespace)
+
+
+def _around(bad: object, namespace: str, other: str) -> list[Any]:
+    """``bad`` in the middle of a batch: valid ops before it (a put, a del, a new key) and after
+    it (an overwrite, a new key, a put in another namespace)."""
+    return [
+        put("a", {"v": "a-new"}, namespace),
+        delete("z", namespace),
+        put("new-1", {"v": 1}, namespace),
+        bad,
+        put("b", {"v": "b-new"}, namespace),
+        put("new-2", {"v": 2}, namespace),
+        put("other", {"v": 3}, other),
+    ]
+
+
+def _refusable(namespace: str) -> dict[str, Callable[[], object]]:
+    """Ops no batch can apply, by a readable name: ones the contract types forbid (an op that is
+    not an operation, an identifier that is not a str, a payload that is not an object) and
+    payloads JSON cannot hold. A driver may refuse them with any error; it may also accept some
+    of them (that is HOST-01, HOST-04 or META-08's to judge, not COMMIT-04's)."""
+    return {
+        "None in place of an op": lambda: None,
+        "a put whose key is an int": lambda: MetadataPut(namespace, 7, {"v": 1}),  # type: ignore[arg-type]
+        "a del whose namespace is a dict": lambda: MetadataDel({"$gt": ""}, "a"),  # type: ignore[arg-type]
+        "a put whose data is a list": lambda: MetadataPut(namespace, "bad", [1, 2]),  # type: ignore[arg-type]
+        **{f"a put of <{name}>": _bad_put(namespace, build)
+           for name, build in UNSERIALIZABLE.items()},
+    }
+
+
+def _bad_put(namespace: str, build: Callable[[], JsonObject]) -> Callable[[], object]:
+    return lambda: MetadataPut(namespace, "bad", build())
+
+
+@pytest.mark.aalis_spec("COMMIT-04")
+@requires.atomic_metadata
+async def test_a_rejected_batch_applies_nothing(aalis_memory: Any) -> None:
+    """All or nothing, whatever made the batch fail: each batch holds one op no store can apply
+    after valid ops (and before others); when commit_metadata raises, nothing of it may be left.
+    A batch the driver accepts says nothing about this rule."""
+    rejected = 0
+    with every_case("COMMIT-04", "rejected batches left part of themselves applied") as cases:
+        for index, name in enumerate(_refusable(NS)):
+            namespace, other = f"{NS}-{index}", f"ns-other-{index}"
+            await _seed(aalis_memory, namespace)
+            before = await state(aalis_memory, namespace), await entries(aalis_memory, other)
+            ops = _around(_refusable(namespace)[name](), namespace, other)
+            try:
+                await aalis_memory.commit_metadata(ops)
+            except Exception:
+                rejected += 1
+            else:
+                continue
+            with cases.case():
+                expect_equal(
+                    "COMMIT-04", f"list_metadata after the rejected batch with {name} in the middle",
+                    await state(aalis_memory, namespace), before[0],
+                )
+                expect_equal(
+                    "COMMIT-04", f"list_metadata({other!r}) after the rejected batch with {name}",
+                    await entries(aalis_memory, other), before[1],
+                )
+    if not rejected:
+        skip(Verdict.UNVERIFIED, "the driver accepted every batch the kit built to be refused "
+                                 "(an op that is not one, non-str identifiers, payloads that are "
+                                 "not JSON objects), so no rejected batch could be inspected")
+
+
+@pytest.mark.aalis_spec("COMMIT-04")
+@requires.atomic_metadata
+async def test_a_rejected_batch_applies_nothing_first_or_last(aalis_memory: Any) -> None:
+    seeded = await _seed(aalis_memory)
+    for name in ("None in place of an op", "a put of <set>", "a put of <NaN>"):
+        bad = _refusable(NS)[name]
+        batches: dict[str, list[Any]] = {
+            "first": [bad(), put("a", {"v": "a-new"}), delete("z")],
+            "last": [delete("z"), put("a", {"v": "a-new"}), bad()],
+        }
+        for where, ops in batches.items():
+            try:
+                await aalis_memory.commit_metadata(ops)
+            except Exception:
+                expect_equal(
+                    "COMMIT-04", f"list_metadata after the rejected batch ({name} {where})",
+                    await state(aalis_memory, NS), seeded,
+                )
+            else:  # accepted: what it did is another rule's; start again from the seed
+                await aalis_memory.commit_metadata([delete(key) for key in await state(
+                    aalis_memory, NS)])
+                seeded = await _seed(aalis_memory)
 
 
 async def _bad_payload_in_the_middle(aalis_memory: Any, rule_id: str) -> None:
@@ -129,15 +223,7 @@ async def _bad_payload_in_the_middle(aalis_memory: Any, rule_id: str) -> None:
     with every_case(rule_id, "batches with a payload JSON cannot hold were not rejected "
                              "whole") as cases:
         for name, build in UNSERIALIZABLE.items():
-            ops: list[MetadataOp] = [
-                put("a", {"v": "a-new"}),
-                delete("z"),
-                put("new-1", {"v": 1}),
-                put("bad", build()),
-                put("b", {"v": "b-new"}),
-                put("new-2", {"v": 2}),
-                put("other", {"v": 3}, "ns-other"),
-            ]
+            ops = _around(put("bad", build()), NS, "ns-other")
             before = await state(aalis_memory, NS), await entries(aalis_memory, "ns-other")
             with cases.case():
                 with expect_raises(
@@ -172,16 +258,16 @@ async def _bad_payload_first_or_last(aalis_memory: Any, rule_id: str) -> None:
         )
 
 
-@pytest.mark.aalis_spec("COMMIT-04")
-@requires.atomic_metadata
-async def test_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
-    await _bad_payload_in_the_middle(aalis_memory, "COMMIT-04")
-
-
-@pytest.mark.aalis_spec("COMMIT-04")
-@requires.atomic_metadata
-async def test_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
-    await _bad_payload_first_or_last(aalis_memory, "COMMIT-04")
+@pytest.mark.aalis_spec("META-08")
+async def test_commit_of_unserializable_data_raises(aalis_memory: Any) -> None:
+    """The payload's refusal, in a batch (what the refused batch leaves is COMMIT-04's for the
+    atomic tier, COMMIT-07's for the ordered one)."""
+    with every_case("META-08", "batches with a payload JSON cannot hold were not refused") as cases:
+        for index, (name, build) in enumerate(UNSERIALIZABLE.items()):
+            call = f"commit_metadata([put ok, put <{name}>])"
+            with cases.case(), expect_raises("META-08", call, TypeError, ValueError):
+                await aalis_memory.commit_metadata(
+                    [put(f"ok-{index}", {"v": 1}), put(f"bad-{index}", build())])
 
 
 @pytest.mark.aalis_spec("COMMIT-07")
@@ -259,6 +345,7 @@ async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: Any) -> N
         "COMMIT-05", watched.loop_turns == 0 or watched.overlapping > 0,
         f"harness: the driver yielded during the commit but no read overlapped it; {summary}",
     )
+    only_from_outside(aalis_memory, "COMMIT-05")
     expect_equal(
         "COMMIT-01", f"list_metadata after the {BATCH_SIZE}-op batch ({_gen_counts(after)})",
         await state(aalis_memory, NS), after,

@@ -85,6 +85,23 @@ async def test_a_clear_removes_the_data_of_its_scope(aalis_compression: Harness)
                  await aalis_compression.present([*s_keys, *o_keys]), [])
 
 
+@pytest.mark.aalis_spec("CLR-12")
+async def test_a_clear_after_a_restart_reaches_earlier_data(aalis_compression: Harness) -> None:
+    """The data lives in the store, not in the provider object: a provider built afresh over the
+    same store (the host restarted) clears what the one before it wrote."""
+    service, s_keys = await _keeper(aalis_compression)
+    await save_all(aalis_compression.memory, OTHER, conversation("o", 4))
+    o_keys = await _compress_keeping(aalis_compression, service, OTHER, "O-SUMMARY")
+    s_only = [k for k in s_keys if k not in o_keys]
+    await _clear(aalis_compression.build(), "CLR-12", _session_clear(S))
+    expect_equal("CLR-12", f"the provider's metadata for {S} after a new provider instance "
+                 f"handled memory:clear of {S}", await aalis_compression.present(s_only), [])
+    await _clear(aalis_compression.build(), "CLR-12", ClearContext(scope="all", results=[HISTORY_ROW]))
+    expect_equal("CLR-12", "the metadata an earlier provider instance wrote, after a new one "
+                 "handled memory:clear of all sessions",
+                 await aalis_compression.present([*s_keys, *o_keys]), [])
+
+
 @pytest.mark.aalis_spec("CLR-13")
 async def test_a_clear_of_other_types_leaves_the_data(aalis_compression: Harness) -> None:
     service, keys = await _keeper(aalis_compression)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from typing import Any, Final
 
 import pytest
@@ -111,23 +112,44 @@ async def test_concurrent_puts_of_one_new_key_all_succeed(aalis_memory: Any) -> 
     report("CONC-04", "concurrent puts of one new key failed", failures, rounds * 2 * TASKS)
 
 
+#: Rounds of the CONC-05 test: every round overlaps the tasks' commits once.
+ROUNDS: Final = 15
+
+
+def _clock_past(stamp: int) -> None:
+    """Wait, holding the event loop, until the wall clock reads ``stamp`` + 2 ms or later: the
+    commit that follows begins in a later millisecond than every stamp seen so far (at most
+    a few ms; the loop stays held so that the commits in flight stay in flight)."""
+    while time.time_ns() // 1_000_000 < stamp + 2:
+        pass
+
+
 @pytest.mark.aalis_spec("CONC-05")
 async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_memory: Any) -> None:
-    # Each writer reads the key right after each of its commits. Two reads in flight at once may
-    # be answered in either order (a connection pool), so only a read that began after another
-    # had returned must see an updated_at at least as new as that one's.
+    """Each writer reads the key right after each of its commits. Two reads in flight at once may
+    be answered in either order (a connection pool), so only a read that began after another
+    had returned must see an updated_at at least as new as that one's.
+
+    A stamp taken from a read made before the write's round trip shows only when another
+    commit takes its stamp in a later millisecond while the first is in flight. Left to the
+    clock, that happens by chance; here it is made to: in every round the first task's commit
+    starts, and each other task waits for the clock to pass every stamp seen before starting
+    its own, while the commits already started are still in flight."""
     clock = itertools.count()
     reads: list[tuple[int, int, int]] = []  # (began, returned, updated_at)
 
-    async def writer(task: int) -> None:
-        for i in range(15):
-            await aalis_memory.commit_metadata([MetadataPut(NS, "k", {"task": task, "i": i})])
-            began = next(clock)
-            entries = await aalis_memory.list_metadata(NS)
-            returned = next(clock)
-            reads.extend((began, returned, e.updated_at) for e in entries if e.key == "k")
+    async def commit_and_read(task: int, round_: int) -> None:
+        if task:
+            await asyncio.sleep(0)  # the earlier tasks' commits are under way
+            _clock_past(max((seen for _b, _r, seen in reads), default=0))
+        await aalis_memory.commit_metadata([MetadataPut(NS, "k", {"task": task, "i": round_})])
+        began = next(clock)
+        entries = await aalis_memory.list_metadata(NS)
+        returned = next(clock)
+        reads.extend((began, returned, e.updated_at) for e in entries if e.key == "k")
 
-    await asyncio.gather(*(writer(t) for t in range(TASKS)))
+    for round_ in range(ROUNDS):
+        await asyncio.gather(*(commit_and_read(t, round_) for t in range(TASKS)))
     report("CONC-05", "reads saw updated_at go backwards", _backwards(reads), len(reads))
 
 

@@ -33,6 +33,7 @@ from aalis_memory.conformance.adapters import opened_store
 from aalis_memory.conformance.checks import fail
 from aalis_memory.conformance.crash_child import ARCHIVE, BATCH, NAMESPACE, SESSION, hook_source
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.report import attach
 from aalis_memory.conformance.verdicts import Verdict, skip
 
 KILLS: Final = 24
@@ -266,9 +267,8 @@ def _durable(registration: DriverRegistration) -> None:
 
 
 def _report(request: pytest.FixtureRequest, campaign: Campaign, rule_id: str) -> None:
-    request.node.user_properties.append(
-        ("aalis_crash", {"kills": campaign.kills, "acknowledged_ops": campaign.acked_ops})
-    )
+    attach(request.node.user_properties, "aalis_crash",
+           {"kills": campaign.kills, "acknowledged_ops": campaign.acked_ops})
     found = [text for rule, text in campaign.findings if rule == rule_id]
     if found:
         lines = "\n  ".join(found[:10])

@@ -1,19 +1,22 @@
 """get_recent_messages_across_sessions: the limit rule of api-memory §核心方法 (LIM-01, LIM-04),
 the cap of plugin-memory-mongodb §配置 (CROSS-01, binding every backend with such a cap) and this
-project's reading of the filters (CROSS-02..05)."""
+project's reading of the filters (CROSS-02..05), one filter at a time and all of them combined."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
-from aalis_memory.conformance.checks import expect, expect_equal
+from aalis_memory.conformance.checks import describe, every_case, expect, expect_equal
 from aalis_memory.conformance.registry import DriverContext
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import msg, save_all
 from aalis_memory.conformance.suite._views import records
+from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
 A = "x-a"
@@ -172,3 +175,188 @@ async def test_cross_session_excluded_sessions(aalis_memory: Any) -> None:
     expect_equal("CROSS-05", "cross-session read with limit=2, exclude_session_ids=[x-c]",
                  await _read(aalis_memory, limit=2, exclude_session_ids=[C]),
                  [(A, "a7"), (B, "b8")])
+
+
+# -- the filters combined, under the limit and the cap ---------------------------------------
+#
+# One store of mixed messages, read with several filters at once and limits below, at and above
+# the cap. Each rule is judged in a test of its own over every read, so a driver that breaks one
+# aspect is still checked, and reported, on all the others. A read that breaks a filter rule is
+# that rule's finding only: the count and the choice of records are judged on reads that return
+# matching records alone.
+
+D = "x-d"
+MIXED_SESSIONS = (A, B, C, D)
+MIXED_COUNT = 160
+#: Periods 4 (sessions), 3, 5 and 7 have no common factor, so every combination recurs.
+MIXED_ROLES = ("user", "assistant", "system")
+MIXED_KINDS: tuple[str | None, ...] = (None, "poke", None, "outbound-image", "group_recall")
+MIXED_PLATFORMS: tuple[str | None, ...] = ("qq", "qq", "telegram", None, "qq", "telegram", "qq")
+#: Between two saved timestamps: the inclusive edge of since_ts is its own test's.
+SINCE = 1405
+#: Each read's filters; every one mixes filters of at least two rules.
+COMBINED: tuple[dict[str, Any], ...] = (
+    {"platform": "qq", "exclude_session_ids": [A]},
+    {"since_ts": SINCE, "platform": "telegram", "exclude_session_ids": [B, C]},
+    {"since_ts": SINCE, "exclude_session_ids": [D], "roles": ["user", "system"]},
+    {"platform": "qq", "roles": ["assistant"], "exclude_kinds": ["poke"]},
+    {"exclude_session_ids": [A], "kinds": ["poke", "outbound-image"], "exclude_kinds": ["poke"]},
+    {"since_ts": SINCE, "exclude_session_ids": [B], "exclude_kinds": ["group_recall", "poke"]},
+    {"since_ts": SINCE, "platform": "qq", "exclude_session_ids": [C],
+     "roles": ["user", "assistant", "system"], "kinds": ["poke", "group_recall", "outbound-image"],
+     "exclude_kinds": ["outbound-image"]},
+)
+FILTER_RULES = ("CROSS-03", "CROSS-04", "CROSS-05")
+#: What each filter rule covers, for failure lines.
+FILTER_NAMES = {"CROSS-03": "roles", "CROSS-04": "kinds / exclude_kinds",
+                "CROSS-05": "since_ts / platform / exclude_session_ids"}
+
+Saved = tuple[str, Message]
+
+
+async def _mixed(aalis_memory: Any) -> list[Saved]:
+    """MIXED_COUNT messages over four sessions, timestamps 1000, 1010, ... in write order."""
+    saved: list[Saved] = []
+    for i in range(MIXED_COUNT):
+        platform = MIXED_PLATFORMS[i % len(MIXED_PLATFORMS)]
+        message = msg(f"m{i}", 1000 + 10 * i, role=MIXED_ROLES[i % len(MIXED_ROLES)],
+                      kind=MIXED_KINDS[i % len(MIXED_KINDS)],
+                      metadata=None if platform is None else {"platform": platform})
+        saved.append((MIXED_SESSIONS[i % len(MIXED_SESSIONS)], message))
+    for session_id, message in saved:
+        await aalis_memory.save_message(session_id, message)
+    return saved
+
+
+def _combined_queries(cap: int) -> list[Query]:
+    return [Query(limit=limit, **filters) for filters in COMBINED
+            for limit in (2, cap, cap + 2, math.inf)]
+
+
+def _filters(query: Query) -> dict[str, Callable[[Saved], bool]]:
+    """The kit's reading of each filter rule, as a predicate on a saved (session, message)."""
+    roles = ("user", "assistant") if query.roles is None else query.roles
+    excluded_kinds = query.exclude_kinds or ()
+    excluded_sessions = query.exclude_session_ids or ()
+
+    def kinds(saved: Saved) -> bool:
+        kind = saved[1].kind
+        return (query.kinds is None or kind in query.kinds) and (
+            kind is None or kind not in excluded_kinds)
+
+    def window(saved: Saved) -> bool:
+        session_id, message = saved
+        platform = (message.metadata or {}).get("platform")
+        return ((query.since_ts is None or (message.timestamp or 0) >= query.since_ts)
+                and (query.platform is None or platform == query.platform)
+                and session_id not in excluded_sessions)
+
+    return {"CROSS-03": lambda saved: saved[1].role in roles, "CROSS-04": kinds,
+            "CROSS-05": window}
+
+
+def _shown(query: Query) -> str:
+    fields = [(f.name, getattr(query, f.name)) for f in attrs.fields(Query)]
+    return ", ".join(f"{name}={describe(list(value) if isinstance(value, tuple) else value)}"
+                     for name, value in fields if value is not None)
+
+
+def _judge(rule_id: str, query: Query, saved: list[Saved], found: list[RecentMessageRecord],
+           cap: int) -> tuple[bool, str] | None:
+    """Whether the read ``found`` keeps ``rule_id`` (with the failure line), or ``None`` when it
+    says nothing about that rule."""
+    filters = _filters(query)
+    matching = [s for s in saved if all(f(s) for f in filters.values())]
+    place = {(s[0], s[1].content): i for i, s in enumerate(matching)}
+    index = {(s[0], s[1].content): s for s in saved}
+    got = [(r.session_id, r.message.content) for r in found]
+    wanted = min(query.limit, cap)
+    want = matching[-int(wanted):] if wanted < len(matching) else matching
+    line = (f"cross-session read with {_shown(query)} (cap {cap}, {len(matching)} matching): "
+            f"expected {describe([(s, m.content) for s, m in want])}, got {describe(got)}")
+    # Matching records left out while older ones came back.
+    positions = [place[key] for key in got if key in place]
+    skipped = [matching[p] for p in range(min(positions, default=len(matching)), len(matching))
+               if p not in positions]
+    kindless_skipped = bool(skipped) and bool(query.exclude_kinds) and all(
+        s[1].kind is None for s in skipped)
+    if rule_id in FILTER_RULES:
+        if rule_id == "CROSS-04" and not (query.kinds or query.exclude_kinds):
+            return None
+        wrong = [key for key in got if key in index and not filters[rule_id](index[key])]
+        if wrong:
+            return False, f"{line}; {describe(wrong)} fail its {FILTER_NAMES[rule_id]}"
+        if rule_id == "CROSS-04" and kindless_skipped:
+            return False, (f"{line}; kind-less {describe([(s, m.content) for s, m in skipped])} "
+                           "left out although exclude_kinds keeps them")
+        return True, ""
+    if len(positions) < len(got) or kindless_skipped:
+        return None  # a record no filter lets through, or a kind-less one left out: their rules'
+    count_rule = ("LIM-04" if query.limit == math.inf else
+                  "CROSS-01" if query.limit > cap else "CROSS-02")
+    count = min(wanted, len(matching))
+    if rule_id == "CROSS-02":
+        if skipped or positions != sorted(positions):
+            return False, f"{line}; not the newest matching records, ascending"
+    elif rule_id != count_rule:
+        return None
+    if rule_id == count_rule and len(got) != count:
+        return False, f"{line}; expected exactly {count} records, got {len(got)}"
+    return True, ""
+
+
+async def _combined(aalis_memory: Any, cap: int, rule_id: str) -> None:
+    saved = await _mixed(aalis_memory)
+    with every_case(rule_id, "cross-session reads with combined filters went wrong") as cases:
+        for query in _combined_queries(cap):
+            found = await aalis_memory.get_recent_messages_across_sessions(query)
+            verdict = _judge(rule_id, query, saved, list(found), cap)
+            if verdict is not None:
+                with cases.case():
+                    expect(rule_id, *verdict)
+
+
+@pytest.mark.aalis_spec("CROSS-01")
+async def test_cross_session_combined_filters_above_the_cap(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    """A finite limit above the cap: exactly min(cap, matching) of the filtered records."""
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-01")
+
+
+@pytest.mark.aalis_spec("LIM-04")
+async def test_cross_session_combined_filters_inf(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    """math.inf: exactly min(cap, matching) of the filtered records."""
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "LIM-04")
+
+
+@pytest.mark.aalis_spec("CROSS-02")
+async def test_cross_session_combined_filters_newest(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    """The newest matching records, ascending; within the cap, exactly limit of them."""
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-02")
+
+
+@pytest.mark.aalis_spec("CROSS-03")
+async def test_cross_session_combined_filters_roles(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-03")
+
+
+@pytest.mark.aalis_spec("CROSS-04")
+async def test_cross_session_combined_filters_kinds(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-04")
+
+
+@pytest.mark.aalis_spec("CROSS-05")
+async def test_cross_session_combined_filters_window(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    """since_ts, platform and exclude_session_ids hold together and with the other filters."""
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-05")

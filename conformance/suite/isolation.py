@@ -3,6 +3,11 @@
 The metadata side has META-06; a message carries mutable dicts too (``metadata``, and the dicts
 inside ``tool_calls`` and ``segments``), and an in-process driver that keeps or hands out
 references lets a caller rewrite stored history without a single call.
+
+Across a process boundary (a stdio adapter) every value is copied on the way, so changing what
+the kit holds shows nothing: the adapter runs the change in its own process (its isolation
+probe) and the kit judges the reads it reports; an adapter without the probe leaves both rules
+``unverified``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ import pytest
 
 from aalis_memory.conformance.checks import expect_equal
 from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.transport import transport_of
+from aalis_memory.conformance.verdicts import Verdict, skip
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
@@ -70,8 +77,28 @@ def _vandalize(message: Message) -> None:
             segment["meta"]["n"] = 99
 
 
+def _remote(aalis_memory: Any) -> Any:
+    """The adapter's isolation probe when the store is in another process (``None``: the store
+    is in this one); skips ``unverified`` when the adapter has none."""
+    transport = transport_of(aalis_memory)
+    if transport is None:
+        return None
+    if not getattr(aalis_memory, "isolation", False):
+        skip(Verdict.UNVERIFIED, f"the store runs in another process ({transport.language}): "
+             "changing the kit's copies of a message shows nothing, and the adapter runs no "
+             "isolation probe to change its own")
+    return aalis_memory.isolation_probe
+
+
 @pytest.mark.aalis_spec("ISO-01")
 async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Any) -> None:
+    probe = _remote(aalis_memory)
+    if probe is not None:
+        _again, history = await probe("saved", S, _messages(), "get_history", S, 10)
+        expect_equal("ISO-01", "get_history after the adapter mutated the metadata, tool_calls, "
+                     "segments and content of the Messages it passed to saveMessage", history,
+                     _messages())
+        return
     passed = _messages()
     await _save_all(aalis_memory, passed)
     for message in passed:
@@ -82,8 +109,17 @@ async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Any
 
 
 async def _read_then_vandalize(
-    aalis_memory: Any, call: str, read: Callable[[], Awaitable[list[Any]]], expected: list[Any]
+    aalis_memory: Any, call: str, read: Callable[[], Awaitable[list[Any]]], expected: list[Any],
+    method: str, *args: Any,
 ) -> None:
+    probe = _remote(aalis_memory)
+    if probe is not None:
+        again, history = await probe("returned", S, _messages(), method, *args)
+        expect_equal("ISO-02", f"{call} after the adapter mutated the messages an earlier {call} "
+                     "returned to it", again, expected)
+        expect_equal("ISO-02", f"get_history after the adapter mutated the messages {call} "
+                     "returned to it", history, _messages())
+        return
     await _save_all(aalis_memory, _messages())
     for item in await read():
         _vandalize(item.message if isinstance(item, RecentMessageRecord) else item)
@@ -96,14 +132,16 @@ async def _read_then_vandalize(
 @pytest.mark.aalis_spec("ISO-02")
 async def test_history_read_is_the_callers_own(aalis_memory: Any) -> None:
     await _read_then_vandalize(aalis_memory, "get_history(s, 10)",
-                               lambda: aalis_memory.get_history(S, 10), _messages())
+                               lambda: aalis_memory.get_history(S, 10), _messages(),
+                               "get_history", S, 10)
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("ISO-02")
 async def test_full_history_read_is_the_callers_own(aalis_memory: Any) -> None:
     await _read_then_vandalize(aalis_memory, "get_full_history(s, 10)",
-                               lambda: aalis_memory.get_full_history(S, 10), _messages())
+                               lambda: aalis_memory.get_full_history(S, 10), _messages(),
+                               "get_full_history", S, 10)
 
 
 @requires.get_messages_by_session_range
@@ -112,6 +150,7 @@ async def test_range_read_is_the_callers_own(aalis_memory: Any) -> None:
     await _read_then_vandalize(
         aalis_memory, "get_messages_by_session_range(s, 0, 10**12)",
         lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12), _messages(),
+        "get_messages_by_session_range", S, 0, 10**12,
     )
 
 
@@ -122,4 +161,5 @@ async def test_cross_session_read_is_the_callers_own(aalis_memory: Any) -> None:
         aalis_memory, "cross-session read with limit=5",
         lambda: aalis_memory.get_recent_messages_across_sessions(Query(limit=5)),
         [RecentMessageRecord(S, message) for message in _messages()],
+        "get_recent_messages_across_sessions", Query(limit=5),
     )

@@ -1,6 +1,8 @@
 """Omitted limits (LIM-05) and limits the contract never allows (LIM-06): this project's readings,
 argued in the rule catalogue. Huge finite limits (LIM-07) are ordinary counts: a backend with a
-64-bit LIMIT must not pass 2**63 on as it is."""
+64-bit LIMIT must not pass 2**63 on as it is. A backend whose numbers are doubles (a JavaScript
+adapter) gets the huge limits its own callers can write: Number.MAX_SAFE_INTEGER and the doubles
+2**63, 2**64 and 2**70."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from aalis_memory.conformance.checks import contents, expect_equal, expect_raise
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._views import active
+from aalis_memory.conformance.transport import integer_limit
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery
 
 S = "s-lim"
@@ -52,12 +55,22 @@ HUGE_LIMITS: Final = (("2**63 - 1", 2**63 - 1), ("2**63", 2**63), ("2**64", 2**6
                       ("2**70", 2**70))
 
 
+def huge_limits(aalis_memory: Any) -> tuple[tuple[str, int | float], ...]:
+    """:data:`HUGE_LIMITS` as the store's transport carries them: past its largest integer, the
+    largest one it holds and the huge limits as the doubles its callers would pass."""
+    largest = integer_limit(aalis_memory)
+    if largest is None:
+        return HUGE_LIMITS
+    return ((f"{largest} (the largest integer its numbers hold)", largest),
+            *((name, float(limit)) for name, limit in HUGE_LIMITS if float(limit) == limit))
+
+
 @pytest.mark.aalis_spec("LIM-07")
 async def test_huge_finite_limits_read_everything(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     await aalis_memory.archive_span(S, 1)
     full = callable(getattr(aalis_memory, "get_full_history", None))
-    for name, limit in HUGE_LIMITS:
+    for name, limit in huge_limits(aalis_memory):
         expect_equal("LIM-07", f"get_history(s, {name})",
                      contents(await aalis_memory.get_history(S, limit)), ["b", "c"])
         if full:
@@ -70,7 +83,8 @@ async def test_huge_finite_limits_read_everything(aalis_memory: Any) -> None:
 async def test_huge_finite_recent_limits_rewrite_everything(aalis_memory: Any) -> None:
     words = ("cat", "dog", "cow", "elk", "owl")
     await save_all(aalis_memory, S, timeline("cat a", "cat b"))
-    for (name, limit), old, new in zip(HUGE_LIMITS, words[:-1], words[1:], strict=True):
+    for (name, limit), old, new in zip(huge_limits(aalis_memory), words[:-1], words[1:],
+                                       strict=True):
         changed = await aalis_memory.update_message_content(S, old, new, limit)
         expect_equal("LIM-07", f"update_message_content(s, {old}, {new}, {name})", changed, 2)
     expect_equal("LIM-07", "get_history after the rewrites", await active(aalis_memory, S),

@@ -3,7 +3,6 @@ sessions (api-memory §概述 and §核心方法)."""
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
@@ -12,7 +11,7 @@ import pytest
 from aalis_memory.conformance.checks import contents, expect, expect_equal
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import marker, msg, save_all, timeline, turn
-from aalis_memory.conformance.suite._views import active, everything
+from aalis_memory.conformance.suite._views import ALL, active, everything
 from aalis_memory.types import Message, RecentMessagesAcrossSessionsQuery
 
 S = "s-msg"
@@ -127,7 +126,7 @@ KINDS = [
 @pytest.mark.aalis_spec("MSG-05")
 async def test_kinds_come_back_with_the_history(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, KINDS)
-    _expect_kinds("get_history(s, inf)", await aalis_memory.get_history(S, math.inf), KINDS)
+    _expect_kinds("get_history(s, ALL)", await aalis_memory.get_history(S, ALL), KINDS)
     _expect_kinds("get_history(s, 2) (the marker in between comes back)",
                   await aalis_memory.get_history(S, 2), KINDS[3:])
 
@@ -137,8 +136,8 @@ async def test_kinds_come_back_with_the_history(aalis_memory: Any) -> None:
 async def test_kinds_come_back_from_the_archive(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, KINDS)
     await aalis_memory.archive_span(S, 4, [1])
-    _expect_kinds("get_full_history(s, inf) after archiving four of six",
-                  await aalis_memory.get_full_history(S, math.inf), KINDS)
+    _expect_kinds("get_full_history(s, ALL) after archiving four of six",
+                  await aalis_memory.get_full_history(S, ALL), KINDS)
 
 
 @requires.get_messages_by_session_range

@@ -1,5 +1,6 @@
 """get_messages_by_session_range: the range cap of plugin-memory-mongodb §配置 (RANGE-01, binding
-every backend with such a cap) and this project's reading of the rest (RANGE-02..04)."""
+every backend with such a cap: a driver declaring ``range_cap=False`` has its tests excluded by
+tier) and this project's reading of the rest (RANGE-02..04)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ def expect_capped(cap: int, call: str, got: list[Any], available: int) -> None:
 
 
 @pytest.mark.aalis_spec("RANGE-01")
+@requires.range_cap  # checked after the method (marks nearer the function come first)
+@requires.get_messages_by_session_range
 @pytest.mark.parametrize("extra", [5, 1, 0, -2])
 async def test_range_is_cut_to_the_cap(
     aalis_memory: Any, aalis_memory_ctx: DriverContext, extra: int
@@ -73,6 +76,8 @@ async def test_range_is_ascending_by_timestamp(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("RANGE-03", "RANGE-01")
+@requires.range_cap  # checked after the method (marks nearer the function come first)
+@requires.get_messages_by_session_range
 async def test_range_truncation_keeps_the_earliest(
     aalis_memory: Any, aalis_memory_ctx: DriverContext
 ) -> None:

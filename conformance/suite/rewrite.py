@@ -11,7 +11,7 @@ import pytest
 from aalis_memory.conformance.checks import contents, expect_equal, expect_raises
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import marker, msg, save_all
-from aalis_memory.conformance.suite._views import active, everything
+from aalis_memory.conformance.suite._views import ALL, active, everything
 from aalis_memory.types import Message
 
 S = "s-rw"
@@ -70,8 +70,8 @@ async def test_update_window_skips_archived(aalis_memory: Any) -> None:
     changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
     expect_equal("UPD-01", "update_message_content(s, cat, dog, 3) after archiving a, b",
                  changed, 1)
-    changed = await aalis_memory.update_message_content(S, "cat", "cow", math.inf)
-    expect_equal("UPD-01", "update_message_content(s, cat, cow, inf) after archiving a, b",
+    changed = await aalis_memory.update_message_content(S, "cat", "cow", ALL)
+    expect_equal("UPD-01", "update_message_content(s, cat, cow, ALL) after archiving a, b",
                  changed, 0)
     expect_equal("UPD-01", "get_history after the two updates",
                  await active(aalis_memory, S), ["dog c", "plain d", "plain e"])
@@ -83,7 +83,7 @@ async def test_update_window_skips_archived(aalis_memory: Any) -> None:
 async def test_update_leaves_archived_text_alone(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, [msg("cat a", 100), msg("cat b", 200), msg("cat c", 300)])
     await aalis_memory.archive_span(S, 1)
-    await aalis_memory.update_message_content(S, "cat", "dog", math.inf)
+    await aalis_memory.update_message_content(S, "cat", "dog", ALL)
     expect_equal("UPD-01", "get_full_history after archiving a and updating cat -> dog",
                  await everything(aalis_memory, S), ["cat a", "dog b", "dog c"])
 
@@ -119,8 +119,8 @@ async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: A
     and timestamp to replace it."""
     await save_all(aalis_memory, S, [msg("cat 0", 1000), marker("d", 1010),
                                      msg("dog", 1020, role="assistant"), msg("cat 3", 1030)])
-    await aalis_memory.update_message_content(S, "cat", "lion", math.inf)
-    got = await aalis_memory.get_history(S, math.inf)
+    await aalis_memory.update_message_content(S, "cat", "lion", ALL)
+    got = await aalis_memory.get_history(S, ALL)
     expect_equal("UPD-04", "(content, timestamp) after update_message_content(s, cat, lion)",
                  sorted((m.timestamp or 0, m.content) for m in got),
                  [(1000, "lion 0"), (1010, "d"), (1020, "dog"), (1030, "lion 3")])

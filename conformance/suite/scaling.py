@@ -16,7 +16,7 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.checks import fail
-from aalis_memory.conformance.report import PROP_NOTES
+from aalis_memory.conformance.report import PROP_NOTES, attach
 from aalis_memory.conformance.scaling import GROWTH_LIMIT, Growth, ScalingSizes, measure
 from aalis_memory.types import Message, MetadataPut
 
@@ -96,6 +96,5 @@ async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
         raise fail(RULE, f"{names} (limit {GROWTH_LIMIT:g}x) with the same result size; "
                          f"medians of {plan.repetitions} interleaved repetitions:\n  "
                          + "\n  ".join(lines))
-    request.node.user_properties.append(
-        (PROP_NOTES, {RULE: "growth within the limit; " + "; ".join(lines)})
-    )
+    attach(request.node.user_properties, PROP_NOTES,
+           {RULE: "growth within the limit; " + "; ".join(lines)})

@@ -26,7 +26,7 @@ from aalis_memory.conformance.machine.runner import run_machine
 from aalis_memory.conformance.plugin import SESSION_OPTIONS, selected_drivers
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.registry import get as get_driver
-from aalis_memory.conformance.report import PROP_ADVISORIES, PROP_CHECKED, PROP_EXAMPLES
+from aalis_memory.conformance.report import PROP_ADVISORIES, PROP_CHECKED, PROP_EXAMPLES, attach
 
 
 def _run(request: pytest.FixtureRequest, targets: list[Target], strict: bool) -> None:
@@ -37,12 +37,12 @@ def _run(request: pytest.FixtureRequest, targets: list[Target], strict: bool) ->
     run = run_machine(targets, profile=profile, strict=strict,
                       budget=None if minutes is None else minutes * 60,
                       progress=None if profile == "ci" else _progress(request, targets))
-    request.node.user_properties.append((PROP_CHECKED, run.checked))
+    attach(request.node.user_properties, PROP_CHECKED, run.checked)
     if run.advisories:
-        request.node.user_properties.append(
-            (PROP_ADVISORIES, [a.as_property() for a in run.advisories]))
+        attach(request.node.user_properties, PROP_ADVISORIES,
+               [a.as_property() for a in run.advisories])
     if minutes is not None:
-        request.node.user_properties.append((PROP_EXAMPLES, run.rounds * BUDGET_ROUND))
+        attach(request.node.user_properties, PROP_EXAMPLES, run.rounds * BUDGET_ROUND)
     if run.failure is not None:
         raise run.failure
 

@@ -26,7 +26,7 @@ from aalis_memory.types import MetadataPut
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
 MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness", "strength",
-                  "masking")
+                  "masking", "cascades", "cross_session")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"
@@ -83,21 +83,30 @@ def load_all() -> dict[str, Broken]:
 
 def registration(entry: Broken) -> DriverRegistration:
     """``entry`` as the driver ``broken-NAME`` (``plugin.py`` adds every one to the registry)."""
+    return store_registration(
+        f"broken-{entry.name}", entry.store_class, entry.capabilities, entry.why,
+        checks_arguments=entry.checks_arguments,
+        raw=hasattr(entry.store_class, "plant_raw_metadata"),
+    )
+
+
+def store_registration(name: str, store_class: type, capabilities: Capabilities,
+                       description: str, *, checks_arguments: bool = True, raw: bool = True
+                       ) -> DriverRegistration:
+    """A store class taking the reference keyword arguments as the driver ``name``, behind the
+    reference argument checks unless ``checks_arguments`` is off, with raw access if ``raw``."""
 
     async def factory(ctx: DriverContext) -> AsyncIterator[Any]:
-        store = entry.store_class(
+        store = store_class(
             range_query_limit=ctx.range_query_limit,
             cross_session_max_limit=ctx.cross_session_max_limit,
         )
-        yield ArgumentChecks(store) if entry.checks_arguments else store
+        yield ArgumentChecks(store) if checks_arguments else store
         await store.close()
 
     return DriverRegistration(
-        name=f"broken-{entry.name}",
-        factory=factory,
-        capabilities=entry.capabilities,
-        raw_metadata=plant_inmemory if hasattr(entry.store_class, "plant_raw_metadata") else None,
-        description=entry.why,
+        name=name, factory=factory, capabilities=capabilities,
+        raw_metadata=plant_inmemory if raw else None, description=description,
     )
 
 

@@ -3,8 +3,8 @@ CROSS-01), kinds coming back (MSG-05) and timestamps kept by a rewrite (UPD-04).
 
 Each is caught by exactly the rules it lists (``tests/test_broken_drivers.py``, in the default
 mode: MUST rules fail, SHOULD rules are advisories). The required-methods rule (REQ-01) has a
-broken store here too: the plugin reports a missing method under REQ-01 alone and runs none of
-the driver's other tests.
+broken store here too: the missing method fails REQ-01 alone, and the tests that need it are
+blocked by REQ-01 (``tests/test_blocked_verdicts.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import attrs
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.service import Limit
-from aalis_memory.types import CONTROL_KINDS, Message, RecentMessageRecord
+from aalis_memory.types import ABSENT, CONTROL_KINDS, Message, RecentMessageRecord
 from broken_drivers import broken
 from broken_drivers.messages import Query, Ranging, RewriteVariant
 
@@ -91,3 +91,14 @@ class MissingClearSession(InMemoryMemory):
         if name == "clear_session":
             raise AttributeError(name)
         return super().__getattribute__(name)
+
+
+@broken("null-reasoning-on-full-reads", "MSG-07")
+class NullReasoningOnFullReads(InMemoryMemory):
+    """The read of archived history returns a message without content, saved without
+    reasoning_content, with reasoning_content None (an absent field returned as null)."""
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return [attrs.evolve(m, reasoning_content=None)
+                if m.content is None and m.reasoning_content is ABSENT else m
+                for m in await super().get_full_history(session_id, limit)]

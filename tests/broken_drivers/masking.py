@@ -4,7 +4,9 @@ Each driver keeps ``count_history`` in a counter that ``delete_messages_by_times
 lower (COUNT-01, MUST). The second also drops ``images``/``audios`` (MSG-02, SHOULD) and the third
 also answers ``[]`` for a negative limit instead of raising (LIM-06, SHOULD). In the default,
 non-strict mode a SHOULD divergence is an advisory and the run goes on, so all three must still
-end with COUNT-01 failing (``tests/test_state_machine_no_masking.py``).
+end with COUNT-01 failing (``tests/test_state_machine_no_masking.py``). The fourth raises on a
+deletion by an empty list (DEL-02, SHOULD): tolerating DEL-02 must stop only the empty lists,
+never the deletions that leave the count stale.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.service import Limit
 from aalis_memory.types import Message
 from broken_drivers import broken
+from broken_drivers.messages import DeleteEmptyListRaises, KeepIgnored
 
 #: The declared rules of each driver, for the test that runs them in the default mode.
 STALE_COUNT: tuple[str, ...] = ("COUNT-01",)
@@ -25,6 +28,10 @@ STALE_COUNT: tuple[str, ...] = ("COUNT-01",)
 MACHINE_ONLY: tuple[str, ...] = ("COUNT-01",)
 PLUS_DROPPED_MEDIA: tuple[str, ...] = (*STALE_COUNT, "MSG-02")
 PLUS_LENIENT_LIMITS: tuple[str, ...] = (*PLUS_DROPPED_MEDIA, "LIM-06")
+PLUS_EMPTY_DELETE_RAISES: tuple[str, ...] = (*STALE_COUNT, "DEL-02")
+#: What ``keep-ignored`` (broken_drivers/messages.py) breaks: the wrong span breaks all of them.
+KEEP_IGNORED: tuple[str, ...] = ("ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06", "ARCH-07",
+                                 "ARCH-08", "ARCH-09", "CROSS-02")
 
 
 @broken("count-stale-after-delete", *STALE_COUNT, examples_miss=MACHINE_ONLY)
@@ -80,3 +87,45 @@ class CountStaleLenientLimits(CountStaleDropsMedia):
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         return await super().get_full_history(session_id, _lenient(limit))
+
+
+@broken("count-stale-empty-delete-raises", *PLUS_EMPTY_DELETE_RAISES, examples_miss=MACHINE_ONLY)
+class CountStaleEmptyDeleteRaises(DeleteEmptyListRaises, CountStaleAfterDelete):
+    """The stale count, and a deletion by an empty list raises (`timestamp IN ()`)."""
+
+
+#: Two MUST bugs in one history, the state machine meeting either one first: an archive that
+#: ignores its keep positions (ARCH-02, with the rules the wrong span also breaks, as
+#: ``keep-ignored`` declares them) and a count_history that archive_span forgets to lower
+#: (COUNT-01). The machine must report both, not only the first (issue 21); the example tests
+#: fail both too.
+STALE_COUNT_KEEP_IGNORED: tuple[str, ...] = (*KEEP_IGNORED, "COUNT-01")
+
+
+@broken("count-stale-after-archive-keep-ignored", *STALE_COUNT_KEEP_IGNORED)
+class CountStaleAfterArchiveKeepIgnored(KeepIgnored):
+    """archive_span archives the whole span, keep list or not, and count_history still counts
+    the conversation messages it archived."""
+
+    def __init__(self, **kwargs: int) -> None:
+        super().__init__(**kwargs)
+        #: Conversation messages archived per session: a counter column nobody decremented.
+        self._forgotten: dict[str, int] = {}
+
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
+        before = sem.count_conversation(s.message for s in self._active(session_id))
+        archived = await super().archive_span(session_id, count, keep)
+        after = sem.count_conversation(s.message for s in self._active(session_id))
+        self._forgotten[session_id] = self._forgotten.get(session_id, 0) + before - after
+        return archived
+
+    async def count_history(self, session_id: str) -> int:
+        return await super().count_history(session_id) + self._forgotten.get(session_id, 0)
+
+    async def clear_session(self, session_id: str) -> None:
+        self._forgotten.pop(session_id, None)
+        await super().clear_session(session_id)
+
+    async def clear_all(self) -> None:
+        self._forgotten.clear()
+        await super().clear_all()

@@ -281,6 +281,33 @@ class MarkersUseLimit(InMemoryMemory):
         return self._copy_out(sem.newest([s.message for s in self._active(session_id)], effective))
 
 
+def _control_by_role(message: Message) -> bool:
+    """The old backends' test for a control record: its role, not its kind."""
+    return message.role == "system"
+
+
+@broken("control-by-role", "HIST-03", "HIST-04", "COUNT-01")
+class ControlByRole(InMemoryMemory):
+    """get_history and count_history take every system-role message for a control record (markers
+    are system messages), so system-role conversation uses no limit slot and is not counted."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        active = [s.message for s in self._active(session_id)]
+        if effective == 0:
+            return []
+        seen = 0
+        for index in range(len(active) - 1, -1, -1):
+            if not _control_by_role(active[index]):
+                seen += 1
+                if seen > effective:
+                    return self._copy_out(active[index + 1:])
+        return self._copy_out(active)
+
+    async def count_history(self, session_id: str) -> int:
+        return sum(1 for s in self._active(session_id) if not _control_by_role(s.message))
+
+
 @broken("window-cut-at-last-kept", "HIST-04")
 class WindowCutAtLastKept(InMemoryMemory):
     """A trimmed window starts at the oldest kept message, dropping markers just before it."""
@@ -817,3 +844,19 @@ class DeleteEverySession(InMemoryMemory):
         for sid in list(self._sessions):
             removed += await super().delete_messages_by_timestamps(sid, timestamps)
         return removed
+
+
+@broken("delete-reaches-other-archives", "MSG-06")
+class DeleteReachesOtherArchives(InMemoryMemory):
+    """delete_messages_by_timestamps filters active rows by session but the archive by timestamp
+    alone: archived messages of every other session with a listed timestamp go too."""
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        doomed = set(timestamps)
+        for sid, stored in self._sessions.items():
+            if sid != session_id:
+                self._sessions[sid] = [s for s in stored
+                                       if not (s.archived and s.message.timestamp in doomed)]
+        return await super().delete_messages_by_timestamps(session_id, timestamps)

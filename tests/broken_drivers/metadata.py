@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -11,7 +12,7 @@ import attrs
 
 from aalis_memory.conformance.registry import Capabilities
 from aalis_memory.drivers import semantics as sem
-from aalis_memory.drivers.inmemory import InMemoryMemory
+from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMetadata
 from aalis_memory.types import JsonObject, MetadataDel, MetadataEntry, MetadataOp, MetadataPut
 from broken_drivers import broken
 
@@ -98,9 +99,10 @@ class UpdatedAtSeconds(InMemoryMemory):
         return [attrs.evolve(e, updated_at=_seconds(e.updated_at)) for e in entries]
 
 
-@broken("meta-shared-references", "META-06")
+@broken("meta-shared-references", "META-06", "META-07")
 class SharedReferences(InMemoryMemory):
-    """Keeps and hands out the caller's own dicts instead of copies."""
+    """Keeps and hands out the caller's own dicts instead of copies (so a tuple saved comes back
+    a tuple, where a JSON store gives a list: META-07 too)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -135,7 +137,7 @@ def _drop_dollar_keys(value: Any) -> Any:
     return value
 
 
-@broken("meta-drops-dollar-keys", "META-07")
+@broken("meta-drops-dollar-keys", "META-01")
 class DropsDollarKeys(InMemoryMemory):
     """Strips keys starting with '$' at any depth (an over-eager operator-injection guard)."""
 
@@ -148,6 +150,38 @@ class DropsDollarKeys(InMemoryMemory):
                 for op in ops
             ]
         )
+
+
+@broken("meta-keeps-python-objects", "META-07")
+class KeepsPythonObjects(InMemoryMemory):
+    """Validates payloads as JSON but hands back deep copies of the objects it was given, so a
+    tuple comes back a tuple where every JSON store gives a list."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: (namespace, key) -> the stored entry it was copied for, and the copy.
+        self._objects: dict[tuple[str, str], tuple[StoredMetadata, JsonObject]] = {}
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        await super().commit_metadata(ops)
+        for op in ops:
+            stored = self._metadata.get(op.namespace, {}).get(op.key)
+            if isinstance(op, MetadataPut) and stored is not None:  # the last put of a key wins
+                self._objects[(op.namespace, op.key)] = (stored, copy.deepcopy(op.data))
+
+    def _object(self, namespace: str, key: str, stored: StoredMetadata) -> JsonObject | None:
+        kept = self._objects.get((namespace, key))
+        return copy.deepcopy(kept[1]) if kept is not None and kept[0] is stored else None
+
+    async def get_metadata(self, namespace: str, key: str) -> JsonObject | None:
+        stored = self._metadata.get(namespace, {}).get(key)
+        found = None if stored is None else self._object(namespace, key, stored)
+        return found if found is not None else await super().get_metadata(namespace, key)
+
+    async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
+        space = self._metadata.get(namespace, {})
+        return [attrs.evolve(e, data=self._object(namespace, e.key, space[e.key]) or e.data)
+                for e in await super().list_metadata(namespace)]
 
 
 @broken("meta-save-lenient-json", "META-08", "INPUT-04", "INPUT-07")

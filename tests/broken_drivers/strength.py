@@ -270,8 +270,9 @@ class MessageFieldsUnchecked(InMemoryMemory):
 
 
 # -- strict JSON -----------------------------------------------------------------------------
-#: These break META-08 and COMMIT-04, which the state machine covers, but its generated payloads
-#: are sets, NaN and bytes only: tests/test_state_machine_catches_broken.py lists them as such.
+#: These break META-08, which the state machine covers, but its generated payloads are sets, NaN
+#: and bytes only: tests/test_state_machine_catches_broken.py lists them as such. Each encodes the
+#: whole batch before writing, so a batch it refuses applies nothing (COMMIT-04 holds).
 
 
 def _keys_checked_one_level(data: JsonObject, what: str) -> str:
@@ -310,7 +311,7 @@ class _Encoding(InMemoryMemory):
                 space[op.key] = StoredMetadata(text, stamp)
 
 
-@broken("json-list-keys-unchecked", "META-08", "COMMIT-04", "INPUT-04")
+@broken("json-list-keys-unchecked", "META-08", "INPUT-04")
 class ListKeysUnchecked(_Encoding):
     """The non-string-key check does not descend into lists, so {'a': [{1: 'x'}]} is stored
     with the key turned into '1'."""
@@ -319,7 +320,7 @@ class ListKeysUnchecked(_Encoding):
         return _keys_checked_one_level(data, what)
 
 
-@broken("json-recursion-error", "META-08", "COMMIT-04", "INPUT-07")
+@broken("json-recursion-error", "META-08", "INPUT-07")
 class RecursionErrorLeaks(_Encoding):
     """A too-deeply nested payload lets json's RecursionError out instead of the contract's
     TypeError/ValueError (the encoder runs before the nesting check)."""

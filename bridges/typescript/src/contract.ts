@@ -114,7 +114,16 @@ export interface StoreConfig {
   rangeQueryLimit: number;
   /** The backend's cap on a cross-session read. */
   crossSessionMaxLimit: number;
+  /**
+   * For a durable factory (`durable: true`): the folder the store keeps its files in. A store
+   * opened on a folder that already holds one is that store, as it was left (the kit SIGKILLs an
+   * adapter in the middle of a call and opens the store again from here: CRASH-01/02).
+   */
+  path?: string;
 }
+
+/** Which backend of the documents this one is (the documents grant some weaker tiers to one only). */
+export type DocumentedBackend = 'inmemory' | 'sqlite' | 'mongodb';
 
 /** What serve() runs: a name, the declared tiers, and how to open a fresh, empty store. */
 export interface BackendFactory {
@@ -125,4 +134,11 @@ export interface BackendFactory {
   close?(store: MemoryService): void | Promise<void>;
   /** Rules this backend is known to break, with the reason: reported 'known failure', not 'fail'. */
   knownFailures?: Record<string, string>;
+  /** Which backend of the documents this is, if any (declares the tiers the documents grant it). */
+  documentedBackend?: DocumentedBackend;
+  /**
+   * The store outlives its process: open() gets `config.path` and reopens what is kept there.
+   * The kit then kills the adapter mid-call and checks what the reopened store holds.
+   */
+  durable?: boolean;
 }

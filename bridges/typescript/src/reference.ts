@@ -42,9 +42,15 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
   protected sessions = new Map<string, StoredMessage[]>();
   /** Namespace -> key -> entry. */
   protected metadata = new Map<string, Map<string, StoredMetadata>>();
-  private writes = 0;
+  /** Writes so far: the next record's `seq`. */
+  protected writes = 0;
 
   constructor(readonly config: StoreConfig) {}
+
+  /** A stored message as a read returns it: a copy, the caller's own (ISO-02). */
+  protected out(message: Message): Message {
+    return structuredClone(message);
+  }
 
   protected active(sessionId: string): StoredMessage[] {
     return (this.sessions.get(sessionId) ?? []).filter((s) => !s.archived);
@@ -64,7 +70,7 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
   async getHistory(sessionId: string, limit?: number): Promise<Message[]> {
     const session = checks.checkId(sessionId, 'sessionId');
     const effective = checks.checkLimit(limit, checks.DEFAULT_HISTORY_LIMIT, 'limit');
-    return checks.historyWindow(this.active(session), effective).map((s) => s.message);
+    return checks.historyWindow(this.active(session), effective).map((s) => this.out(s.message));
   }
 
   async countHistory(sessionId: string): Promise<number> {
@@ -75,7 +81,7 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
   async getFullHistory(sessionId: string, limit?: number): Promise<Message[]> {
     const session = checks.checkId(sessionId, 'sessionId');
     const effective = checks.checkLimit(limit, checks.DEFAULT_FULL_HISTORY_LIMIT, 'limit');
-    return checks.newest(this.sessions.get(session) ?? [], effective).map((s) => s.message);
+    return checks.newest(this.sessions.get(session) ?? [], effective).map((s) => this.out(s.message));
   }
 
   async archiveSpan(sessionId: string, span: { count: number; keep: readonly number[] }): Promise<number> {
@@ -111,7 +117,7 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
       if (roleList !== undefined && !roleList.includes(message.role)) return false;
       return message.kind === undefined || !excluded.has(message.kind);
     });
-    return hits.slice(0, this.config.rangeQueryLimit).map((s) => s.message);
+    return hits.slice(0, this.config.rangeQueryLimit).map((s) => this.out(s.message));
   }
 
   async getRecentMessagesAcrossSessions(query: unknown): Promise<RecentMessageRecord[]> {
@@ -143,7 +149,7 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
       }
     }
     hits.sort((a, b) => byStamp(a.stored, b.stored));
-    return checks.newest(hits, wanted).map(({ sessionId, stored }) => ({ sessionId, message: stored.message }));
+    return checks.newest(hits, wanted).map(({ sessionId, stored }) => ({ sessionId, message: this.out(stored.message) }));
   }
 
   async updateMessageContent(sessionId: string, oldText: string, newText: string, recentLimit?: number): Promise<number> {
@@ -254,10 +260,6 @@ export function referenceFactory(
     name,
     capabilities: { ordering: 'timestamp', metadataAtomicity: 'atomic', archiveAtomicity: 'atomic' },
     open: make,
-    knownFailures: {
-      'TS-06': 'timestamps are JavaScript numbers, as the contract types them (fromTs: number): '
-        + '2**63 - 1 and -2**63 have no exact double, so they come back as their nearest one',
-    },
   };
 }
 

@@ -4,10 +4,15 @@
  * to stderr, the adapter's log.
  */
 import * as readline from 'node:readline';
-import { decode, encode } from './codec';
-import { BackendFactory, ConfigError, MemoryService, RawMetadataAccess, ValueError } from './contract';
+import { decode, encode, TRANSPORT } from './codec';
+import { BackendFactory, ConfigError, MemoryService, Message, RawMetadataAccess, ValueError } from './contract';
 
 export const PROTOCOL_VERSION = 1;
+
+const REQUIRED_METHODS = [
+  'saveMessage', 'getHistory', 'clearSession', 'archiveSpan', 'saveMetadata', 'getMetadata',
+  'listMetadata', 'deleteMetadata', 'commitMetadata',
+] as const;
 
 const OPTIONAL_METHODS = [
   'clearAll', 'getFullHistory', 'countHistory', 'getMessagesBySessionRange',
@@ -51,6 +56,47 @@ class ProtocolError extends Error {
   }
 }
 
+/** The reads whose returned messages the isolation probe changes (ISO-02). */
+const READS = new Set(['getHistory', 'getFullHistory', 'getMessagesBySessionRange', 'getRecentMessagesAcrossSessions']);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * Change everything a caller can reach in a message, in place: its content, and every object
+ * and array inside its toolCalls, segments, images, audios and metadata. A backend that keeps
+ * (or hands out) the caller's objects shows the change on its next read.
+ */
+function vandalize(message: unknown): void {
+  if (!isPlainObject(message)) return;
+  if (typeof message.content === 'string') message.content = `${message.content} (mutated)`;
+  const stack: unknown[] = ['toolCalls', 'segments', 'images', 'audios', 'metadata'].map((key) => message[key]);
+  const seen = new Set<unknown>();
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== 'object' || item === null || seen.has(item)) continue;
+    seen.add(item);
+    if (Array.isArray(item)) {
+      stack.push(...item);
+      if (item.length > 0) item.push(isPlainObject(item[0]) ? { mutated: true } : 'mutated');
+    } else if (isPlainObject(item)) {
+      stack.push(...Object.values(item));
+      for (const [key, value] of Object.entries(item)) {
+        if (typeof value === 'string') item[key] = 'mutated';
+        else if (typeof value === 'number') item[key] = value + 1;
+      }
+      item.mutated = true;
+    }
+  }
+}
+
+function messagesOf(result: unknown): unknown[] {
+  if (!Array.isArray(result)) return [];
+  return result.map((item) => (isPlainObject(item) && 'sessionId' in item ? item.message : item));
+}
+
 function errorClass(error: unknown): string {
   if (error instanceof TypeError) return 'TypeError';
   if (error instanceof ValueError || error instanceof RangeError) return 'ValueError';
@@ -91,8 +137,9 @@ export function serve(factory: BackendFactory): void {
         }
         if (methods === undefined) {
           const probe = (await factory.open({ rangeQueryLimit: 500, crossSessionMaxLimit: 1000 })) as Store;
-          methods = OPTIONAL_METHODS.filter((name) => typeof probe[name] === 'function');
-          raw = typeof probe.plantRawMetadata === 'function';
+          const present = (name: string): boolean => typeof (probe as unknown as Record<string, unknown>)[name] === 'function';
+          methods = [...REQUIRED_METHODS, ...OPTIONAL_METHODS].filter(present);
+          raw = present('plantRawMetadata');
           if (raw) methods.push('plantRawMetadata');
           await closeStore(probe);
         }
@@ -102,13 +149,18 @@ export function serve(factory: BackendFactory): void {
           capabilities: factory.capabilities,
           methods,
           rawMetadata: raw,
+          transport: TRANSPORT,
+          isolation: true,
+          durable: factory.durable === true,
           ...(factory.knownFailures === undefined ? {} : { knownFailures: factory.knownFailures }),
+          ...(factory.documentedBackend === undefined ? {} : { documentedBackend: factory.documentedBackend }),
         };
       }
       case 'open': {
         const store = (await factory.open({
           rangeQueryLimit: params.rangeQueryLimit as number,
           crossSessionMaxLimit: params.crossSessionMaxLimit as number,
+          ...(typeof params.path === 'string' ? { path: params.path } : {}),
         })) as Store;
         const id = `s${nextHandle++}`;
         stores.set(id, store);
@@ -120,6 +172,8 @@ export function serve(factory: BackendFactory): void {
         await closeStore(store);
         return null;
       }
+      case 'isolationProbe':
+        return encode(await isolationProbe(storeOf(params), params));
       default: {
         const toArgs = ARGUMENTS[method];
         if (toArgs === undefined) throw new ProtocolError(-32601, `unknown method ${method}`);
@@ -133,6 +187,30 @@ export function serve(factory: BackendFactory): void {
         return encode(await (fn as (...a: unknown[]) => unknown).apply(store, toArgs(decoded)));
       }
     }
+  }
+
+  /**
+   * ISO-01/02 where they can be seen: in this process. Save the messages, then change the ones
+   * passed to saveMessage ('saved') or the ones a read returned ('returned'), and read again.
+   */
+  async function isolationProbe(store: Store, params: Params): Promise<Record<string, unknown>> {
+    const sessionId = decode(params.sessionId);
+    const messages = decode(params.messages) as unknown[];
+    const read = String(params.read);
+    const fn = (store as unknown as Record<string, unknown>)[read];
+    const toArgs = ARGUMENTS[read];
+    if (!READS.has(read) || typeof fn !== 'function' || toArgs === undefined) {
+      throw new ProtocolError(-32602, `the isolation probe cannot read with ${read}`);
+    }
+    const readParams = decode(params.readParams) as Params;
+    const reading = async (): Promise<unknown> => (fn as (...a: unknown[]) => unknown).apply(store, toArgs(readParams));
+    for (const message of messages) await store.saveMessage(sessionId as string, message as Message);
+    if (params.mutate === 'saved') {
+      messages.forEach(vandalize);
+    } else {
+      messagesOf(await reading()).forEach(vandalize);
+    }
+    return { again: await reading(), history: await store.getHistory(sessionId as string, 10) };
   }
 
   function storeOf(params: Params): Store {
