@@ -34,24 +34,17 @@ KEEP_IGNORED: tuple[str, ...] = ("ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06", "AR
                                  "ARCH-08", "ARCH-09", "CROSS-02")
 
 
-@broken("count-stale-after-delete", *STALE_COUNT, examples_miss=MACHINE_ONLY)
-class CountStaleAfterDelete(InMemoryMemory):
-    """count_history still counts the conversation messages that delete_messages_by_timestamps removed."""
+class StaleCount(InMemoryMemory):
+    """count_history adds what a subclass's writes ``forget`` to lower: a counter column nobody
+    decremented. Clearing resets it, as a clear drops the column's rows."""
 
     def __init__(self, **kwargs: int) -> None:
         super().__init__(**kwargs)
-        #: Conversation messages deleted per session: a counter column nobody decremented.
+        #: Conversation messages removed from the active history but still counted, per session.
         self._forgotten: dict[str, int] = {}
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
-        doomed = set(timestamps)
-        gone = sem.count_conversation(
-            s.message for s in self._active(session_id) if s.message.timestamp in doomed
-        )
+    def forget(self, session_id: str, gone: int) -> None:
         self._forgotten[session_id] = self._forgotten.get(session_id, 0) + gone
-        return await super().delete_messages_by_timestamps(session_id, timestamps)
 
     async def count_history(self, session_id: str) -> int:
         return await super().count_history(session_id) + self._forgotten.get(session_id, 0)
@@ -63,6 +56,20 @@ class CountStaleAfterDelete(InMemoryMemory):
     async def clear_all(self) -> None:
         self._forgotten.clear()
         await super().clear_all()
+
+
+@broken("count-stale-after-delete", *STALE_COUNT, examples_miss=MACHINE_ONLY)
+class CountStaleAfterDelete(StaleCount):
+    """count_history still counts the conversation messages that delete_messages_by_timestamps removed."""
+
+    async def delete_messages_by_timestamps(
+        self, session_id: str, timestamps: Sequence[int | float]
+    ) -> int:
+        doomed = set(timestamps)
+        self.forget(session_id, sem.count_conversation(
+            s.message for s in self._active(session_id) if s.message.timestamp in doomed
+        ))
+        return await super().delete_messages_by_timestamps(session_id, timestamps)
 
 
 @broken("count-stale-drops-media", *PLUS_DROPPED_MEDIA, examples_miss=MACHINE_ONLY)
@@ -103,29 +110,13 @@ STALE_COUNT_KEEP_IGNORED: tuple[str, ...] = (*KEEP_IGNORED, "COUNT-01")
 
 
 @broken("count-stale-after-archive-keep-ignored", *STALE_COUNT_KEEP_IGNORED)
-class CountStaleAfterArchiveKeepIgnored(KeepIgnored):
+class CountStaleAfterArchiveKeepIgnored(KeepIgnored, StaleCount):
     """archive_span archives the whole span, keep list or not, and count_history still counts
     the conversation messages it archived."""
-
-    def __init__(self, **kwargs: int) -> None:
-        super().__init__(**kwargs)
-        #: Conversation messages archived per session: a counter column nobody decremented.
-        self._forgotten: dict[str, int] = {}
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
         before = sem.count_conversation(s.message for s in self._active(session_id))
         archived = await super().archive_span(session_id, count, keep)
         after = sem.count_conversation(s.message for s in self._active(session_id))
-        self._forgotten[session_id] = self._forgotten.get(session_id, 0) + before - after
+        self.forget(session_id, before - after)
         return archived
-
-    async def count_history(self, session_id: str) -> int:
-        return await super().count_history(session_id) + self._forgotten.get(session_id, 0)
-
-    async def clear_session(self, session_id: str) -> None:
-        self._forgotten.pop(session_id, None)
-        await super().clear_session(session_id)
-
-    async def clear_all(self) -> None:
-        self._forgotten.clear()
-        await super().clear_all()
