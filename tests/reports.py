@@ -4,6 +4,7 @@ published schema first, so a report the schema does not describe fails the test 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +41,12 @@ def messages(entry: dict[str, Any]) -> list[str]:
     """The messages of the tests that gave one rule entry its verdict (a failing rule's
     failures, not the notes of its deselected or skipped tests)."""
     return [test["message"] for test in entry["tests"] if test["verdict"] == entry["verdict"]]
+
+
+def conformance_summary(output: str) -> str:
+    """The kit's own section of a run's terminal output: from its ``aalis memory conformance``
+    line to the next section line (pytest's short summary, whose lines hold whole failure
+    messages under ``CI=true``, is not part of it)."""
+    section = output.split("aalis memory conformance", 1)[1]
+    found = re.search(r"^=+ ", section, re.M)
+    return section if found is None else section[: found.start()]

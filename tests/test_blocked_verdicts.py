@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from test_broken_drivers import run_suite
 
-from reports import rules, verdicts
+from reports import conformance_summary, rules, verdicts
 
 NO_ARCHIVE = "broken-required-only-no-archive"
 INF_RAISES = "broken-history-infinity-raises"
@@ -67,7 +67,7 @@ def test_rules_that_need_a_missing_method_are_blocked_by_req_01(
 
 def test_every_output_says_blocked(cascade_run: tuple[dict[str, Any], str, Path]) -> None:
     _data, output, workdir = cascade_run
-    summary = output.split("aalis memory conformance", 1)[1]
+    summary = conformance_summary(output)
     line = next(x for x in summary.splitlines() if x.strip().startswith("BLOCKED ARCH-01"))
     assert "by REQ-01 (fail)" in line, line
     assert re.search(r"\d+ blocked\b.* in [\d.]+s", output), output[-500:]  # pytest's count

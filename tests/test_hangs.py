@@ -18,7 +18,7 @@ import pytest
 from hanging_drivers import HANGING_CLASSES
 
 from aalis_memory.conformance.registry import DEFAULT_CALL_TIMEOUT
-from reports import load_report
+from reports import conformance_summary, load_report
 
 #: Each run must end within this (the issue's bound; a run without the kit's care takes minutes).
 RUN_TIMEOUT_S: Final = 60.0
@@ -126,7 +126,7 @@ def run_side_by_side(project: pytest.Pytester, runs: dict[str, list[str]]
 
 def summary_of(run: subprocess.CompletedProcess[str]) -> str:
     assert "aalis memory conformance" in run.stdout, run.stdout + run.stderr
-    return run.stdout.split("aalis memory conformance", 1)[1]
+    return conformance_summary(run.stdout)
 
 
 def cause_lines(summary: str, method: str) -> list[str]:

@@ -13,7 +13,7 @@ import pytest
 from test_broken_drivers import run_suite
 
 from aalis_memory.conformance.report_render import MAX_CASES, cases, shorten
-from reports import rules
+from reports import conformance_summary, rules
 
 #: Broken drivers whose failures and advisories list many cases (HOST-01, HOST-02, HOST-04).
 MANY_CASES = ("broken-host-query-injection", "broken-arg-save-dict-as-message")
@@ -22,7 +22,7 @@ MANY_CASES = ("broken-host-query-injection", "broken-arg-save-dict-as-message")
 def test_every_advisory_and_failure_shows_its_cases(tmp_path: Path) -> None:
     code, data, output = run_suite(tmp_path, list(MANY_CASES), "-k", "not state_machine")
     assert code in (0, 1), output[-3000:]
-    summary = output.split("aalis memory conformance", 1)[1]
+    summary = conformance_summary(output)
     listed = 0
     for driver in MANY_CASES:
         for rule, entry in rules(data, driver).items():
