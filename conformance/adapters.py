@@ -3,7 +3,8 @@
 A hanging driver method must cost one limit, not the whole run: every contract call the kit
 makes goes through :class:`GuardedStore`, which gives up after the per-call limit and names the
 driver, the method and its arguments. From then on the method is known to hang (:data:`HUNG`):
-its later calls on that driver fail at once with the same cause, for the rest of the process.
+its later calls on that driver end at once, for the rest of the process, blocked by the rule the
+hang is charged to (a test of that rule fails it again, with the same cause).
 A sync store runs on a daemon worker thread, so a call stuck forever neither blocks Ctrl-C nor
 keeps the process alive at exit. An async method that blocks the event loop itself is caught by
 the watchdog (:mod:`.watchdog`).
@@ -110,8 +111,8 @@ def _file_name(driver: str) -> str:
 
 @attrs.frozen
 class Hung:
-    """A method of a driver that did not return within the limit once: its later calls fail at
-    once, with the same cause."""
+    """A method of a driver that did not return within the limit once: its later calls end at
+    once, blocked by :attr:`charged` (or failing it again, with the same cause)."""
 
     driver: str
     method: str
@@ -119,6 +120,9 @@ class Hung:
     call: str
     #: What it did: ``did not return within 10 s``.
     how: str
+    #: The rule the first hang was charged to (see :func:`charged_rule`): later calls of the
+    #: method are blocked by it, except in a test of that rule alone, where they fail it again.
+    charged: str = ""
 
     @property
     def cause(self) -> str:
@@ -126,19 +130,56 @@ class Hung:
 
     @property
     def later(self) -> str:
-        return f"{self.how}; later calls of {self.method} fail at once"
+        return f"{self.how}; later calls of {self.method} are blocked by it"
 
     def first(self, exc: CallTimeout) -> CallTimeout:
         then = (f"the kit does not use driver {self.driver!r} any further in this run"
-                if exc.interrupted else f"later calls of {self.method} fail at once")
+                if exc.interrupted else
+                f"later calls of {self.method} end at once, blocked by {self.charged}")
         return CallTimeout(f"{exc}; {then}", cause=self.cause, how=self.how,
                            interrupted=exc.interrupted)
 
+    def blocked(self) -> steps.Blocked:
+        """What a later call raises in a test that does not judge :attr:`charged`: that test's
+        rules are blocked by the hang, never failed by it (nor counted as a case of theirs)."""
+        return steps.Blocked(self.charged, self.call, self.later)
+
+    def stopped(self) -> steps.Blocked:
+        """What any later call on the store raises once this call had to be interrupted (the
+        driver's state cannot be trusted): blocked by :attr:`charged` too."""
+        return steps.Blocked(self.charged, self.call, f"{self.how} and the kit interrupted it; "
+                             f"the kit does not use driver {self.driver!r} any further")
+
+    def later_call(self, under_test: bool) -> Exception:
+        """What a later call of the method raises: :meth:`again` (a failure) where the call is
+        under test in a test of :attr:`charged` alone (or outside any test), else
+        :meth:`blocked`: the hang is charged once, to one rule."""
+        running = steps.current()
+        if running is None or (under_test and running.rules == {self.charged}):
+            return self.again()
+        return self.blocked()
+
     def again(self) -> CallTimeout:
         return CallTimeout(
-            f"driver {self.driver!r}: an earlier call of {self.method} {self.how}; later calls "
-            f"fail at once (the call: {self.call})", cause=self.cause, how=self.how,
+            f"driver {self.driver!r}: {self.call} {self.how} (an earlier call of {self.method}; "
+            "later calls end at once)", cause=self.cause, how=self.how,
         )
+
+
+def charged_rule(method: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                 blocker: str | None) -> str:
+    """The rule the first hang of ``method`` is charged to: the rule the failing step stood on
+    (``blocker``); for a call under test, the running test's rule that judges the method (the
+    method's basic rule, :func:`~aalis_memory.conformance.steps.leaned_on`, when the test has
+    it); else (outside a test, a witness read aside) the basic rule."""
+    basic = steps.leaned_on(method, args, kwargs)
+    running = steps.current()
+    if blocker is not None:
+        return blocker
+    if running is None or basic in running.rules:
+        return basic
+    judging = sorted(r for r in running.rules if method in steps.SUBJECTS.get(r, {method}))
+    return judging[0] if judging else basic
 
 
 #: Methods known to hang in this process, by (driver, method): a hanging method costs one limit
@@ -285,6 +326,8 @@ class GuardedStore:
         self._timeout = timeout
         #: A call gave up while its thread may still run it: the store cannot be closed safely.
         self.stuck = False
+        #: The hang the kit had to interrupt: every later call on this store is blocked by it.
+        self._stopped_by: Hung | None = None
         for name in CONTRACT_METHODS:
             method = getattr(store, name, None)
             if callable(method):
@@ -313,16 +356,19 @@ class GuardedStore:
             blocker = running.blocker_of(name, args, kwargs) if running is not None else None
             with _tracked(what):
                 try:
+                    if self._stopped_by is not None:
+                        raise self._stopped_by.stopped()
                     hung = HUNG.get(key)
-                    if hung is not None:
-                        raise hung.again()
+                    if hung is not None:  # known to hang: charged once, blocked from now on
+                        raise hung.later_call(under_test=blocker is None)
                     try:
                         return await within(self._timeout, method(*args, **kwargs), what,
                                           driver=self._driver)
                     except CallTimeout as exc:
-                        raise self._hung(name, what, exc) from None
+                        raise self._hung(name, what, exc,
+                                         charged_rule(name, args, kwargs, blocker)) from None
                 except Exception as exc:
-                    if not isinstance(exc, CallTimeout) and not any(
+                    if not isinstance(exc, CallTimeout | steps.Blocked) and not any(
                         n.startswith(RAISED_BY) for n in getattr(exc, "__notes__", ())
                     ):
                         exc.add_note(f"{RAISED_BY}{what()}")
@@ -330,22 +376,28 @@ class GuardedStore:
                         raise
                     hung = HUNG.get(key)
                     if isinstance(exc, CallTimeout) and hung is not None:  # one text per method
-                        raise steps.Blocked(blocker, hung.call, hung.later) from exc
+                        raise hung.blocked() from exc
                     raise steps.Blocked(blocker, what().removeprefix(f"driver {self._driver!r}: "),
                                         f"raised {type(exc).__name__}: {exc}") from exc
 
         return call
 
-    def _hung(self, name: str, what: Described, exc: CallTimeout) -> CallTimeout:
+    def _hung(self, name: str, what: Described, exc: CallTimeout, charged: str) -> CallTimeout:
         """A call of ``name`` timed out: the method is known to hang from now on."""
         hung = HUNG.setdefault(
             (self._driver, name),
-            Hung(self._driver, name, what().removeprefix(f"driver {self._driver!r}: "), exc.how),
+            Hung(self._driver, name, what().removeprefix(f"driver {self._driver!r}: "), exc.how,
+                 charged),
         )
         if exc.interrupted:  # its thread was stopped mid-call: nothing it holds can be trusted
             self.stuck = True
+            self._stopped_by = hung
             unusable(self._driver, f"was stopped: {hung.call} {exc.how} and the kit had to "
                      "interrupt it")
+            running = steps.current()
+            for rule in sorted(running.rules if running is not None else ()):
+                # a test that catches the timeout (a witness read) cannot pass in full
+                steps.set_aside(rule, hung.stopped())
         elif isinstance(self._store, SyncStoreAdapter):
             self.stuck = True
         return hung.first(exc)
@@ -434,12 +486,15 @@ def missing_required(store: Any) -> list[str]:
 
 @contextmanager
 def opened_store(
-    registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner
+    registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner, *,
+    mark_unusable: bool = True,
 ) -> Iterator[Any]:
     """A fresh store from the driver's factory, async-shaped and guarded, closed afterwards.
 
     Async factories run on ``runner``'s loop; sync factories open, use and close their store on
-    one worker thread, the same thread every adapted call runs on.
+    one worker thread, the same thread every adapted call runs on. A store that cannot be opened
+    makes the driver unusable for the run, unless ``mark_unusable`` is off (the crash tests'
+    reopen hook: its failure leaves only the crash rules unverified).
     """
     name = registration.name
     limit = None if ctx.call_timeout is None else ctx.call_timeout * OPEN_CLOSE_FACTOR
@@ -453,7 +508,8 @@ def opened_store(
             assert worker is not None
             opened = _result(worker.submit(next, factory), limit, opening)
     except Exception as exc:
-        unusable(name, f"could not open a store: {type(exc).__name__}: {exc}")
+        if mark_unusable:
+            unusable(name, f"could not open a store: {type(exc).__name__}: {exc}")
         if worker is not None:
             worker.shutdown(wait=False)
         raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
@@ -112,14 +113,79 @@ def fail(rule_id: str, message: str) -> ConformanceFailure:
 
 
 def expect_equal(rule_id: str, call: str, actual: Any, expected: Any) -> None:
-    """``call`` must have produced ``expected``."""
-    if actual != expected:
-        want, got = describe(expected), describe(actual)
-        if want == got:  # the difference is in fields the short form leaves out: name them
-            detail = field_difference(expected, actual)
-            if detail is not None:
-                raise fail(rule_id, f"{call}: {detail}")
-        raise fail(rule_id, f"{call}: expected {want}, got {got}")
+    """``call`` must have produced ``expected``.
+
+    Two lists are compared as lists only for a rule about order (``Rule.judges_order``): for any
+    other rule the records a read returned are what it judges, and a history in the wrong order
+    is the order rule's failure, not that rule's too.
+    """
+    if actual == expected:
+        return
+    unordered = (not rule(rule_id).judges_order and isinstance(actual, list)
+                 and isinstance(expected, list))
+    if unordered and same_records(actual, expected):
+        return
+    want, got = describe(expected), describe(actual)
+    if want == got:  # the difference is in fields the short form leaves out: name them
+        detail = field_difference(expected, actual)
+        if detail is not None:
+            raise fail(rule_id, f"{call}: {detail}")
+    any_order = " in any order" if unordered and len(expected) > 1 else ""
+    raise fail(rule_id, f"{call}: expected {want}{any_order}, got {got}")
+
+
+def expect_fields(rule_id: str, call: str, got: Sequence[Message], saved: Sequence[Message],
+                  *, read_rule: str) -> None:
+    """Each message ``call`` returned has the fields it was saved with.
+
+    A field rule judges fields, not which messages came back nor their order: a read that
+    returns another number of messages is blocked by ``read_rule`` (the read's membership rule),
+    and the messages are paired with the saved ones by identity (equal, then the same timestamp,
+    then the same content, then the remaining in order) before their fields are compared.
+    """
+    if list(got) == list(saved) or same_records(list(got), list(saved)):
+        return
+    if len(got) != len(saved):
+        raise Blocked(read_rule, call, f"returned {len(got)} messages where {len(saved)} were "
+                      f"saved: which messages a read holds is {read_rule}'s")
+    for index, (want, found) in enumerate(_paired(saved, got)):
+        if found != want:
+            detail = field_difference(want, found) or f": got {describe(found)}"
+            raise fail(rule_id, f"{call}: saved message {index} ({describe(want)}){detail}")
+
+
+def _paired(saved: Sequence[Message], got: Sequence[Message]) -> list[tuple[Message, Message]]:
+    """``saved`` each with the returned message that is most plainly the same one."""
+    left = list(got)
+    pairs: dict[int, Message] = {}
+    same_key: list[Any] = [lambda m: m, lambda m: m.timestamp, lambda m: m.content]
+    for key in same_key:
+        for index, want in enumerate(saved):
+            if index in pairs:
+                continue
+            matches = [m for m in left if key(m) == key(want)]
+            if len(matches) == 1 or (matches and key is same_key[0]):
+                pairs[index] = matches[0]
+                left.remove(matches[0])
+    for index in range(len(saved)):
+        if index not in pairs:
+            pairs[index] = left.pop(0)
+    return [(saved[index], pairs[index]) for index in range(len(saved))]
+
+
+def same_records(actual: Sequence[Any], expected: Sequence[Any]) -> bool:
+    """Whether two lists hold the same records as many times each, whatever their order."""
+    if len(actual) != len(expected):
+        return False
+    try:
+        return Counter(actual) == Counter(expected)
+    except TypeError:  # unhashable records (messages with metadata): match them one by one
+        left = list(expected)
+        for record in actual:
+            if record not in left:
+                return False
+            left.remove(record)
+        return True
 
 
 def field_difference(expected: Any, actual: Any, where: str = "") -> str | None:

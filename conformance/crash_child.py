@@ -6,7 +6,9 @@ Each writer connects to the Unix socket named in its spec, sends ``PID <pid>``, 
 opens a durable driver's store through the driver's ``reopen`` hook and writes until it is
 killed, one call at a time, printing a line before each call (``B``: begun) and after it
 returns (``A``: acknowledged). Whatever an ``A`` line names must survive a SIGKILL; an atomic
-call whose ``A`` line never came must be all or nothing.
+call whose ``A`` line never came must be all or nothing. A hook or call that raises sends its
+traceback instead (:data:`HOOK_FAILED`, :data:`WRITE_FAILED`), and to stderr (the parent's log):
+the parent then reports the crash rules unverified, never failed.
 
 Workload (all in one session and one namespace, so the parent can check it whole):
 ``save n`` saves message ``m<n>`` at timestamp ``n``; ``batch g`` commits ``BATCH`` keys all set
@@ -26,6 +28,7 @@ import random
 import signal
 import socket
 import sys
+import traceback
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Final
@@ -106,16 +109,34 @@ async def write_forever(store: Any, seed: int) -> None:
             say(f"A archive {done}")
 
 
+#: The line a writer sends instead of ``READY`` when its hook failed, or while writing when a
+#: call raised: ``<tag> <traceback as a JSON string>`` (the parent reports the rules unverified).
+HOOK_FAILED: Final = "HOOK-FAILED"
+WRITE_FAILED: Final = "WRITE-FAILED"
+
+
 async def main(spec: dict[str, Any]) -> None:
-    factory = load_hook(spec["hook"])(context(spec))
-    if isinstance(factory, AsyncIterator):
-        store = as_async(await anext(factory))
-        say("READY")
+    try:
+        factory = load_hook(spec["hook"])(context(spec))
+        if isinstance(factory, AsyncIterator):
+            opened = await anext(factory, _NOTHING)
+        else:  # a sync factory: its store on this thread, lifted like the kit lifts it
+            opened = next(factory, _NOTHING)
+        if opened is _NOTHING:
+            raise RuntimeError("the reopen hook yielded no store")
+        store = as_async(opened)
+    except Exception:
+        say(f"{HOOK_FAILED} {json.dumps(traceback.format_exc())}")
+        raise
+    say("READY")
+    try:
         await write_forever(store, spec["seed"])
-    else:  # a sync factory: its store on this thread, lifted like the kit lifts it
-        store = as_async(next(factory))
-        say("READY")
-        await write_forever(store, spec["seed"])
+    except Exception:
+        say(f"{WRITE_FAILED} {json.dumps(traceback.format_exc())}")
+        raise
+
+
+_NOTHING: Final = object()
 
 
 def zygote() -> None:
@@ -133,6 +154,9 @@ def zygote() -> None:
                 say(f"PID {os.getpid()}")
                 asyncio.run(main(spec))
                 code = 0
+            except BaseException:  # to the log (os._exit below would drop it unprinted)
+                traceback.print_exc()
+                sys.stderr.flush()
             finally:
                 os._exit(code)
 

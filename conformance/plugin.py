@@ -22,6 +22,7 @@ from typing import Any, Final
 
 import pytest
 
+from aalis_memory.clearing import ClearNamespaces, clear_metadata_namespaces
 from aalis_memory.conformance import adapters, registry, report, report_render, steps, watchdog
 from aalis_memory.conformance.adapters import (
     in_flight,
@@ -703,6 +704,14 @@ class RawAccess:
 def aalis_memory_raw(aalis_memory_registration: DriverRegistration, aalis_memory: Any) -> RawAccess:
     """Raw access to the store under test (tests using it say so when it is missing)."""
     return RawAccess(aalis_memory_registration, aalis_memory)
+
+
+@pytest.fixture
+def aalis_clear_helper() -> ClearNamespaces:
+    """The clearing helper (``clear_metadata_namespaces``) the CLR-04..08 tests run over the
+    store under test: the contract's own. A project that ships its own implementation of the
+    helper overrides this fixture in its conftest.py, and the CLR rules judge that one."""
+    return clear_metadata_namespaces
 
 
 @pytest.fixture

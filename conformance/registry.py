@@ -88,6 +88,9 @@ DriverFactory: TypeAlias = Callable[
 
 SessionSetup: TypeAlias = Callable[[Any], AbstractContextManager[Mapping[str, Any]]]
 
+#: ``crash_cleanup(ctx)``: see :attr:`DriverRegistration.crash_cleanup`.
+CrashCleanup: TypeAlias = Callable[[DriverContext], Awaitable[None] | None]
+
 
 @attrs.frozen(kw_only=True)
 class DriverRegistration:
@@ -109,16 +112,27 @@ class DriverRegistration:
     #: failing the run; a listed rule that passes fails the run (remove the entry).
     known_failures: Mapping[str, str] = attrs.field(factory=dict)
     #: Declares the driver durable. A generator factory shaped like ``factory`` that opens the
-    #: store kept under ``ctx.tmp_path`` *as it is* (creating it the first time). The kit calls
-    #: it in child processes, kills them with SIGKILL while they write and reopens the store, so
-    #: it must be a module-level function importable by its module name or source file.
+    #: store kept under ``ctx.tmp_path`` *as it is*. Per kill, with a new empty folder as
+    #: ``ctx.tmp_path``: a child process calls it on the empty folder (it must create the store
+    #: there) and writes until it is SIGKILLed; then the kit's process calls it on the folder the
+    #: killed writer left, checks the store and closes it. It must be a module-level function
+    #: importable by its module name or source file. A hook that raises leaves the crash rules
+    #: ``unverified``, with its exception.
     reopen: DriverFactory | None = None
+    #: Optional, with ``reopen``: ``crash_cleanup(ctx)`` (sync or async) is called in the kit's
+    #: process after each kill, once the reopened store is closed (also when the kill could not
+    #: be judged), with that kill's ``ctx``: drop what a killed writer left outside
+    #: ``ctx.tmp_path`` (a server's database named after it, locks, sessions).
+    crash_cleanup: CrashCleanup | None = None
 
     def __attrs_post_init__(self) -> None:
         # A tier the documents grant only to another backend, declared with documented_backend
         # naming this one, contradicts the registration itself: refused here, so that it
         # surfaces where the driver is registered (a conftest, an entry point, a bridge).
         check_granted(self.name, self.capabilities, self.documented_backend)
+        if self.crash_cleanup is not None and self.reopen is None:
+            raise ValueError(f"memory driver {self.name!r}: crash_cleanup= needs reopen= (it "
+                             "cleans up after the crash tests, which only a durable driver has)")
 
     @property
     def is_async(self) -> bool:
@@ -146,11 +160,13 @@ def memory_driver(
     documented_backend: DocumentedBackend | None = None,
     known_failures: Mapping[str, str] | None = None,
     reopen: DriverFactory | None = None,
+    crash_cleanup: CrashCleanup | None = None,
 ) -> Callable[[DriverFactory], DriverRegistration]:
     """Register a driver factory under ``name`` (use in a ``conftest.py``).
 
     Returns the registration itself, so the same object can also be the target of an entry point.
-    ``reopen`` declares the driver durable (see :attr:`DriverRegistration.reopen`).
+    ``reopen`` declares the driver durable (see :attr:`DriverRegistration.reopen`, and
+    :attr:`DriverRegistration.crash_cleanup`).
     """
 
     def register(factory: DriverFactory) -> DriverRegistration:
@@ -169,6 +185,7 @@ def memory_driver(
             documented_backend=documented_backend,
             known_failures=dict(known_failures or {}),
             reopen=reopen,
+            crash_cleanup=crash_cleanup,
         )
         add_registration(registration)
         return registration

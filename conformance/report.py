@@ -14,7 +14,7 @@ import json
 import re
 import shlex
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -23,7 +23,7 @@ import pytest
 from aalis_memory.conformance import registry, steps
 from aalis_memory.conformance.adapters import RAISED_BY, CallTimeout, unusable_cause
 from aalis_memory.conformance.checks import ConformanceFailure, failure_text
-from aalis_memory.conformance.report_render import driver_summary, write_reports
+from aalis_memory.conformance.report_render import driver_summary, first_line, write_reports
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.steps import Blocked
 from aalis_memory.conformance.verdicts import (
@@ -51,6 +51,9 @@ PROP_ADVISORIES: Final = "aalis_advisories"
 #: Set by a test whose pass carries findings worth reading (the scaling probe's timings):
 #: ``{rule_id: text}``; the text becomes the message of the rule's pass.
 PROP_NOTES: Final = "aalis_notes"
+#: Set on a test the kit did not run because it had stopped using the driver (see
+#: ``adapters.UNUSABLE``): the cause. The run then fails, and says how many rules went untested.
+PROP_STOPPED: Final = "aalis_stopped"
 #: JUnit-visible properties: one per rule of the test (``"ARCH-01 MUST pass"``) and one for
 #: the whole test (its worst verdict).
 PROP_JUNIT_RULE: Final = "aalis_rule"
@@ -111,6 +114,8 @@ class Reporter:
         self.budgeted: list[tuple[str, int]] = []
         #: (test id, outcome) of the differential run, when it ran.
         self.differential: list[tuple[str, str]] = []
+        #: Drivers the kit stopped using: (cause, ids of the tests it did not run for it).
+        self.stopped: dict[str, tuple[str, set[str]]] = {}
 
     # -- collection: every rule a collected test could check is in the verdict ---------------
 
@@ -147,6 +152,9 @@ class Reporter:
             return
         blamed, found = self.judge(item, call, report, rules)
         found = known(blamed or driver, found, report)
+        stopped = unusable_cause(driver)
+        if stopped is not None and any(j["verdict"] == Verdict.NOT_RUN.value for j in found):
+            attach(report.user_properties, PROP_STOPPED, stopped)
         attach(report.user_properties, PROP_RULES, rules)
         attach(report.user_properties, PROP_DRIVER, blamed or driver)
         attach(report.user_properties, PROP_OUTCOMES, found)
@@ -282,6 +290,9 @@ class Reporter:
             return
         if report.when == "call" and DIFFERENTIAL in report.nodeid:
             self.differential.append((report.nodeid, report.outcome))
+        stopped = _prop(report.user_properties, PROP_STOPPED)
+        if stopped is not None:
+            self.stopped.setdefault(driver, (stopped, set()))[1].add(report.nodeid)
         examples = _prop(report.user_properties, PROP_EXAMPLES)
         if report.when == "call" and examples is not None:
             self.budgeted.append((report.nodeid, examples))
@@ -305,9 +316,37 @@ class Reporter:
         return fixed
 
     def blocked(self) -> list[str]:
-        """``driver RULE`` of every blocked rule: the run is not green while one is."""
+        """``driver RULE`` of every blocked rule: the run is not green while one is, unless it is
+        a SHOULD rule that only advisories block (a point the documents leave open never turns a
+        run red, even through the open points it kept from being judged; a MUST rule left
+        unjudged does, whatever blocked it)."""
+        def advisory(per_rule: Mapping[str, RuleVerdict], rule: str) -> bool:
+            found = per_rule.get(rule)
+            return found is not None and found.verdict is Verdict.ADVISORY
+
+        def open_point(per_rule: Mapping[str, RuleVerdict], rule: str) -> bool:
+            result = per_rule[rule]
+            return (not self.strict and rule in CATALOGUE
+                    and CATALOGUE[rule].level is Level.SHOULD and bool(result.blockers)
+                    and all(advisory(per_rule, b) for b in result.blockers))
+
         return [f"{driver} {rule}" for driver, per_rule in sorted(self.results.items())
-                for rule, result in sorted(per_rule.items()) if result.verdict is Verdict.BLOCKED]
+                for rule, result in sorted(per_rule.items())
+                if result.verdict is Verdict.BLOCKED and not open_point(per_rule, rule)]
+
+    def untested(self) -> list[str]:
+        """One line per driver the kit stopped using: the cause, and how many of its rules
+        were not run because of it (the run is not green while there is one)."""
+        lines = []
+        for driver, (cause, tests) in sorted(self.stopped.items()):
+            per_rule = self.results.get(driver, {})
+            lost = [rule for rule, result in per_rule.items()
+                    if result.verdict is Verdict.NOT_RUN
+                    and any(o.test in tests for o in result.outcomes)]
+            lines.append(f"STOPPED {driver}: the kit stopped using this driver ({first_line(cause)})"
+                         f"; {len(lost)} of its {len(per_rule)} rules could not be run, so this "
+                         "run does not judge it in full")
+        return lines
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -318,7 +357,7 @@ class Reporter:
         xml = getattr(self.config.option, "xmlpath", None)
         if xml and any(resolved.values()):
             mend_junit(Path(xml), resolved)
-        unclean = self.fixed_known_failures() or self.blocked()
+        unclean = self.fixed_known_failures() or self.blocked() or self.untested()
         if unclean and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -341,6 +380,8 @@ class Reporter:
                 tr.write_line(line)
         for line in self.fixed_known_failures():
             tr.write_line(f"FIXED {line}")
+        for line in self.untested():
+            tr.write_line(line)
         for nodeid, examples in self.budgeted:
             tr.write_line(f"time budget: {nodeid} checked {examples} generated histories")
         for nodeid, outcome in self.differential:

@@ -53,6 +53,8 @@ SUBJECTS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
                          "archive_span", "update_message_content"}),
     **_same({"get_history"}, "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05"),
     "COUNT-01": frozenset({"count_history"}),
+    # the clearing helper is kit code run over the store: every store call it makes is a step
+    **_same((), "CLR-04", "CLR-05", "CLR-06", "CLR-07", "CLR-08", "CLR-09"),
     **_same({"get_full_history"}, "FULL-01", "FULL-02"),
     **_same({"archive_span"}, "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06",
             "ARCH-07", "ARCH-08", "ARCH-10", "ARCH-11"),
@@ -92,11 +94,28 @@ _STANDS_ON: Final[Mapping[str, str]] = MappingProxyType({
 })
 
 
-#: The reads: a step calling one observes the store, and a check compares what it returned.
-OBSERVATIONS: Final = frozenset({
-    "get_history", "get_full_history", "count_history", "get_messages_by_session_range",
-    "get_recent_messages_across_sessions", "get_metadata", "list_metadata", "list_metadata_keys",
-})
+def also_stood_on(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[str, ...]:
+    """What a step stands on besides :func:`leaned_on`'s rule, when it returns without raising
+    but leaves the wrong state: which records a read holds (archived messages let into the
+    history, or left out of the full history), the keep list of an archive, and the stamp of a
+    message saved at an odd timestamp."""
+    if method == "get_history":
+        return ("HIST-01",)
+    if method == "get_full_history":
+        return ("FULL-01",)
+    if method == "archive_span" and (args[2] if len(args) > 2 else kwargs.get("keep")):
+        return ("ARCH-02",)
+    if method == "save_message" and _odd_timestamp(
+            getattr(args[1] if len(args) > 1 else kwargs.get("message"), "timestamp", None)):
+        return ("TS-01",)  # a message at 0, below it or between milliseconds keeps its stamp
+    return ()
+
+
+def _odd_timestamp(timestamp: object) -> bool:
+    """0, negative or fractional: the timestamps TS-01 says read back as they were saved."""
+    if isinstance(timestamp, bool) or not isinstance(timestamp, int | float):
+        return False
+    return timestamp <= 0 or (isinstance(timestamp, float) and not timestamp.is_integer())
 
 
 def leaned_on(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> str:
@@ -145,19 +164,28 @@ class TestSteps:
     #: Parts of a rule this test could not look into, by rule, with the reason: a passing test
     #: then passes its rule only in part (a sync driver's atomicity, seen from outside).
     unverified: dict[str, str] = attrs.field(factory=dict)
-    #: The rules the test's observation steps (reads) stood on: a failed check read the store
-    #: through them, and is blocked if one of them fails for the driver (see
+    #: The rules the test's steps stood on, setup and reads: a failed check compared state they
+    #: made or read, and is blocked if one of them fails for the driver (see
     #: :func:`aalis_memory.conformance.verdicts.resolve_leaning`).
     observed: set[str] = attrs.field(factory=set)
+    #: While :func:`aside` runs: calls are neither under test nor steps.
+    aside: bool = False
+    #: Rules a witness read confirmed for this test (:func:`confirmed`): never leaned on again.
+    confirmed: set[str] = attrs.field(factory=set)
+    #: The rule a step of each method stands on in this test, where the test knows better than
+    #: :func:`leaned_on` (see :func:`calls_stand_on`).
+    via: dict[str, str] = attrs.field(factory=dict)
 
     def blocker_of(self, method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]
                    ) -> str | None:
         """The rule a call stands on when it is a step, ``None`` when it is under test."""
+        if self.aside:  # a step for what it raises or hangs, but nothing the check stands on
+            return self.via.get(method) or leaned_on(method, args, kwargs)
         if self.subjects is None or method in self.subjects:
             return None
-        rule = leaned_on(method, args, kwargs)
-        if method in OBSERVATIONS:
-            self.observed.add(rule)
+        rule = self.via.get(method) or leaned_on(method, args, kwargs)
+        self.observed.update((rule, *also_stood_on(method, args, kwargs)))
+        self.observed -= self.confirmed
         return rule
 
     def missing(self, method: str) -> MissingRequired | None:
@@ -180,6 +208,47 @@ def unverified_part(rule_id: str, reason: str) -> None:
     """The running test checks ``rule_id`` only from outside: its pass is partial, and says why."""
     if _current is not None:
         _current.unverified.setdefault(rule_id, reason)
+
+
+def stands_on(*rule_ids: str) -> None:
+    """The running test's check also stands on ``rule_ids`` through the values it compares (a
+    keep list is ARCH-02's, a listing of keys META-10's): when the check fails and the driver
+    breaks one of them, the test is blocked by it rather than failed."""
+    if _current is not None:
+        _current.observed.update(set(rule_ids) - _current.confirmed)
+
+
+def calls_stand_on(rules: Mapping[str, str]) -> None:
+    """In the running test, a step calling one of these methods stands on the rule given for it:
+    the test knows what the store holds (a list_metadata over unreadable entries raising is
+    META-09's, a batch deleting them COMMIT-06's), where the method alone does not."""
+    if _current is not None:
+        _current.via.update(rules)
+
+
+@contextmanager
+def aside() -> Iterator[None]:
+    """Calls made inside are not under test, nor anything the check stands on: a witness read
+    whose answer only ever removes a lean (see :func:`confirmed`) or sets a case aside. Its error
+    or hang is a step's (``Blocked`` by the method's rule), which the witness catches."""
+    if _current is None:
+        yield
+        return
+    _current.aside = True
+    try:
+        yield
+    finally:
+        _current.aside = False
+
+
+def confirmed(rule_id: str) -> None:
+    """A read that does not go through the test's subject showed that the step of ``rule_id``
+    left the state it should: the check no longer stands on that rule. Two rules that can only be
+    seen through each other (archive_span through get_history, get_history's archived messages
+    through archive_span) are told apart this way, by a third read."""
+    if _current is not None:
+        _current.confirmed.add(rule_id)
+        _current.observed.discard(rule_id)
 
 
 def subjects_of(rules: Iterable[str]) -> frozenset[str] | None:
@@ -220,10 +289,14 @@ __all__ = [
     "Blocked",
     "MissingRequired",
     "TestSteps",
+    "aside",
+    "calls_stand_on",
+    "confirmed",
     "current",
     "judging",
     "leaned_on",
     "set_aside",
+    "stands_on",
     "subjects_of",
     "unverified_part",
 ]

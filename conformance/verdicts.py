@@ -146,6 +146,10 @@ class RuleVerdict:
 _GAPS: Final = frozenset({Verdict.UNVERIFIED, Verdict.BLOCKED})
 
 
+#: How the message of a check settled as blocked by :func:`resolve_leaning` begins (after
+#: ``blocked by RULE: ``).
+LEANED_ON: Final = "the check read the store through "
+
 #: Outcomes that say a rule was found broken.
 _BROKEN: Final = frozenset({Verdict.FAIL, Verdict.ADVISORY, Verdict.KNOWN_FAILURE})
 
@@ -157,7 +161,8 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
 
     A failure with no such lean is the driver's; one that leans only on rules whose own failures
     are themselves in question waits until those are settled, and a lean that goes round in a
-    circle settles as a failure (never hidden).
+    circle settles as a failure (never hidden): two rules seen only through each other both fail,
+    and a check that leans on either of them is blocked by it.
     """
     settled: set[int] = set()  # ids of leaning failures judged the driver's own
 
@@ -176,7 +181,19 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
                if o.verdict in _BROKEN and o.leaned]
     changed: list[tuple[str, Outcome]] = []
     progress = True
-    while pending and progress:
+    while pending:
+        if not progress:  # what is left leans in circles, or on them: the circles settle first
+            leans_of: dict[str, set[str]] = {}
+            for rule, outcome in pending:
+                leans_of.setdefault(rule, set()).update(
+                    r for r in outcome.leaned if r != rule and in_question(r))
+            circling = _in_circles(leans_of)
+            stuck = [(rule, o) for rule, o in pending if rule in circling]
+            if not stuck:
+                break
+            for item in stuck:
+                settled.add(id(item[1]))
+                pending.remove(item)
         progress = False
         for rule, outcome in list(pending):
             leans = [r for r in outcome.leaned if r != rule]
@@ -184,8 +201,8 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
             if blocker is not None:
                 blocked = attrs.evolve(
                     outcome, verdict=Verdict.BLOCKED, blocker=blocker, leaned=(),
-                    message=f"blocked by {blocker}: the check read the store through "
-                            f"{blocker}, which this driver breaks; it found: {outcome.message}")
+                    message=f"blocked by {blocker}: {LEANED_ON}{blocker}, which this driver "
+                            f"breaks; it found: {outcome.message}")
                 result = per_rule[rule]
                 result.outcomes[result.outcomes.index(outcome)] = blocked
                 changed.append((rule, blocked))
@@ -196,6 +213,21 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
             pending.remove((rule, outcome))
             progress = True
     return changed
+
+
+def _in_circles(leans_of: Mapping[str, set[str]]) -> set[str]:
+    """The rules from which a chain of leans leads back to themselves."""
+    def reaches(start: str) -> set[str]:
+        seen: set[str] = set()
+        todo = list(leans_of.get(start, ()))
+        while todo:
+            rule = todo.pop()
+            if rule not in seen:
+                seen.add(rule)
+                todo.extend(leans_of.get(rule, ()))
+        return seen
+
+    return {rule for rule in leans_of if rule in reaches(rule)}
 
 
 def counts(verdicts: Iterable[Verdict]) -> dict[Verdict, int]:
@@ -219,6 +251,7 @@ def summary_line(found: dict[Verdict, int]) -> str:
 
 
 __all__ = [
+    "LEANED_ON",
     "SKIP_CATEGORIES",
     "Outcome",
     "RuleVerdict",

@@ -7,7 +7,7 @@ dependants whether the message history really went.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Literal, NotRequired, Protocol, TypeAlias, TypedDict, runtime_checkable
 
 import attrs
@@ -168,6 +168,12 @@ def unreadable_line(unreadable: Sequence[str]) -> str:
     return f"cleared {len(unreadable)} unreadable metadata entries: {named}{tail}"
 
 
+#: The shape of :func:`clear_metadata_namespaces` (the kit judges any implementation of it).
+ClearNamespaces: TypeAlias = Callable[
+    [MemoryService, Iterable[str], InfoLogger], Awaitable[dict[str, list[str]]]
+]
+
+
 async def clear_metadata_namespaces(
     memory: MemoryService, namespaces: Iterable[str], logger: InfoLogger
 ) -> dict[str, list[str]]:
@@ -266,6 +272,7 @@ __all__ = [
     "LOG_NAMED_MAX",
     "ClearContext",
     "ClearContextJson",
+    "ClearNamespaces",
     "ClearParticipant",
     "ClearResult",
     "ClearResultJson",

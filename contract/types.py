@@ -206,8 +206,37 @@ class MetadataDel:
 MetadataOp: TypeAlias = MetadataPut | MetadataDel
 
 
-def _str_tuple_or_none(value: Iterable[str] | None) -> tuple[str, ...] | None:
-    return None if value is None else tuple(value)
+def _str_tuple_or_none(value: Iterable[str] | None, field: str) -> tuple[str, ...] | None:
+    """A list-of-strings field as a tuple, ``None`` kept.
+
+    A lone ``str`` (or ``bytes``) is refused with ``TypeError``: iterating it would make
+    ``roles="user"`` the roles ``('u', 's', 'e', 'r')``, a filter nobody asked for. The items are
+    not checked here: a backend refuses a wrong one itself (HOST-04), so the kit must be able to
+    pass it one.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str | bytes | bytearray):
+        raise TypeError(f"{field} must be a list of str, got {type(value).__name__} {value!r} "
+                        "(a lone string would be taken for its characters)")
+    return tuple(value)
+
+
+# One named converter per field (the attrs mypy plugin takes no call as a converter).
+def _exclude_session_ids(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _str_tuple_or_none(value, "exclude_session_ids")
+
+
+def _roles(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _str_tuple_or_none(value, "roles")
+
+
+def _kinds(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _str_tuple_or_none(value, "kinds")
+
+
+def _exclude_kinds(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return _str_tuple_or_none(value, "exclude_kinds")
 
 
 @attrs.frozen(kw_only=True)
@@ -229,11 +258,11 @@ class RecentMessagesAcrossSessionsQuery:
     since_ts: int | float | None = None
     platform: str | None = None
     exclude_session_ids: tuple[str, ...] | None = attrs.field(
-        default=None, converter=_str_tuple_or_none
+        default=None, converter=_exclude_session_ids
     )
-    roles: tuple[str, ...] | None = attrs.field(default=None, converter=_str_tuple_or_none)
-    kinds: tuple[str, ...] | None = attrs.field(default=None, converter=_str_tuple_or_none)
-    exclude_kinds: tuple[str, ...] | None = attrs.field(default=None, converter=_str_tuple_or_none)
+    roles: tuple[str, ...] | None = attrs.field(default=None, converter=_roles)
+    kinds: tuple[str, ...] | None = attrs.field(default=None, converter=_kinds)
+    exclude_kinds: tuple[str, ...] | None = attrs.field(default=None, converter=_exclude_kinds)
 
 
 @attrs.frozen

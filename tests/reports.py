@@ -37,6 +37,13 @@ def failing(report: dict[str, Any], driver: str) -> dict[str, Any]:
             if entry["verdict"] == "fail"}
 
 
+def slow_round_trip(rule: str, entry: dict[str, Any]) -> bool:
+    """META-05's partial pass for want of two round trips within one millisecond (a driver
+    behind a process boundary or a server): the kit says which phase did not run, and why."""
+    return (rule == "META-05" and entry["verdict"] == "partial pass"
+            and "same-millisecond phase never ran" in entry["message"])
+
+
 def messages(entry: dict[str, Any]) -> list[str]:
     """The messages of the tests that gave one rule entry its verdict (a failing rule's
     failures, not the notes of its deselected or skipped tests)."""

@@ -183,8 +183,8 @@ def test_unreadable_line_names_ten_then_counts() -> None:
     assert "more" not in unreadable_line(names[:10])
 
 
-def test_every_storage_facing_clearing_rule_has_a_broken_driver() -> None:
-    from broken_drivers import load_all
+def test_every_storage_facing_clearing_rule_has_a_broken_helper() -> None:
+    from broken_helpers import HELPERS
 
-    caught = {rule for entry in load_all().values() for rule in entry.breaks}
+    caught = {rule for entry in HELPERS.values() for rule in entry.breaks}
     assert {"CLR-04", "CLR-05", "CLR-06", "CLR-07", "CLR-08"} <= caught

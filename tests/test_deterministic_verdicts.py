@@ -36,7 +36,7 @@ TIMING: Final[dict[str, tuple[SuiteTest, tuple[str, ...]]]] = {
     "META-05": (metadata.test_updated_at_is_epoch_ms_and_grows_on_overwrite,
                 ("meta-updated-at-counter", "meta-updated-at-frozen", "meta-updated-at-seconds")),
     "CONC-05": (concurrency.test_updated_at_never_goes_backwards_under_concurrent_commits,
-                ("conc-stamp-from-stale-read",)),
+                ("conc-stamp-from-stale-read", "save-metadata-stamp-race")),
 }
 
 CASES: Final = [(rule, name) for rule, (_, names) in TIMING.items()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 import broken_providers
+from broken_helpers import HELPERS
 
 from aalis_memory.conformance import spec_map
 from aalis_memory.conformance.rules import CATALOGUE
@@ -38,6 +39,8 @@ def broken_somewhere() -> set[str]:
         rules |= entry.breaks
     for provider in broken_providers.BROKEN.values():
         rules |= provider.breaks
+    for helper in HELPERS.values():  # caught by tests/test_broken_helpers.py
+        rules |= helper.breaks
     for slow in SLOW.values():  # caught by the scaling probe (tests/test_scaling_probe.py)
         rules |= slow.breaks
     return rules | set(CRASH_BREAKS.values())

@@ -67,6 +67,25 @@ class Unstoppable(InMemoryMemory):
         time.sleep(3600)
 
 
+class MetadataHangs(InMemoryMemory):
+    """get_metadata awaits an event that never fires (the hostile-input checks call it often)."""
+
+    async def get_metadata(self, namespace, key):
+        await asyncio.Event().wait()
+
+
+class MetadataBlocksForever(InMemoryMemory):
+    """get_metadata takes a threading lock it holds already: the kit stops using the driver."""
+
+    def __init__(self, **caps):
+        super().__init__(**caps)
+        self._lock = threading.Lock()
+
+    async def get_metadata(self, namespace, key):
+        with self._lock, self._lock:
+            return await super().get_metadata(namespace, key)
+
+
 BLOCK_S = LIMIT + 2
 
 
@@ -80,6 +99,8 @@ register("hang-async", HangsAsync)
 register("block-loop", BlocksLoop)
 register("block-forever", BlocksForever)
 register("unstoppable", Unstoppable)
+register("meta-hangs", MetadataHangs)
+register("meta-blocks-forever", MetadataBlocksForever)
 
 
 @memory_driver("hang-sync", capabilities=CAPS)
@@ -174,19 +195,32 @@ def test_each_kind_of_hang_costs_one_limit_and_the_next_driver_is_judged(
         summary = summary_of(run)
         causes = cause_lines(summary, "count_history")
         assert len(causes) == 1, (driver, causes)
-        assert f"driver '{driver}': count_history('s-hist') {how}" in causes[0], causes
+        assert f"count_history('s-hist') {how}" in causes[0], causes
         assert_judged_after(project.path / f"{driver}.json", "inmemory")
         rules = load_report(project.path / f"{driver}.json")["drivers"][driver]["rules"]
-        assert rules["COUNT-01"]["verdict"] == "fail", rules["COUNT-01"]
-        later = [t["message"] for r in rules.values() for t in r["tests"]
-                 if "an earlier call of count_history" in t["message"]]
-        if driver == "block-forever":  # the driver was stopped: its later tests did not run
-            assert not later
+        # The hang is charged to COUNT-01 alone; later calls end at once, blocked by it, never
+        # a failure (or a failing case) of another rule.
+        naming = [t for e in rules.values() for t in e["tests"] if "count_history" in t["message"]]
+        failed_by_it = {r for r, e in rules.items() for t in e["tests"]
+                        if t["verdict"] in ("fail", "advisory") and "count_history" in t["message"]}
+        blocked = [t for t in naming if t["verdict"] == "blocked"]
+        assert {t["blocker"] for t in blocked} <= {"COUNT-01"}, blocked
+        if driver == "block-forever":
+            # Stopped at its first hang: no later test ran. That hang may be met by a read the
+            # test catches (a witness), which COUNT-01 cannot fail any more: that test is then
+            # blocked by COUNT-01, and the run says it stopped using the driver.
+            assert failed_by_it <= {"COUNT-01"}, failed_by_it
+            assert failed_by_it or blocked, naming
             assert f"not run (driver '{driver}' was stopped: count_history('s-hist') " in summary
+            assert re.search(rf"^STOPPED {driver}: the kit stopped using this driver .*; \d+ of "
+                             r"its \d+ rules could not be run", summary, re.M), summary
         else:
-            assert later, f"{driver}: no later call of count_history failed at once"
-            assert f"an earlier call of count_history {how}" in later[0]
-            assert "later calls fail at once (the call: count_history('s-hist'))" in later[0]
+            assert f"driver '{driver}': count_history('s-hist') {how}" in causes[0], causes
+            assert rules["COUNT-01"]["verdict"] == "fail", rules["COUNT-01"]
+            assert failed_by_it == {"COUNT-01"}, failed_by_it
+            assert blocked, f"{driver}: no later call of count_history was blocked by COUNT-01"
+            assert all(f"count_history('s-hist') {how}" in t["message"] for t in blocked), blocked
+            assert "later calls of count_history are blocked by it" in blocked[0]["message"]
 
 
 @POSIX_ONLY
@@ -218,3 +252,54 @@ def test_a_call_nothing_can_stop_ends_its_process_with_the_cause(
     assert "not run (driver 'unstoppable' was stopped: count_history('s-hist') has blocked" in (
         summary_of(xdist))
     assert_judged_after(report, "inmemory")
+
+
+@POSIX_ONLY
+def test_a_run_that_stopped_using_a_driver_fails_and_says_how_many_rules_it_did_not_run(
+    project: pytest.Pytester,
+) -> None:
+    """get_metadata blocks the loop for good: the kit interrupts it and runs none of the
+    driver's later tests. That run judged a fraction of the rules and must not be green."""
+    report = project.path / "stopped.json"
+    run = run_side_by_side(project, {"stopped": [
+        "--memory-driver=meta-blocks-forever", "-k", "not state_machine",
+        "--memory-call-timeout=1", f"--memory-report={report}",
+    ]})["stopped"]
+    assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.stdout + run.stderr
+    rules = load_report(report)["drivers"]["meta-blocks-forever"]["rules"]
+    not_run = [r for r, e in rules.items() if e["verdict"] == "not run"
+               and "was stopped: get_metadata(" in e["message"]]
+    assert len(not_run) > len(rules) // 2, not_run
+    found = re.search(r"^STOPPED meta-blocks-forever: the kit stopped using this driver \(was "
+                      r"stopped: get_metadata\(.*\); (\d+) of its (\d+) rules could not be run",
+                      summary_of(run), re.M)
+    assert found, summary_of(run)
+    assert (int(found[1]), int(found[2])) == (len(not_run), len(rules))
+
+
+@POSIX_ONLY
+def test_later_calls_of_a_hanging_method_are_blocked_never_cases_of_another_rule(
+    project: pytest.Pytester,
+) -> None:
+    """get_metadata never returns, and the hostile-input checks call it many times: the hang is
+    charged to one rule (where it first happened); every later call is blocked by that rule,
+    so no other rule fails, or counts a timeout among its failing cases."""
+    report = project.path / "blocked.json"
+    run = run_side_by_side(project, {"blocked": [
+        "--memory-driver=meta-hangs", "-k", "not state_machine", "--memory-call-timeout=0.5",
+        f"--memory-report={report}",
+    ]})["blocked"]
+    assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.stdout + run.stderr
+    rules = load_report(report)["drivers"]["meta-hangs"]["rules"]
+    naming = [(rule, test) for rule, entry in rules.items() for test in entry["tests"]
+              if "get_metadata" in test["message"]]
+    charged = {rule for rule, test in naming if test["verdict"] in ("fail", "advisory")}
+    assert len(charged) == 1, charged
+    (first,) = charged
+    blocked = [(rule, test) for rule, test in naming if test["verdict"] == "blocked"]
+    assert blocked, "no later call of get_metadata was blocked"
+    assert {test["blocker"] for _rule, test in blocked} == {first}
+    assert all(test["verdict"] in ("fail", "advisory", "blocked") for _rule, test in naming)
+    assert rules["HOST-01"]["verdict"] not in ("fail", "advisory"), rules["HOST-01"]
+    assert any(test["verdict"] == "blocked" for test in rules["HOST-01"]["tests"])
+    assert len(cause_lines(summary_of(run), "get_metadata")) == 2  # the hang, and one BLOCKED

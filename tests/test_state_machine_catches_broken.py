@@ -41,9 +41,9 @@ NOT_CAUGHT: Final[dict[str, str]] = {
     "archive-count-inf-is-all": "its bad counts never include math.inf",
     "meta-updated-at-counter": "a history runs within milliseconds, where previous + 1 and the "
     "write time cannot be told apart",
-    "ts-zero-restamped": "it sees the restamped message but files it under MSG-02 (a field that "
-    "did not round-trip): TS-01 is not a rule the machine covers (the example test TS-01 names "
-    "it)",
+    "range-fetch-cap-times-8": "needs more than 8 x range_query_limit messages of one session "
+    "that a range read's filters drop, ahead of more matching ones than the cap; its histories "
+    "rarely hold that many (the example test RANGE-01 catches it)",
     "ts-since-zero-ignored": "since_ts=0 differs from no since_ts only when a message below 0 is "
     "among the newest asked for; its histories rarely combine the two (the example test TS-03 "
     "catches it)",
@@ -62,15 +62,25 @@ def unreachable(entry: Broken) -> str | None:
 REACHABLE: Final = sorted(n for n, e in BROKEN.items() if unreachable(e) is None)
 
 
+#: Broken drivers per subprocess: each run stays well inside run_suite's time limit, however
+#: many drivers the machine can reach (on a loaded machine one run of all of them did not).
+CHUNK: Final = 40
+
+
 @pytest.fixture(scope="session")
 def machine_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    workdir = tmp_path_factory.mktemp("broken-machine")
-    code, data, output = run_suite(
-        workdir, [f"broken-{name}" for name in REACHABLE], "--memory-strict", "-k", "state_machine",
-        "--memory-hypothesis-profile=deep",
-    )
-    assert code == 1, f"the machine should fail on the broken drivers (exit {code}):\n{output[-3000:]}"
-    return data
+    merged: dict[str, Any] = {}
+    for start in range(0, len(REACHABLE), CHUNK):
+        workdir = tmp_path_factory.mktemp("broken-machine")
+        code, data, output = run_suite(
+            workdir, [f"broken-{name}" for name in REACHABLE[start:start + CHUNK]],
+            "--memory-strict", "-k", "state_machine", "--memory-hypothesis-profile=deep",
+        )
+        assert code == 1, (f"the machine should fail on the broken drivers (exit {code}):\n"
+                           f"{output[-3000:]}")
+        drivers = {**merged.get("drivers", {}), **data["drivers"]}
+        merged = {**data, "drivers": drivers}
+    return merged
 
 
 @pytest.mark.parametrize("name", REACHABLE)

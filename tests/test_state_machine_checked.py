@@ -33,7 +33,7 @@ NEEDS_MORE: Final = frozenset({
     "FULL-01", "FULL-02", "ARCH-09",             # get_full_history
     "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04",
     "CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05", "LIM-04",
-    "UPD-01", "UPD-02", "UPD-03", "LIM-03",      # update_message_content
+    "UPD-01", "UPD-02", "UPD-03", "UPD-04", "LIM-03",  # update_message_content
     "DEL-01", "DEL-02",                          # delete_messages_by_timestamps
     "CLEAR-03", "CLEAR-04",                      # clear_all
     "META-09", "META-10", "COMMIT-06",           # the raw_metadata hook (and list_metadata_keys)

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 import pytest
 
-from reports import load_report, rules, verdicts
+from reports import load_report, rules, slow_round_trip, verdicts
 
 REPO: Final = Path(__file__).resolve().parent.parent
 BRIDGE: Final = REPO / "bridges" / "typescript"
@@ -182,6 +182,11 @@ def test_a_javascript_flavoured_backend_gets_no_verdict_from_the_transport(
         by_verdict.setdefault(verdict, set()).add(rule)
     assert not by_verdict.get("fail"), by_verdict
     assert by_verdict.get("advisory") == {"MSG-07"}, by_verdict
+    # META-05's same-millisecond phase runs only when two round trips fit in one millisecond: a
+    # slower one makes its pass partial, saying so
+    if by_verdict.get("partial pass") == {"META-05"} and slow_round_trip(
+            "META-05", rules(report, driver)["META-05"]):
+        del by_verdict["partial pass"]
     assert set(by_verdict) <= {"pass", "advisory", "not implemented", "excluded by tier",
                                "unverified", "not run"}, by_verdict
     # null where nothing was saved costs no other rule: the fields' round trip passes

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal
+
+import attrs
 
 from aalis_memory.conformance.contract_model import (
     FULL_HISTORY_DEFAULT,
@@ -38,21 +40,92 @@ from aalis_memory.types import (
 #: Every rule the machine can report (the suite test's spec marker; SPEC_MAP.md reads it).
 COVERED_RULES: Final = (
     "LIM-01", "LIM-02", "LIM-03", "LIM-04", "LIM-05", "LIM-06",
-    "MSG-01", "MSG-02", "MSG-03", "MSG-04", "MSG-06",
+    "MSG-01", "MSG-02", "MSG-03", "MSG-04", "MSG-05", "MSG-06", "TS-01",
     "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05", "COUNT-01", "FULL-01", "FULL-02",
     "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08",
     "ARCH-09", "ARCH-10", "ARCH-11", "CLEAR-01", "CLEAR-02", "CLEAR-03", "CLEAR-04",
     "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04",
     "CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05",
-    "UPD-01", "UPD-02", "UPD-03", "DEL-01", "DEL-02",
+    "UPD-01", "UPD-02", "UPD-03", "UPD-04", "DEL-01", "DEL-02",
     "META-01", "META-02", "META-03", "META-04", "META-05", "META-06", "META-07", "META-08",
     "META-09", "META-10", "META-11",
     "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04", "COMMIT-05", "COMMIT-06",
 )
 
-#: The rule a message's fields coming back changed is filed under (every field but the
-#: timestamp of a stamped save, MSG-03).
+#: The rule a message's fields coming back changed is filed under when no narrower one says
+#: more (kind: MSG-05; a timestamp: see :func:`field_rules`).
 FIELDS_RULE: Final = "MSG-02"
+
+#: Where a message whose fields came back changed got them (:func:`field_rules`): saved by the
+#: step that found it (``stamped``: saved without a timestamp, so the store stamped it),
+#: rewritten by it, or neither (``None``: an earlier step, or a read that changed them).
+Origin = Literal["save", "stamped", "rewrite"] | None
+
+
+def odd_timestamp(timestamp: object) -> bool:
+    """Whether ``timestamp`` is one TS-01 is about: 0, negative or fractional."""
+    return (isinstance(timestamp, int | float) and not isinstance(timestamp, bool)
+            and (timestamp <= 0 or timestamp != int(timestamp)))
+
+
+def field_rules(expected: Message, actual: Any, origin: Origin,
+                cause: Sequence[str] = ()) -> list[str]:
+    """The rules for one message that came back (the same one: same identity) with other field
+    values than ``expected``: the aspect picks the rule, the origin the operation.
+
+    A kind is MSG-05's; a timestamp is the rewrite's (UPD-04) when the step rewrote the message,
+    the save's when the step saved it (MSG-03 for a stamp the store chose, TS-01 for 0, a
+    negative or a fractional timestamp, MSG-02 for any other); every other field is MSG-02's
+    (UPD-02's first after a rewrite: it rewrites content only). With no origin known, the step's
+    ``cause`` says which operation: UPD-04 or MSG-03 in it take a timestamp. Only when the origin
+    is not the step's save or rewrite does ``cause`` follow: a field a save or a rewrite changed
+    is never blamed on what was read through it (membership, order, a window).
+    """
+    rules: list[str] = []
+    if getattr(actual, "kind", None) != expected.kind:
+        rules.append("MSG-05")
+    if getattr(actual, "timestamp", None) != expected.timestamp:
+        if origin == "rewrite" or (origin is None and "UPD-04" in cause):
+            rules.append("UPD-04")
+        elif origin == "stamped" or (origin is None and "MSG-03" in cause):
+            rules.append("MSG-03")
+        elif odd_timestamp(expected.timestamp) and origin in ("save", None):
+            rules.append("TS-01")
+        else:
+            rules.append(FIELDS_RULE)
+    rest = (not isinstance(actual, Message)
+            or attrs.evolve(actual, kind=expected.kind, timestamp=expected.timestamp) != expected)
+    if rest:
+        rules += ["UPD-02", FIELDS_RULE] if origin == "rewrite" else [FIELDS_RULE]
+    if not rules:
+        rules.append(FIELDS_RULE)
+    return list(dict.fromkeys(rules if origin is not None else [*rules, *cause]))
+
+
+def _identity(message: Any) -> str:
+    """What tells a message from the others of a list, its fields aside: its content (each
+    generated message carries a unique tag no rewrite touches)."""
+    return repr(getattr(message, "content", None))
+
+
+def first_changed(expected: Sequence[Message], actual: Sequence[Any]) -> tuple[Message, Any] | None:
+    """The first message of ``expected`` that ``actual`` holds (the same identity, the n-th of
+    its content matched to the n-th) with other field values; ``None`` when every message both
+    hold is unchanged (then only membership or order differs)."""
+    returned: dict[tuple[str, int], Any] = {}
+    seen: dict[str, int] = {}
+    for message in actual:
+        key = _identity(message)
+        returned[(key, seen.get(key, 0))] = message
+        seen[key] = seen.get(key, 0) + 1
+    counted: dict[str, int] = {}
+    for message in expected:
+        key = _identity(message)
+        got = returned.get((key, counted.get(key, 0)), message)
+        counted[key] = counted.get(key, 0) + 1
+        if got != message:
+            return message, got
+    return None
 
 
 def _conversation(messages: Sequence[Message]) -> int:
@@ -77,6 +150,17 @@ def session_read_exercises(*, returned: bool, unknown: bool, others_hold: bool) 
         out.add("MSG-01")
     if unknown:
         out.add("MSG-04")
+    return out
+
+
+def field_exercises(messages: Sequence[Message]) -> set[str]:
+    """The field rules a compared read of ``messages`` exercised beyond MSG-02: a kind coming
+    back (MSG-05), a timestamp of 0, below it or fractional coming back exactly (TS-01)."""
+    out = set()
+    if any(m.kind is not None for m in messages):
+        out.add("MSG-05")
+    if any(odd_timestamp(m.timestamp) for m in messages):
+        out.add("TS-01")
     return out
 
 
@@ -339,7 +423,9 @@ def archive_rules(active: Sequence[Message], count: int, keep: Sequence[int],
     """The archive rules this call exercises, the narrowest first.
 
     The count above the active history (ARCH-05) goes last: most long spans exercise it, so it
-    explains little on its own; the minimizer narrows a failure down to fewer rules.
+    explains little on its own; the minimizer narrows a failure down to fewer rules. ARCH-08
+    only with earlier archives (as :func:`archive_exercises` credits it): a history cut down to
+    no earlier archive then narrows a failure to the span's own rules.
     """
     span = min(count, len(active))
     rules: list[str] = []
@@ -355,7 +441,7 @@ def archive_rules(active: Sequence[Message], count: int, keep: Sequence[int],
         rules.append("ARCH-02")
     if count > len(active):
         rules.append("ARCH-05")
-    return list(dict.fromkeys([*rules, "ARCH-01", "ARCH-08"]))
+    return list(dict.fromkeys([*rules, "ARCH-01"]))
 
 
 def update_rules(active: Sequence[Message], stored: Sequence[Message], old: str, new: str,
@@ -408,11 +494,16 @@ def cross_rules(query: RecentMessagesAcrossSessionsQuery, matches: int, cap: int
 
 def list_mismatch_rules(session: str, expected: Sequence[Message], actual: Any, *,
                         owner: Mapping[str, str], read: Sequence[str], order_rule: str,
-                        cause: Sequence[str], unknown: Sequence[str]) -> list[str]:
-    """Rule IDs for a message list that differs from ``expected``: a foreign message (MSG-01),
-    the same messages with other fields (MSG-02/MSG-03), the same ones in another order
-    (``order_rule``), or other membership (then ``cause`` first: the step that changed the
-    state). ``owner`` maps each content tag to the session it was saved in."""
+                        cause: Sequence[str], unknown: Sequence[str],
+                        origin: Callable[[Message], Origin] | None = None,
+                        compared: Callable[[Any], Any] | None = None) -> list[str]:
+    """Rule IDs for a message list that differs from ``expected``, by the aspect that differs:
+    a foreign message (MSG-01); a message both hold with other field values (the field's rule,
+    :func:`field_rules`, ``origin`` telling where the message got them; checked before order
+    and membership, which a changed timestamp or kind may have moved); the same messages in
+    another order (``order_rule``); or other membership (then ``cause`` first: the step that
+    changed the state). ``owner`` maps each content tag to the session it was saved in;
+    ``compared``: the message as far as the run compares it (tolerated fields left out)."""
     if isinstance(actual, Raised):  # the read itself failed: its limit first, then the rest
         limits = [r for r in read if r.startswith("LIM-")]
         return [*unknown, *limits, *(r for r in read if r not in limits), *cause]
@@ -420,12 +511,14 @@ def list_mismatch_rules(session: str, expected: Sequence[Message], actual: Any, 
         return [*unknown, *cause, *read]
     if any(owner.get(getattr(m, "content", None) or "", session) != session for m in actual):
         return ["MSG-01", *cause, *read]
+    seen = compared or (lambda value: value)
+    changed = first_changed(seen(list(expected)), seen(actual))
+    if changed is not None:
+        return field_rules(*changed, origin(changed[0]) if origin is not None else None, cause)
     want = [m.content for m in expected]
     got = [getattr(m, "content", None) for m in actual]
     if want == got:
-        stamped = any(getattr(a, "timestamp", None) != e.timestamp
-                      for a, e in zip(actual, expected, strict=False))
-        return ["MSG-03" if stamped and "MSG-03" in cause else FIELDS_RULE, *read, *cause]
+        return [FIELDS_RULE, *read, *cause]
     if sorted(map(str, want)) == sorted(map(str, got)):
         return [order_rule, *read, *cause]
     control = _control_rule(read)
@@ -528,8 +621,9 @@ def cross_sweep_rules(candidates: Sequence[RecentMessageRecord], actual: Any, ca
         content = getattr(getattr(record, "message", None), "content", None)
         session = getattr(record, "session_id", None)
         if (session, content) in known:
-            if known[(session, content)] != record:
-                return [FIELDS_RULE, *cause]  # the right message, mangled fields
+            if known[(session, content)] != record:  # the right message, mangled fields
+                return field_rules(known[(session, content)].message,
+                                   getattr(record, "message", None), None, cause)
         elif isinstance(session, str) and is_archived(session, content):
             return ["CROSS-02", *cause]  # archived messages are not read across sessions
         else:
@@ -543,6 +637,7 @@ __all__ = [
     "COVERED_RULES",
     "CROSS_FILTERS",
     "FIELDS_RULE",
+    "Origin",
     "archive_exercises",
     "archive_rules",
     "clear_exercises",
@@ -554,12 +649,16 @@ __all__ = [
     "cross_witness_rules",
     "delete_exercises",
     "exotic_json",
+    "field_exercises",
+    "field_rules",
+    "first_changed",
     "full_read_exercises",
     "history_read_exercises",
     "interleaving_only",
     "json_alike",
     "list_mismatch_rules",
     "listing_exercises",
+    "odd_timestamp",
     "range_exercises",
     "session_read_exercises",
     "update_exercises",

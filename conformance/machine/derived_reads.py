@@ -10,6 +10,7 @@ the cap, archived rows, the limit, or the one filter that fails alone.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -29,6 +30,19 @@ from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import ALL, ORIGINS, ROLES, SESSIONS, ZERO_PICK
 from aalis_memory.conformance.machine.snippets import py
 from aalis_memory.types import Message, RecentMessageRecord, RecentMessagesAcrossSessionsQuery
+
+
+def _short_of(newest: Sequence[RecentMessageRecord], actual: Any) -> bool:
+    """Whether ``actual`` is some but fewer records than ``newest``, exactly its newest ones (an
+    empty answer says nothing of which rule cut it)."""
+    if not isinstance(actual, list) or not 0 < len(actual) < len(newest):
+        return False
+
+    def key(record: Any) -> tuple[Any, Any]:
+        return (getattr(record, "session_id", None),
+                getattr(getattr(record, "message", None), "content", None))
+
+    return Counter(map(key, actual)) == Counter(map(key, newest[len(newest) - len(actual):]))
 
 
 class DerivedReads(MachineCore):
@@ -225,8 +239,17 @@ class DerivedReads(MachineCore):
                          candidates: list[RecentMessageRecord], wanted: int | float,
                          actual: Any) -> list[str]:
         """The filter rules a wrong cross-session answer is filed under, most certain first:
-        records that no candidate explains, filters that fail alone, edges a filter missed."""
-        extra, missing = cross_witness_rules(query, take_newest(candidates, wanted), candidates,
+        too few records that are all the newest of the right ones (the count's rule, never a
+        filter's: the filters let through only what they should), records that no candidate
+        explains, filters that fail alone, edges a filter missed."""
+        newest = take_newest(candidates, wanted)
+        short = _short_of(newest, actual)
+        if short:
+            cap = self.model.cross_session_max_limit
+            over = query.limit > cap and len(candidates) > cap
+            return ["LIM-04" if over and query.limit == math.inf else "CROSS-01" if over
+                    else "CROSS-02"]
+        extra, missing = cross_witness_rules(query, newest, candidates,
                                              actual, self.model.stored_message)
         return [*extra, *self.cross_limit_failing(driver, query),
                 *self.cross_filters_failing(driver, query), *missing]

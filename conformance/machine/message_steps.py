@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final, TypeGuard, cast
 
 import attrs
 from hypothesis import strategies as st
@@ -75,7 +75,8 @@ class MessageSteps(DerivedReads, MetadataState):
         """The generated timestamp of the next message: the history's origin first, then a
         step further each time (``late`` goes back, for timestamp-ordered drivers only)."""
         if self.started:
-            self.cursor += spec.step
+            # TS-01 tolerated: whole steps only, so no timestamp is fractional.
+            self.cursor += math.ceil(spec.step) if "TS-01" in self.tolerance else spec.step
         self.started = True
         if self.ordering == "timestamp":
             return self.cursor - spec.late  # late arrivals only where they are ordered
@@ -104,6 +105,7 @@ class MessageSteps(DerivedReads, MetadataState):
             if self.ordering == "write":
                 self.cursor = max(self.cursor, stamped)
         self.model.save_message(session, message)
+        self.fresh[message.content] = "stamped" if stamp_now else "save"
         if message.content is not None:
             self.owner[message.content] = session
         return stamp_now
@@ -112,17 +114,27 @@ class MessageSteps(DerivedReads, MetadataState):
         """MSG-03: the stamp is the save time; it is the newest, so last in the history. A
         history whose last message is not the one saved lost it: that is the read's rule (a
         control record: the whole history keeps it, HIST-05) or the history's (MSG-01), never
-        MSG-03's."""
+        MSG-03's; one that holds it elsewhere put it out of order (HIST-02), unless its stamp
+        is wrong (MSG-03: the order follows from the stamp)."""
+        def stamped_now(stamp: object) -> TypeGuard[int]:
+            return isinstance(stamp, int) and before <= stamp <= after
+
         with self.checking("get_history", session, ALL) as results:
             driver, history = results[0]
-            last = history[-1] if isinstance(history, list) and history else None
+            listed = history if isinstance(history, list) else []
+            last = listed[-1] if listed else None
             if getattr(last, "content", None) != message.content:
-                lost = ["HIST-05", "MSG-01"] if message.is_control else ["MSG-01", "HIST-05"]
+                held = [m for m in listed if getattr(m, "content", None) == message.content]
+                lost = (["MSG-01", "HIST-05"] if not held
+                        else ["HIST-02"] if stamped_now(getattr(held[0], "timestamp", None))
+                        else ["MSG-03", "HIST-02"])
+                if not held and message.is_control:
+                    lost.reverse()
                 raise self.fail(lost, driver,
                                 f"get_history({session!r}, {ALL}) right after save_message of "
                                 f"{describe(message)}: its last message is {describe(last)}")
             stamp = getattr(last, "timestamp", None)
-            if not isinstance(stamp, int) or not before <= stamp <= after:
+            if not stamped_now(stamp):
                 raise self.fail(["MSG-03"], driver,
                                 f"save_message without timestamp between {before} and {after} "
                                 f"ms: stored timestamp {stamp!r}")
@@ -511,11 +523,15 @@ class MessageSteps(DerivedReads, MetadataState):
         rules = update_rules(active, stored, old, new, limit)
         exercised = update_exercises(active, stored, old, new, limit)
         expected = self.model.update_message_content(session, old, new, limit)
+        after = self.model.get_full_history(session, math.inf)
+        self.rewritten = {m.content for m, was in zip(after, stored, strict=True)
+                          if m.content != was.content}
         results = self.call("update_message_content", session, old, new, limit)
         self.expect_value(rules, results, expected)
         self.check_session(session, rules)
         self.check_others({session}, "MSG-01")
-        self.credit_read(session, exercised, False)
+        # UPD-04: the messages it rewrote kept their timestamps (the state checks compared them).
+        self.credit_read(session, {*exercised, *(["UPD-04"] if self.rewritten else [])}, False)
 
     @precondition(lambda self: "delete_messages_by_timestamps" in self.optional)
     @rule(

@@ -42,6 +42,8 @@ TOLERATIONS: Final = MappingProxyType({
     "MSG-02": "messages compared on role, content, kind and timestamp only",
     "MSG-03": "every message saved with a timestamp",
     "MSG-04": "sessions that hold nothing are neither read nor written",
+    "TS-01": "every message saved at a positive whole millisecond (no history starts at 0 or "
+             "below, no step is a fraction)",
     "ARCH-11": "no spans outside the contract",
     "CLEAR-02": "no clear_session (clear_all still runs)",
     "RANGE-02": "range reads unbounded, and only of sessions without archived messages",

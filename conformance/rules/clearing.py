@@ -10,6 +10,7 @@ from aalis_memory.conformance.rules.rule import (
     Rule,
     cite,
     must,
+    ordered,
     should,
 )
 
@@ -46,10 +47,10 @@ RULES = (
          "clear_metadata_namespaces deletes every readable entry of the given namespaces in a "
          "single commit_metadata and leaves other namespaces alone.",
          "它在一次 commitMetadata 里删掉这些命名空间的全部条目"),
-    hook("CLR-05",
-         "It returns the deleted keys of each namespace, namespaces in the order they were "
-         "passed (an empty namespace maps to no keys).",
-         "返回各命名空间删掉的键(与传入顺序相同)"),
+    ordered(hook("CLR-05",
+                 "It returns the deleted keys of each namespace, namespaces in the order they were "
+                 "passed (an empty namespace maps to no keys).",
+                 "返回各命名空间删掉的键(与传入顺序相同)")),
     hook("CLR-06",
          "When the store has list_metadata_keys, unreadable entries are deleted too and counted "
          "among the returned keys.",

@@ -1,7 +1,15 @@
 """Rules for the compression trigger functions and the compression service (api-memory
 §触发判定 and §压缩服务)."""
 
-from aalis_memory.conformance.rules.rule import HELPERS, PROVIDERS, Rule, cite, must, should
+from aalis_memory.conformance.rules.rule import (
+    HELPERS,
+    PROVIDERS,
+    Rule,
+    cite,
+    must,
+    ordered,
+    should,
+)
 
 A = "api-memory"
 TRIGGER = "触发判定"
@@ -70,14 +78,14 @@ SERVICE_RULES = (
             "they leave get_history and stay in get_full_history.",
             "压缩把切分点之前的全部活跃历史压成一份摘要",
             "摘要模型挑出的原文原样留在活跃历史里"),
-    service("CSV-02",
-            "Picked originals stay active verbatim, in their original order, ahead of the messages "
-            "that arrived after the split point.",
-            "摘要模型挑出的原文原样留在活跃历史里、接在摘要之后"),
-    service("CSV-03",
-            "Messages that arrive while the summary is written stay active, after the picked "
-            "originals.",
-            "切分点之后到达的消息再接在它们后面"),
+    ordered(service("CSV-02",
+                    "Picked originals stay active verbatim, in their original order, ahead of the messages "
+                    "that arrived after the split point.",
+                    "摘要模型挑出的原文原样留在活跃历史里、接在摘要之后")),
+    ordered(service("CSV-03",
+                    "Messages that arrive while the summary is written stay active, after the picked "
+                    "originals.",
+                    "切分点之后到达的消息再接在它们后面")),
     service("CSV-04",
             "The compression is committed by one archive_span(count, keep): count covers the "
             "compressed positions (markers included), keep the picked originals' positions.",

@@ -1,7 +1,14 @@
 """Rules for messages: limits, history reads, archiving, clearing, range and cross-session reads,
 content rewrites and deletions (api-memory §核心方法; the caps of plugin-memory-mongodb §配置)."""
 
-from aalis_memory.conformance.rules.rule import CROSS_SESSION_CAP, RANGE_CAP, cite, must, should
+from aalis_memory.conformance.rules.rule import (
+    CROSS_SESSION_CAP,
+    RANGE_CAP,
+    cite,
+    must,
+    ordered,
+    should,
+)
 
 CORE = "核心方法"
 A = "api-memory"
@@ -38,7 +45,8 @@ RULES = (
                     "the limit expecting them",
            cites=(cite(A, CORE, "getHistory(sessionId: string, limit?: number)"),)),
     should("LIM-06",
-           "A negative, NaN, fractional or non-numeric limit raises ValueError and changes nothing.",
+           "A negative, NaN, fractional, bool or non-numeric limit raises ValueError and changes "
+           "nothing.",
            point="a limit the caller promised never to pass",
            argument=_CALLER_GUARANTEES,
            cites=(cite(A, CORE, "条数是非负整数或 Infinity(调用方保证)"),)),
@@ -96,11 +104,11 @@ RULES = (
     must("HIST-01",
          "get_history returns only active (not archived) messages.",
          cite(A, CORE, "最近 limit 条活跃(未归档)对话消息")),
-    must("HIST-02",
-         "get_history is ascending by time; messages of the same millisecond keep write order "
-         "(write-ordered drivers: plain write order).",
-         cite(A, CORE, "按时间升序(同毫秒按写入序)"),
-         cite(A, CORE, "inmemory 只按写入序,假定时间戳随写入递增")),
+    ordered(must("HIST-02",
+                 "get_history is ascending by time; messages of the same millisecond keep write order "
+                 "(write-ordered drivers: plain write order).",
+                 cite(A, CORE, "按时间升序(同毫秒按写入序)"),
+                 cite(A, CORE, "inmemory 只按写入序,假定时间戳随写入递增"))),
     must("HIST-03",
          "The limit counts conversation messages only; CONTROL_KINDS records never use it up.",
          cite(A, CORE, "条数只数对话消息"),
@@ -123,11 +131,11 @@ RULES = (
     must("FULL-01",
          "get_full_history includes archived messages.",
          cite(A, CORE, "含已归档的完整历史")),
-    must("FULL-02",
-         "get_full_history returns the newest limit messages, control records counting toward "
-         "the limit, in ascending order.",
-         cite(A, CORE, "最近 limit 条,事件标记也占条数"),
-         cite(A, CORE, "按原来的顺序(留下的与归档的照时间交错)")),
+    ordered(must("FULL-02",
+                 "get_full_history returns the newest limit messages, control records counting toward "
+                 "the limit, in ascending order.",
+                 cite(A, CORE, "最近 limit 条,事件标记也占条数"),
+                 cite(A, CORE, "按原来的顺序(留下的与归档的照时间交错)"))),
     # -- archive_span -----------------------------------------------------------------------
     must("ARCH-01",
          "archive_span archives the earliest count active messages, in get_history order.",
@@ -159,18 +167,18 @@ RULES = (
          "counted, and messages appended afterwards are outside the span.",
          cite(A, CORE, "位置按调用这一刻的活跃历史算"),
          cite(A, CORE, "之后追加的新消息在这一段之外")),
-    must("ARCH-09",
-         "Archived messages leave get_history but stay in get_full_history, interleaved with the "
-         "kept ones in their original order.",
-         cite(A, CORE, "归档的消息不再进 getHistory"),
-         cite(A, CORE, "按原来的顺序(留下的与归档的照时间交错)")),
+    ordered(must("ARCH-09",
+                 "Archived messages leave get_history but stay in get_full_history, interleaved with the "
+                 "kept ones in their original order.",
+                 cite(A, CORE, "归档的消息不再进 getHistory"),
+                 cite(A, CORE, "按原来的顺序(留下的与归档的照时间交错)"))),
     must("ARCH-10",
          "A driver declaring archive_atomicity='atomic' never lets a concurrent reader see part "
          "of a span archived.",
          cite(A, CORE, "sqlite 与 inmemory 全成或全不成")),
     should("ARCH-11",
-           "A negative, NaN, fractional or non-numeric count or keep position raises ValueError "
-           "and archives nothing.",
+           "A count or keep position that is not a non-negative integer (negative, NaN, math.inf, "
+           "fractional, a bool or non-numeric) raises ValueError and archives nothing.",
            point="a count or keep position the caller promised never to pass",
            argument=_CALLER_GUARANTEES,
            cites=(cite(A, CORE, "count 与 keep 的元素都是非负整数(调用方保证)"),)),
@@ -207,12 +215,12 @@ RULES = (
            point="the ends of the range, and whether archived messages are in it",
            argument="the read expands the context around recalled messages, which may sit in the "
                     "archive; an inclusive [from, to] is how the upstream drivers and callers count"),
-    should("RANGE-03",
-           "Range results are ascending by timestamp (same millisecond in write order) and a "
-           "truncated result keeps the earliest messages.",
-           point="the order of range results and which end a truncated result keeps",
-           argument="context expansion reads forward in time; keeping the earliest (as upstream "
-                    "does) lets a caller page on by moving from_ts"),
+    ordered(should("RANGE-03",
+                   "Range results are ascending by timestamp (same millisecond in write order) and a "
+                   "truncated result keeps the earliest messages.",
+                   point="the order of range results and which end a truncated result keeps",
+                   argument="context expansion reads forward in time; keeping the earliest (as upstream "
+                            "does) lets a caller page on by moving from_ts")),
     should("RANGE-04",
            "roles is a whitelist; exclude_kinds drops those kinds and keeps kind-less messages.",
            point="how roles and exclude_kinds filter a range",
@@ -225,12 +233,12 @@ RULES = (
          "returns exactly min(cap, matching messages), never fewer.",
          cite(M, "配置", "调用方请求超过此值会被收窄到此上限"),
          binds=CROSS_SESSION_CAP),
-    should("CROSS-02",
-           "A cross-session read returns the newest N active messages by timestamp, ascending, "
-           "each with its session id.",
-           point="which messages a cross-session read picks and in what order",
-           argument="it feeds recent-message injection: the newest live conversation is what a "
-                    "prompt wants, oldest first like a history; archived text was compressed away"),
+    ordered(should("CROSS-02",
+                   "A cross-session read returns the newest N active messages by timestamp, ascending, "
+                   "each with its session id.",
+                   point="which messages a cross-session read picks and in what order",
+                   argument="it feeds recent-message injection: the newest live conversation is what a "
+                            "prompt wants, oldest first like a history; archived text was compressed away")),
     should("CROSS-03",
            "roles defaults to user and assistant; given roles are a whitelist.",
            point="the roles of a cross-session read when none are given",

@@ -1,7 +1,7 @@
 """Rules for the metadata key/value store and batched commits (api-memory §核心方法 and the
 clearing helpers of §钩子与贡献点, which rely on what the store lists and deletes)."""
 
-from aalis_memory.conformance.rules.rule import cite, must, should
+from aalis_memory.conformance.rules.rule import cite, must, ordered, should
 
 A = "api-memory"
 M = "plugin-memory-mongodb"
@@ -23,11 +23,11 @@ RULES = (
     must("META-03",
          "delete_metadata removes that one entry and leaves the namespace's other entries.",
          KV, cite(A, CORE, "deleteMetadata(namespace: string, key: string)")),
-    should("META-04",
-           "list_metadata is sorted by key.",
-           point="the order of list_metadata",
-           argument="an order callers can rely on makes listings comparable across calls and "
-                    "backends; key order is what the upstream drivers give"),
+    ordered(should("META-04",
+                   "list_metadata is sorted by key.",
+                   point="the order of list_metadata",
+                   argument="an order callers can rely on makes listings comparable across calls and "
+                            "backends; key order is what the upstream drivers give")),
     should("META-05",
            "updated_at is integer epoch milliseconds taken at write time and grows on every "
            "overwrite.",

@@ -5,7 +5,15 @@ logging); the storage contract it shares with every backend is in ``messages`` a
 The document's two caps also bind any backend that has such a cap (RANGE-01, CROSS-01).
 """
 
-from aalis_memory.conformance.rules.rule import MONGODB_DRIVER, OutOfScope, Rule, cite, must, should
+from aalis_memory.conformance.rules.rule import (
+    MONGODB_DRIVER,
+    OutOfScope,
+    Rule,
+    cite,
+    must,
+    ordered,
+    should,
+)
 
 DOC = "plugin-memory-mongodb"
 CFG = f"{DOC} §配置"
@@ -70,11 +78,11 @@ RULES = (
         "is everything after the (N+1)-th newest conversation message.",
         "getHistory 的条数与 countHistory 只数对话消息",
         "getHistory 先找到第 N+1 新的那条对话消息"),
-    mdb("MDB-10",
-        "History and archive_span share one order (timestamp, then insertion id, so one "
-        "millisecond keeps write order); archiving flags messages and never deletes them.",
-        "与 getHistory 同按 timestamp、_id 排序",
-        "其中调用方列出的位置不归档,不删除"),
+    ordered(mdb("MDB-10",
+                "History and archive_span share one order (timestamp, then insertion id, so one "
+                "millisecond keeps write order); archiving flags messages and never deletes them.",
+                "与 getHistory 同按 timestamp、_id 排序",
+                "其中调用方列出的位置不归档,不删除")),
     mdb("MDB-11",
         "archive_span is a single multi-document update, not a transaction: the driver declares "
         "archive_atomicity='partial'.",
@@ -157,10 +165,10 @@ RULES = (
         "without a password are logged unchanged.",
         "日志中打印的 URI 会隐去密码段"),
     # -- hardening: hostile input, concurrency, crashes -----------------------------------------
-    mdb("MDB-30",
-        "Same-millisecond messages keep write order even when different clients (processes) "
-        "write them in turns: the order is assigned by the server, not by a per-process id.",
-        "同毫秒按写入序"),
+    ordered(mdb("MDB-30",
+                "Same-millisecond messages keep write order even when different clients (processes) "
+                "write them in turns: the order is assigned by the server, not by a per-process id.",
+                "同毫秒按写入序")),
     mdb("MDB-31",
         "Every metadata document the driver writes holds data as a BSON object and updatedAt as "
         "a BSON date (checked in the stored document, not through the API).",

@@ -56,7 +56,7 @@ RULES = (
     should("INPUT-02",
            "NaN anywhere a timestamp is expected, and an infinite message timestamp, raise "
            "ValueError and change nothing; infinite range bounds and since_ts are accepted as "
-           "unbounded.",
+           "unbounded, and an infinite timestamp to delete matches no message.",
            point="NaN and infinite timestamps",
            argument="NaN cannot be ordered or compared and JSON cannot spell infinity, while an "
                     "open range end is a meaningful query"),

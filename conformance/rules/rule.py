@@ -151,6 +151,10 @@ class Rule:
     cites: tuple[Citation, ...] = attrs.field(default=(), converter=_cites)
     reading: Reading | None = None
     binds: Binds = EVERY_BACKEND
+    #: Whether the rule is about the order of what a read returns. Every other rule compares
+    #: the records a read returned without their order (see ``checks.expect_equal``): a
+    #: history in the wrong order breaks the order rules alone.
+    judges_order: bool = False
 
     def ground(self) -> str:
         """The ground on one line: the cited words, or the reading and its argument."""
@@ -198,6 +202,11 @@ def should(
                 reading=Reading(point, argument), binds=binds)
 
 
+def ordered(rule: Rule) -> Rule:
+    """``rule``, marked as one whose words are about the order of a read's records."""
+    return attrs.evolve(rule, judges_order=True)
+
+
 @attrs.frozen
 class OutOfScope:
     """A statement of the documents that is not checked, with the reason."""
@@ -228,5 +237,6 @@ __all__ = [
     "Rule",
     "cite",
     "must",
+    "ordered",
     "should",
 ]

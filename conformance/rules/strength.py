@@ -6,7 +6,7 @@ The documents are silent on all of them, so each is a SHOULD with the open point
 the one-line argument for its reading.
 """
 
-from aalis_memory.conformance.rules.rule import Binds, cite, should
+from aalis_memory.conformance.rules.rule import Binds, cite, ordered, should
 
 NUMBER = cite("api-memory", "核心方法", "fromTs: number")
 #: The kit's own reference drivers (constructor settings are theirs, not the contract's).
@@ -35,13 +35,13 @@ RULES = (
            argument="a timestamp is a number of epoch ms, so these are ordinary values; a "
                     "`ts || now` or an integer column silently moves such a message",
            cites=(NUMBER,)),
-    should("TS-02",
-           "Reads ordered by timestamp order 0, negative and fractional timestamps by their "
-           "value: 1.25 before 1.5 before 2, -1 before 0.",
-           point="the order of such timestamps",
-           argument="the ordering rules (HIST-02, RANGE-03, CROSS-02) say nothing special about "
-                    "0 or fractions",
-           cites=(NUMBER,)),
+    ordered(should("TS-02",
+                   "Reads ordered by timestamp order 0, negative and fractional timestamps by their "
+                   "value: 1.25 before 1.5 before 2, -1 before 0.",
+                   point="the order of such timestamps",
+                   argument="the ordering rules (HIST-02, RANGE-03, CROSS-02) say nothing special about "
+                            "0 or fractions",
+                   cites=(NUMBER,))),
     should("TS-03",
            "Filters compare such timestamps exactly: the range [0, 0] returns exactly the "
            "messages at 0, since_ts=0 keeps 0 and drops negatives, fractional range bounds are "

@@ -2,7 +2,14 @@
 (``docs/stdio-protocol.md``; the schema is ``protocol.schema.json`` next to this module)."""
 
 from aalis_memory.conformance.stdio.driver import stdio_driver
-from aalis_memory.conformance.stdio.errors import AdapterConfigError, AdapterError, StdioBridgeError
+from aalis_memory.conformance.stdio.errors import (
+    AdapterConfigError,
+    AdapterError,
+    AdapterRecursionError,
+    AdapterSizeError,
+    StdioBridgeError,
+)
 from aalis_memory.conformance.stdio.schema import SCHEMA_PATH
 
-__all__ = ["SCHEMA_PATH", "AdapterConfigError", "AdapterError", "StdioBridgeError", "stdio_driver"]
+__all__ = ["SCHEMA_PATH", "AdapterConfigError", "AdapterError", "AdapterRecursionError",
+           "AdapterSizeError", "StdioBridgeError", "stdio_driver"]

@@ -15,8 +15,8 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from aalis_memory.conformance import capability_fields
 from aalis_memory.conformance.registry import (
-    Capabilities,
     DocumentedBackend,
     DriverContext,
     DriverRegistration,
@@ -172,7 +172,6 @@ def stdio_driver(
     """
     where = None if cwd is None else Path(cwd)
     hello = dict(hello) if hello is not None else probe(name, command, where)
-    caps = hello["capabilities"]
 
     @contextlib.contextmanager
     def session_setup(_config: Any) -> Iterator[Mapping[str, Any]]:
@@ -211,9 +210,7 @@ def stdio_driver(
     setattr(factory, STDIO_MARK, True)
     return memory_driver(
         name,
-        capabilities=Capabilities(ordering=caps["ordering"],
-                                  metadata_atomicity=caps["metadataAtomicity"],
-                                  archive_atomicity=caps["archiveAtomicity"]),
+        capabilities=capability_fields.from_wire(hello["capabilities"]),
         raw_metadata=_plant if hello["rawMetadata"] else None,
         session_setup=session_setup,
         description=description or f"{hello['adapter']} over stdio: {' '.join(command)}",

@@ -27,10 +27,24 @@ class AdapterConfigError(ValueError):
     """The adapter threw its ``ConfigError`` (a ``ValueError``, as the MongoDB driver's is)."""
 
 
+class AdapterSizeError(ValueError):
+    """The adapter's runtime could not hold a value that large (JavaScript: ``RangeError``
+    "Invalid string length", "Array buffer allocation failed", ...): a refusal of oversized
+    input, so a ``ValueError`` as the contract asks of one (INPUT-06)."""
+
+
+class AdapterRecursionError(RecursionError):
+    """The adapter overflowed its stack (JavaScript: ``RangeError`` "Maximum call stack size
+    exceeded"): Python's ``RecursionError`` in another language, never a ``ValueError``, so the
+    rules that say "never RecursionError" (INPUT-07) see it for what it is."""
+
+
 #: ``error.data.errorClass`` of a JSON-RPC error -> the exception the Python side raises.
 ERROR_CLASSES: Final[dict[str, type[Exception]]] = {
     "TypeError": TypeError,
     "ValueError": ValueError,
+    "SizeError": AdapterSizeError,
+    "RecursionError": AdapterRecursionError,
     "ConfigError": AdapterConfigError,
     "Error": AdapterError,
 }

@@ -15,15 +15,19 @@ def msg(content: str, ts: int | None, role: str = "user", **fields: Any) -> Mess
     return Message(role=role, content=content, timestamp=ts, **fields)
 
 
-def marker(content: str, ts: int | None) -> Message:
+#: The roles a control record may carry: it is told by its kind, never by its role.
+CONTROL_ROLES = ("user", "assistant", "tool", "system")
+
+
+def marker(content: str, ts: int | None, role: str = "system") -> Message:
     """A compression divider: a control record that takes a position but no limit slot."""
-    return Message(role="system", content=content, timestamp=ts, kind=MARKER)
+    return Message(role=role, content=content, timestamp=ts, kind=MARKER)
 
 
-def turn(content: str, ts: int | None) -> Message:
+def turn(content: str, ts: int | None, role: str = "system") -> Message:
     """A turn record: an event marker too (CONTROL_KINDS is the one kind ``event-marker``), told
     apart from a divider only by what it says."""
-    return Message(role="system", content=content, timestamp=ts, kind=MARKER)
+    return Message(role=role, content=content, timestamp=ts, kind=MARKER)
 
 
 async def save_all(memory: Any, session_id: str, messages: Iterable[Message]) -> None:
@@ -44,15 +48,19 @@ def timeline(*names: str, start_ts: int = 1000, step: int = 10) -> list[Message]
     """Messages with growing timestamps, read from short names so a history fits on one line.
 
     ``"|d1"`` is a divider (event-marker) with content ``d1``, ``"#t1"`` a turn record with content
-    ``t1``; any other name is a user message with that content.
+    ``t1``; any other name is a user message with that content. A ``:role`` suffix gives the
+    record that role (markers are system messages, conversation is user messages otherwise):
+    ``"|d1:tool"`` is a divider of role tool, ``"rules:system"`` a system-role conversation
+    message.
     """
     out: list[Message] = []
-    for index, name in enumerate(names):
+    for index, spec in enumerate(names):
         ts = start_ts + index * step
+        name, _, role = spec.partition(":")
         if name.startswith("|"):
-            out.append(marker(name[1:], ts))
+            out.append(marker(name[1:], ts, role or "system"))
         elif name.startswith("#"):
-            out.append(turn(name[1:], ts))
+            out.append(turn(name[1:], ts, role or "system"))
         else:
-            out.append(msg(name, ts))
+            out.append(msg(name, ts, role or "user"))
     return out

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
+from aalis_memory.conformance.steps import confirmed
 from aalis_memory.types import JsonObject, MetadataEntry
 
 
@@ -25,6 +26,17 @@ def now_ms() -> int:
 def now_ms_ceil() -> int:
     """Epoch milliseconds, rounded up (the upper bound, tolerant of a driver that rounds)."""
     return -(-time.time_ns() // 1_000_000)
+
+
+async def read_back_first(memory: Any, saved: dict[tuple[str, str], JsonObject]) -> None:
+    """Read the saved entries before the call under test. When each reads back as it was saved,
+    get_metadata works for these very keys, so what they read afterwards is that call's doing: the
+    check no longer stands on META-01 (a META-01 failure elsewhere, on a nested overwrite, cannot
+    explain an entry that is gone)."""
+    for (namespace, key), data in saved.items():
+        if await memory.get_metadata(namespace, key) != data:
+            return
+    confirmed("META-01")
 
 
 async def entries(memory: Any, namespace: str) -> list[tuple[str, JsonObject]]:

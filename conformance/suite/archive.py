@@ -7,13 +7,36 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect, expect_equal, expect_raises
+from aalis_memory.conformance.checks import (
+    contents,
+    describe,
+    expect,
+    expect_equal,
+    expect_fields,
+    expect_raises,
+    same_records,
+)
 from aalis_memory.conformance.concurrent_reads import Read, only_from_outside, watch_write
 from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.steps import stands_on
 from aalis_memory.conformance.suite._build import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._views import active, everything
 
 S = "s-arch"
+
+
+async def archive_counted(memory: Any, session: str, count: int, keep: list[int] | None = None
+                          ) -> tuple[int, int]:
+    """``archive_span``'s return value, and how many messages it took out of the active history:
+    ARCH-07 compares the two, so a wrong span (another rule's failure) is no wrong count."""
+    before = len(await active(memory, session))
+    returned = await memory.archive_span(session, count, *([] if keep is None else [keep]))
+    return returned, before - len(await active(memory, session))
+
+
+def keeps() -> None:
+    """The test passes a keep list to reach its own rule: what the list keeps is ARCH-02's."""
+    stands_on("ARCH-02")
 
 
 @pytest.mark.aalis_spec("ARCH-01")
@@ -49,8 +72,9 @@ async def test_archive_keep_stays_active_and_unchanged(aalis_memory: Any) -> Non
     got = await aalis_memory.get_history(S, 10)
     expect_equal("ARCH-02", "get_history after archive_span(s, 4, keep=[1, 3]) of m0..m5",
                  contents(got), ["m1", "m3", "m4", "m5"])
-    expect_equal("ARCH-02", "kept messages after archive_span(s, 4, keep=[1, 3])",
-                 got[:2], [saved[1], saved[3]])
+    expect_fields("ARCH-02", "kept messages after archive_span(s, 4, keep=[1, 3])",
+                  [m for m in got if m.content in ("m1", "m3")], [saved[1], saved[3]],
+                  read_rule="HIST-05")
 
 
 @pytest.mark.aalis_spec("ARCH-02")
@@ -71,6 +95,7 @@ async def test_archive_counts_markers_as_positions(aalis_memory: Any) -> None:
 
 @pytest.mark.aalis_spec("ARCH-03")
 async def test_archive_keep_positions_count_markers(aalis_memory: Any) -> None:
+    keeps()
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c", "e"))
     await aalis_memory.archive_span(S, 3, [2])
     expect_equal("ARCH-03", "get_history after archive_span(s, 3, keep=[2]) of [a, d1, b, c, e]",
@@ -79,6 +104,7 @@ async def test_archive_keep_positions_count_markers(aalis_memory: Any) -> None:
 
 @pytest.mark.aalis_spec("ARCH-03")
 async def test_archive_markers_only_history(aalis_memory: Any) -> None:
+    keeps()
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1", "a"))
     await aalis_memory.archive_span(S, 3, [1])
     expect_equal("ARCH-03", "get_history after archive_span(s, 3, keep=[1]) of [d0, t0, d1, a]",
@@ -88,25 +114,28 @@ async def test_archive_markers_only_history(aalis_memory: Any) -> None:
 @pytest.mark.aalis_spec("ARCH-04", "ARCH-07")
 async def test_archive_count_zero_archives_nothing(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
-    first = await aalis_memory.archive_span(S, 0)
-    second = await aalis_memory.archive_span(S, 0, [0, 1])
+    first, first_left = await archive_counted(aalis_memory, S, 0)
+    second, second_left = await archive_counted(aalis_memory, S, 0, [0, 1])
     expect_equal("ARCH-04", "get_history after archive_span(s, 0) and archive_span(s, 0, [0, 1])",
                  await active(aalis_memory, S), ["a", "d1", "b"])
-    expect_equal("ARCH-07", "archive_span(s, 0)", first, 0)
-    expect_equal("ARCH-07", "archive_span(s, 0, keep=[0, 1])", second, 0)
+    expect_equal("ARCH-07", f"archive_span(s, 0), which archived {first_left}", first, first_left)
+    expect_equal("ARCH-07", f"archive_span(s, 0, keep=[0, 1]), which archived {second_left}",
+                 second, second_left)
 
 
 @pytest.mark.aalis_spec("ARCH-05", "ARCH-07")
 async def test_archive_count_above_active_takes_everything(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
-    archived = await aalis_memory.archive_span(S, 10)
+    archived, left = await archive_counted(aalis_memory, S, 10)
+    expect_equal("ARCH-07", f"archive_span(s, 10) of [a, d1, b], which archived {left}",
+                 archived, left)
     expect_equal("ARCH-05", "get_history after archive_span(s, 10) of [a, d1, b]",
                  await active(aalis_memory, S), [])
-    expect_equal("ARCH-07", "archive_span(s, 10) of [a, d1, b]", archived, 3)
 
 
 @pytest.mark.aalis_spec("ARCH-05")
 async def test_archive_count_above_active_with_keep(aalis_memory: Any) -> None:
+    keeps()
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     await aalis_memory.archive_span(S, 10, [2])
     expect_equal("ARCH-05", "get_history after archive_span(s, 10, keep=[2]) of [a, b, c]",
@@ -116,42 +145,48 @@ async def test_archive_count_above_active_with_keep(aalis_memory: Any) -> None:
 @pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
 async def test_archive_keep_duplicates_and_outside_positions(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
-    archived = await aalis_memory.archive_span(S, 3, [1, 1, 7, 3])
+    keeps()
+    archived, left = await archive_counted(aalis_memory, S, 3, [1, 1, 7, 3])
+    expect_equal("ARCH-07", f"archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5, which archived "
+                 f"{left}", archived, left)
     expect_equal("ARCH-06", "get_history after archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5",
                  await active(aalis_memory, S), ["m1", "m3", "m4", "m5"])
-    expect_equal("ARCH-07", "archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5", archived, 2)
 
 
 @pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
 async def test_archive_keep_beyond_the_active_history(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
-    archived = await aalis_memory.archive_span(S, 3, [5, 0, 0, 99])
+    keeps()
+    archived, left = await archive_counted(aalis_memory, S, 3, [5, 0, 0, 99])
+    expect_equal("ARCH-07", f"archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d, which archived "
+                 f"{left}", archived, left)
     expect_equal("ARCH-06", "get_history after archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d",
                  await active(aalis_memory, S), ["a", "d"])
-    expect_equal("ARCH-07", "archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d", archived, 2)
 
 
 @pytest.mark.aalis_spec("ARCH-07")
 async def test_archive_returns_the_number_archived(aalis_memory: Any) -> None:
-    # Each case on a fresh session of eight messages, so only the return value is in question.
-    cases: list[tuple[int, list[int], int]] = [
-        (2, [], 2), (4, [0, 2], 2), (1, [0], 0), (8, [], 8), (8, [7, 6], 6),
-    ]
-    for number, (count, keep, expected) in enumerate(cases):
+    # Each case on a fresh session of eight messages, so only the return value is in question:
+    # it must be how many the call took out of the active history, whichever those were.
+    cases: list[tuple[int, list[int]]] = [(2, []), (4, [0, 2]), (1, [0]), (8, []), (8, [7, 6])]
+    for number, (count, keep) in enumerate(cases):
         session = f"{S}-{number}"
         await save_all(aalis_memory, session, conversation("m", 8))
-        expect_equal("ARCH-07", f"archive_span(s, {count}, keep={keep}) of 8 active",
-                     await aalis_memory.archive_span(session, count, keep), expected)
+        returned, left = await archive_counted(aalis_memory, session, count, keep)
+        expect_equal("ARCH-07", f"archive_span(s, {count}, keep={keep}) of 8 active, which "
+                     f"archived {left}", returned, left)
 
 
 @pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
 async def test_archive_after_archive_counts_only_active(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    keeps()
     await aalis_memory.archive_span(S, 2)
-    second = await aalis_memory.archive_span(S, 2, [1])
+    second, left = await archive_counted(aalis_memory, S, 2, [1])
     expect_equal("ARCH-08", "get_history after archive_span(s, 2) then archive_span(s, 2, [1])",
                  await active(aalis_memory, S), ["m3", "m4", "m5"])
-    expect_equal("ARCH-07", "second archive_span(s, 2, keep=[1])", second, 1)
+    expect_equal("ARCH-07", f"second archive_span(s, 2, keep=[1]), which archived {left}",
+                 second, left)
 
 
 @pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
@@ -160,18 +195,21 @@ async def test_archive_leaves_later_appends_alone(aalis_memory: Any) -> None:
     snapshot = await active(aalis_memory, S)
     # Two messages arrive after the caller's snapshot: they sit after the span.
     await save_all(aalis_memory, S, [msg("m4", 2000), msg("m5", 2010)])
-    archived = await aalis_memory.archive_span(S, len(snapshot), [3])
+    keeps()
+    archived, left = await archive_counted(aalis_memory, S, len(snapshot), [3])
+    expect_equal("ARCH-07", f"archive_span(s, 4, keep=[3]) with m4, m5 appended, which archived "
+                 f"{left}", archived, left)
     expect_equal("ARCH-08", "get_history after archive_span(s, 4, keep=[3]) with m4, m5 appended",
                  await active(aalis_memory, S), ["m3", "m4", "m5"])
     await save_all(aalis_memory, S, [msg("m6", 2020)])
     expect_equal("ARCH-08", "get_history after appending m6", await active(aalis_memory, S),
                  ["m3", "m4", "m5", "m6"])
-    expect_equal("ARCH-07", "archive_span(s, 4, keep=[3]) with m4, m5 appended", archived, 3)
 
 
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("ARCH-08")
 async def test_archive_positions_include_late_arrivals(aalis_memory: Any) -> None:
+    stands_on("HIST-02")  # the positions follow get_history's timestamp order: HIST-02's
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("d", 400)])
     # A late arrival lands inside the span: positions are taken at call time, so it is archived.
     await save_all(aalis_memory, S, [msg("b", 200)])
@@ -183,10 +221,14 @@ async def test_archive_positions_include_late_arrivals(aalis_memory: Any) -> Non
 @requires.get_full_history
 @pytest.mark.aalis_spec("ARCH-09")
 async def test_archived_stay_in_full_history_in_place(aalis_memory: Any) -> None:
+    keeps()
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     await aalis_memory.archive_span(S, 5, [1, 3])
-    expect_equal("ARCH-09", "get_history after archive_span(s, 5, keep=[1, 3])",
-                 await active(aalis_memory, S), ["m1", "m3", "m5"])
+    # which messages left get_history, in any order (the order of get_history is HIST-02's)
+    got = await active(aalis_memory, S)
+    expect("ARCH-09", same_records(got, ["m1", "m3", "m5"]),
+           f"get_history after archive_span(s, 5, keep=[1, 3]): expected [m1, m3, m5] in any "
+           f"order, got {describe(got)}")
     expect_equal("ARCH-09", "get_full_history after archive_span(s, 5, keep=[1, 3])",
                  await everything(aalis_memory, S), ["m0", "m1", "m2", "m3", "m4", "m5"])
     expect_equal("ARCH-09", "get_full_history(s, 3) after archive_span(s, 5, keep=[1, 3])",
@@ -237,6 +279,7 @@ async def test_concurrent_readers_never_see_part_of_an_archive(aalis_memory: Any
     expect("ARCH-10", not torn,
            f"archive_span(s, 200) of 210: expected readers to see 210 or 10 active messages "
            f"(and 210 in the full history), got {torn[:3]}")
+    stands_on("ARCH-01", "ARCH-07")  # which messages the span took, and the count, are theirs
     expect_equal("ARCH-10", "get_history after archive_span(s, 200) of 210",
                  contents(await aalis_memory.get_history(S, _ALL)), after)
     expect_equal("ARCH-10", "archive_span(s, 200) of 210", archived, 200)

@@ -9,6 +9,7 @@ import pytest
 from aalis_memory.conformance.checks import expect_equal
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import msg, save_all, timeline
+from aalis_memory.conformance.suite._metadata_views import read_back_first
 from aalis_memory.conformance.suite._views import active, everything
 
 S = "s-clear"
@@ -48,6 +49,7 @@ async def test_clear_session_with_archives_empties_history(aalis_memory: Any) ->
 async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: Any) -> None:
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.save_metadata(NS, S, {"summary": "kept"})
+    await read_back_first(aalis_memory, {(NS, S): {"summary": "kept"}})
     before = await aalis_memory.get_history(OTHER, 10)
     await aalis_memory.clear_session(S)
     expect_equal("MSG-06", "get_history(other) after clear_session(s)",
@@ -100,6 +102,7 @@ async def test_clear_all_keeps_metadata(aalis_memory: Any) -> None:
     await _two_sessions(aalis_memory)
     await aalis_memory.save_metadata(NS, "a", {"n": 1})
     await aalis_memory.save_metadata("other-ns", "b", {"n": 2})
+    await read_back_first(aalis_memory, {(NS, "a"): {"n": 1}, ("other-ns", "b"): {"n": 2}})
     await aalis_memory.clear_all()
     expect_equal("CLEAR-04", "get_metadata(ns, a) after clear_all()",
                  await aalis_memory.get_metadata(NS, "a"), {"n": 1})

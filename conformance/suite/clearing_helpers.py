@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.clearing import clear_metadata_namespaces
+from aalis_memory.clearing import ClearNamespaces
 from aalis_memory.conformance.checks import expect, expect_equal
 from aalis_memory.conformance.registry import RawMetadataKind
 from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.steps import unverified_part
+from aalis_memory.conformance.steps import calls_stand_on, stands_on, unverified_part
 from aalis_memory.types import MetadataOp
 
 NS_A = "clr-a"
@@ -61,6 +61,21 @@ class WithoutListKeys:
         return getattr(self.wrapped, name)
 
 
+def reads_through(store: Any, *, fallback: bool = False, unreadable: bool = False) -> None:
+    """The helper finds what to delete through the store's listings (the readable entries from
+    list_metadata, every key from list_metadata_keys) and deletes in one batch, so its rules'
+    checks stand on the store rules of those calls: a listing of keys that skips entries is
+    META-10's failure, not the helper's (``fallback``: the helper is run without
+    list_metadata_keys; ``unreadable``: the namespaces hold unreadable entries)."""
+    stands_on("META-02", "META-09")  # which entries are readable: list_metadata's
+    calls = {"list_metadata": "META-09" if unreadable else "META-02",
+             "commit_metadata": "COMMIT-06" if unreadable else "COMMIT-02"}  # across namespaces
+    if not fallback and callable(getattr(store, "list_metadata_keys", None)):
+        stands_on("META-10")
+        calls["list_metadata_keys"] = "META-10"
+    calls_stand_on(calls)
+
+
 async def _fill(aalis_memory: Any, namespace: str, *keys: str) -> None:
     for key in keys:
         await aalis_memory.save_metadata(namespace, key, {"key": key})
@@ -81,12 +96,15 @@ def _sorted_values(result: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 @pytest.mark.aalis_spec("CLR-04")
-async def test_clear_deletes_the_namespaces_in_one_commit(aalis_memory: Any) -> None:
+async def test_clear_deletes_the_namespaces_in_one_commit(
+    aalis_memory: Any, aalis_clear_helper: ClearNamespaces
+) -> None:
+    reads_through(aalis_memory)
     await _fill(aalis_memory, NS_A, "a1", "a2", "a3")
     await _fill(aalis_memory, NS_B, "b1")
     await _fill(aalis_memory, NS_KEEP, "k1", "k2")
     counted = CountingCommits(aalis_memory)
-    await clear_metadata_namespaces(counted, [NS_A, NS_B], InfoLines())
+    await aalis_clear_helper(counted, [NS_A, NS_B], InfoLines())
     expect_equal("CLR-04", "commit_metadata calls made by clear_metadata_namespaces([a, b])",
                  counted.commits, 1)
     for namespace in (NS_A, NS_B):
@@ -99,10 +117,13 @@ async def test_clear_deletes_the_namespaces_in_one_commit(aalis_memory: Any) -> 
 
 
 @pytest.mark.aalis_spec("CLR-05")
-async def test_clear_returns_keys_per_namespace_in_input_order(aalis_memory: Any) -> None:
+async def test_clear_returns_keys_per_namespace_in_input_order(
+    aalis_memory: Any, aalis_clear_helper: ClearNamespaces
+) -> None:
+    reads_through(aalis_memory)
     await _fill(aalis_memory, NS_A, "a2", "a1")
     await _fill(aalis_memory, NS_B, "b1", "b3", "b2")
-    result = await clear_metadata_namespaces(aalis_memory, [NS_B, "clr-empty", NS_A], InfoLines())
+    result = await aalis_clear_helper(aalis_memory, [NS_B, "clr-empty", NS_A], InfoLines())
     expect_equal("CLR-05", "namespaces of clear_metadata_namespaces([b, empty, a])",
                  list(result), [NS_B, "clr-empty", NS_A])
     expect_equal("CLR-05", "keys per namespace (sorted) of clear_metadata_namespaces([b, empty, a])",
@@ -115,12 +136,14 @@ async def test_clear_returns_keys_per_namespace_in_input_order(aalis_memory: Any
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_clear_deletes_unreadable_entries(
-    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: Any, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any,
+    kind: RawMetadataKind,
 ) -> None:
+    reads_through(aalis_memory, unreadable=True)
     await _fill(aalis_memory, NS_A, "a1", "a3")
     await aalis_memory_raw.plant_metadata(NS_A, "a2-bad", kind)
     await aalis_memory_raw.plant_metadata(NS_KEEP, "k-bad", kind)
-    result = await clear_metadata_namespaces(aalis_memory, [NS_A], InfoLines())
+    result = await aalis_clear_helper(aalis_memory, [NS_A], InfoLines())
     expect_equal("CLR-06", f"keys returned for {NS_A!r} holding a {kind} entry",
                  _sorted_values(result), {NS_A: ["a1", "a2-bad", "a3"]})
     expect_equal("CLR-06", f"list_metadata_keys({NS_A!r}) after clearing it",
@@ -133,14 +156,15 @@ async def test_clear_deletes_unreadable_entries(
 @requires.list_metadata_keys
 @requires.raw_metadata
 async def test_clear_names_few_unreadable_entries_in_one_line(
-    aalis_memory: Any, aalis_memory_raw: Any
+    aalis_memory: Any, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any
 ) -> None:
+    reads_through(aalis_memory, unreadable=True)
     await _fill(aalis_memory, NS_A, "ok")
     for key in ("x1", "x2"):
         await aalis_memory_raw.plant_metadata(NS_A, key, "not-object")
     await aalis_memory_raw.plant_metadata(NS_B, "y1", "not-object")
     logger = InfoLines()
-    await clear_metadata_namespaces(aalis_memory, [NS_A, NS_B], logger)
+    await aalis_clear_helper(aalis_memory, [NS_A, NS_B], logger)
     expect_equal("CLR-07", "info lines logged for 3 unreadable entries", len(logger.lines), 1)
     line = logger.lines[0] if logger.lines else ""
     for name in (f"{NS_A}/x1", f"{NS_A}/x2", f"{NS_B}/y1"):
@@ -153,13 +177,14 @@ async def test_clear_names_few_unreadable_entries_in_one_line(
 @requires.list_metadata_keys
 @requires.raw_metadata
 async def test_clear_names_ten_unreadable_entries_then_counts(
-    aalis_memory: Any, aalis_memory_raw: Any
+    aalis_memory: Any, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any
 ) -> None:
+    reads_through(aalis_memory, unreadable=True)
     planted = [f"bad-{i:02d}" for i in range(13)]
     for key in planted:
         await aalis_memory_raw.plant_metadata(NS_A, key, "not-object")
     logger = InfoLines()
-    await clear_metadata_namespaces(aalis_memory, [NS_A], logger)
+    await aalis_clear_helper(aalis_memory, [NS_A], logger)
     expect_equal("CLR-07", "info lines logged for 13 unreadable entries", len(logger.lines), 1)
     line = logger.lines[0] if logger.lines else ""
     named = [key for key in planted if f"{NS_A}/{key}" in line]
@@ -171,16 +196,18 @@ async def test_clear_names_ten_unreadable_entries_then_counts(
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_clear_without_list_keys_leaves_unreadable_entries(
-    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: Any, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any,
+    kind: RawMetadataKind,
 ) -> None:
     """The rule is for backends without list_metadata_keys: one without it is judged as it is
     (that the unreadable entry stayed is the part the API cannot show it: a partial pass); one
     with it is run as one without, and its listing of keys then shows the entry stayed."""
+    reads_through(aalis_memory, fallback=True, unreadable=True)
     await _fill(aalis_memory, NS_A, "a1", "a3")
     await aalis_memory_raw.plant_metadata(NS_A, "a2-bad", kind)
     logger = InfoLines()
     lists_keys = callable(getattr(aalis_memory, "list_metadata_keys", None))
-    result = await clear_metadata_namespaces(WithoutListKeys(aalis_memory), [NS_A], logger)
+    result = await aalis_clear_helper(WithoutListKeys(aalis_memory), [NS_A], logger)
     expect_equal("CLR-08", "keys returned by the list_metadata fallback",
                  _sorted_values(result), {NS_A: ["a1", "a3"]})
     expect_equal("CLR-08", "info lines logged by the fallback", logger.lines, [])

@@ -12,6 +12,8 @@ an atomic-tier call is all or nothing (CRASH-02). Bounded: ``KILLS`` kills by de
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
 import json
 import os
 import random
@@ -22,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from pathlib import Path
 from typing import Any, Final
@@ -31,7 +34,15 @@ import pytest
 
 from aalis_memory.conformance.adapters import opened_store
 from aalis_memory.conformance.checks import fail
-from aalis_memory.conformance.crash_child import ARCHIVE, BATCH, NAMESPACE, SESSION, hook_source
+from aalis_memory.conformance.crash_child import (
+    ARCHIVE,
+    BATCH,
+    HOOK_FAILED,
+    NAMESPACE,
+    SESSION,
+    WRITE_FAILED,
+    hook_source,
+)
 from aalis_memory.conformance.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.report import attach
 from aalis_memory.conformance.verdicts import Verdict, skip
@@ -64,6 +75,51 @@ class Campaign:
     kills: int = 0
     acked_ops: int = 0
     findings: list[tuple[str, str]] = attrs.field(factory=list)
+    #: Why the crash rules could not be judged (a driver hook raised), else ``""``.
+    unjudged: str = ""
+
+
+class HookFailed(Exception):
+    """A hook of the driver (``reopen``, ``crash_cleanup``) or a writer's call raised: the kill
+    cannot be judged, and the crash rules are reported unverified with this (never failed: the
+    hook's error is not a lost write). A reopen that worked on the empty folder for the writer
+    but raises on the folder the kill left is no hook failure: it is CRASH-01's (lost writes)."""
+
+    def __init__(self, when: str, error: str, trace: str) -> None:
+        super().__init__(f"{when}: {error}")
+        self.when = when
+        self.error = error
+        self.trace = trace
+
+    @classmethod
+    def from_trace(cls, when: str, trace: str) -> HookFailed:
+        """From a traceback's text (a writer's): its last line is the exception."""
+        lines = [line for line in trace.strip().splitlines() if line.strip()]
+        return cls(when, lines[-1] if lines else "(no traceback)", trace)
+
+    @classmethod
+    def here(cls, when: str, exc: BaseException) -> HookFailed:
+        return cls(when, f"{type(exc).__name__}: {exc}", "".join(traceback.format_exception(exc)))
+
+    def reason(self, registration: DriverRegistration, log: Path, kills: int) -> str:
+        """The unverified reason: the error and where it was raised on its first line (the
+        terminal summary shows that line), then the whole traceback."""
+        at = _innermost(self.trace)
+        return (f"driver {registration.name!r}: {self.when} raised {self.error}{at}, so crash "
+                f"consistency could not be judged (after {kills} judged kills; the kit calls "
+                "reopen= on an empty folder to start each writer, then on the folder the killed "
+                f"writer left; traceback in {log})\n{self.trace}")
+
+
+def _innermost(trace: str) -> str:
+    """`` (at file.py:12, in hook)``: the innermost frame of a traceback's text."""
+    frames = [line.strip() for line in trace.splitlines() if line.strip().startswith('File "')]
+    if not frames:
+        return ""
+    words = frames[-1].split('"')
+    tail = words[2].strip(", ").replace("line ", "") if len(words) > 2 else ""
+    line, _, function = tail.partition(", in ")
+    return f" (at {Path(words[1]).name}:{line}, in {function})"
 
 
 _CAMPAIGNS: dict[str, Campaign] = {}
@@ -118,13 +174,14 @@ class Writers:
             conn.settimeout(CHILD_TIMEOUT_S)
             lines = _Lines(conn)
             pid = int(lines.next().split()[1])
-            if lines.next().strip() != "READY":
-                raise RuntimeError(f"the crash writer did not open its store; see {self._log.name}")
+            ready = lines.next()
+            if ready.strip() != "READY":
+                raise _writer_failed(ready, spec, "the crash writer did not open its store", self._log)
             begun = 0
             while begun < calls_before_kill:
                 line = lines.next()
-                if not line:
-                    raise RuntimeError(f"the crash writer stopped early; see {self._log.name}")
+                if not line or line.startswith(WRITE_FAILED):
+                    raise _writer_failed(line, spec, "the crash writer stopped early", self._log)
                 words = line.split()
                 begun += words[:1] == ["B"] and words[1] in target
                 _note(kill, line.split())
@@ -136,6 +193,8 @@ class Writers:
             # Read to the end: the socket closes when the killed writer is gone, and lines it
             # wrote before the kill still count (an acknowledgement printed was given).
             while line := lines.next():
+                if line.startswith(WRITE_FAILED):  # raised before the kill landed
+                    raise _writer_failed(line, spec, "", self._log)
                 _note(kill, line.split())
         return kill
 
@@ -145,6 +204,20 @@ class Writers:
         self.proc.wait(timeout=CHILD_TIMEOUT_S)
         self._log.close()
         shutil.rmtree(self._dir, ignore_errors=True)
+
+
+def _writer_failed(line: str, spec: dict[str, Any], otherwise: str, log: Any) -> Exception:
+    """What a writer's line other than the expected one says: its hook or a call raised (a
+    :class:`HookFailed`), else the writer ended without a word (``otherwise``; the log has it)."""
+    hook = spec["hook"]["qualname"]
+    tag, _, trace = line.partition(" ")
+    if tag == HOOK_FAILED:
+        return HookFailed.from_trace(f"reopen hook {hook}() on an empty folder (a writer's "
+                                     "store)", json.loads(trace))
+    if tag == WRITE_FAILED:
+        return HookFailed.from_trace(f"a crash writer's call (on the store {hook}() opened)",
+                                     json.loads(trace))
+    return RuntimeError(f"{otherwise or 'the crash writer ended early'}; see {log.name}")
 
 
 class _Lines:
@@ -224,33 +297,90 @@ async def _check(store: Any, kill: Kill, atomic_metadata: bool, atomic_archive: 
 def _campaign(
     registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner, kills: int
 ) -> Campaign:
-    """Run (once per driver and run) ``kills`` kill-and-reopen rounds, each on a fresh store."""
+    """Run (once per driver and run) ``kills`` kill-and-reopen rounds, each on a fresh store.
+    A hook that raises ends the campaign unjudged (:attr:`Campaign.unjudged`)."""
     if registration.name in _CAMPAIGNS:
         return _CAMPAIGNS[registration.name]
-    caps = registration.capabilities
     campaign = Campaign()
     rnd = random.Random(f"crash:{registration.name}")
-    writers = Writers(ctx.tmp_path / "writers.log")
+    log = ctx.tmp_path / "writers.log"
+    writers = Writers(log)
     try:
         for round_ in range(kills):
             sub = attrs.evolve(ctx, tmp_path=ctx.tmp_path / f"kill-{round_:03d}")
             sub.tmp_path.mkdir()
-            # Two kills in three land in a batch or an archive, where half a call could show.
-            target = ("save", "batch", "archive") if round_ % 3 == 2 else ("batch", "archive")
-            kill = writers.run_and_kill(_spec(sub, registration, round_), rnd.randint(*CALLS),
-                                        rnd.uniform(*DELAY_S), target)
-            assert registration.reopen is not None
-            reopened = attrs.evolve(registration, factory=registration.reopen)
-            with opened_store(reopened, sub, runner) as store:
-                runner.run(_check(store, kill, caps.metadata_atomicity == "atomic",
-                                  caps.archive_atomicity == "atomic"))
-            campaign.kills += 1
-            campaign.acked_ops += sum(kill.acked.values())
-            campaign.findings += [(rule, f"kill {round_}: {text}") for rule, text in kill.findings]
+            try:
+                _round(registration, sub, runner, writers, rnd, round_, campaign)
+            except HookFailed as exc:
+                campaign.unjudged = exc.reason(registration, log, campaign.kills)
+                break
     finally:
         writers.close()
+    if campaign.unjudged:
+        with log.open("a") as written:  # the kit's side of it too (a reopen in this process)
+            written.write(campaign.unjudged + "\n")
     _CAMPAIGNS[registration.name] = campaign
     return campaign
+
+
+def _round(registration: DriverRegistration, sub: DriverContext, runner: asyncio.Runner,
+           writers: Writers, rnd: random.Random, round_: int, campaign: Campaign) -> None:
+    """One kill: a writer on an empty store, SIGKILLed; the store reopened here and checked;
+    then the driver's ``crash_cleanup``, whatever happened."""
+    caps = registration.capabilities
+    assert registration.reopen is not None
+    try:
+        # Two kills in three land in a batch or an archive, where half a call could show.
+        target = ("save", "batch", "archive") if round_ % 3 == 2 else ("batch", "archive")
+        kill = writers.run_and_kill(_spec(sub, registration, round_), rnd.randint(*CALLS),
+                                    rnd.uniform(*DELAY_S), target)
+        reopened = attrs.evolve(registration, factory=registration.reopen)
+        hook = f"reopen hook {registration.reopen.__qualname__}()"
+        checked = False
+        try:
+            with contextlib.ExitStack() as stack:
+                try:
+                    store = stack.enter_context(
+                        opened_store(reopened, sub, runner, mark_unusable=False))
+                except Exception as exc:
+                    # The same hook opened the empty folder for the writer: that it cannot open
+                    # what the kill left is the store's durability failing, not the harness.
+                    raised = HookFailed.here("", exc)
+                    kill.findings.append(("CRASH-01", (
+                        f"{hook} opened an empty folder for the writer, then raised "
+                        f"{raised.error}{_innermost(raised.trace)} on the folder the killed writer "
+                        f"left: its {sum(kill.acked.values())} acknowledged writes cannot be read")))
+                else:
+                    runner.run(_check(store, kill, caps.metadata_atomicity == "atomic",
+                                      caps.archive_atomicity == "atomic"))
+                checked = True
+        except Exception as exc:
+            if not checked or isinstance(exc, HookFailed):
+                raise  # a failed read of the reopened store is the test's, as any call's
+            raise HookFailed.here(f"{hook}, closing the reopened store", exc) from exc
+    finally:
+        _cleanup(registration, sub, runner)
+    campaign.kills += 1
+    campaign.acked_ops += sum(kill.acked.values())
+    campaign.findings += [(rule, f"kill {round_}: {text}") for rule, text in kill.findings]
+
+
+def _cleanup(registration: DriverRegistration, sub: DriverContext, runner: asyncio.Runner
+             ) -> None:
+    """The driver's ``crash_cleanup(ctx)`` for one kill (sync or async), if it has one."""
+    hook = registration.crash_cleanup
+    if hook is None:
+        return
+    try:
+        result = hook(sub)
+        if inspect.isawaitable(result):
+            runner.run(_awaited(result))
+    except Exception as exc:
+        raise HookFailed.here(f"crash_cleanup hook {hook.__qualname__}()", exc) from exc
+
+
+async def _awaited(awaitable: Any) -> None:
+    await awaitable
 
 
 def _kills(request: pytest.FixtureRequest) -> int:
@@ -267,6 +397,8 @@ def _durable(registration: DriverRegistration) -> None:
 
 
 def _report(request: pytest.FixtureRequest, campaign: Campaign, rule_id: str) -> None:
+    if campaign.unjudged:
+        skip(Verdict.UNVERIFIED, campaign.unjudged)
     attach(request.node.user_properties, "aalis_crash",
            {"kills": campaign.kills, "acknowledged_ops": campaign.acked_ops})
     found = [text for rule, text in campaign.findings if rule == rule_id]

@@ -115,13 +115,15 @@ async def test_cross_session_roles(aalis_memory: Any) -> None:
         msg("u", 100), msg("s", 200, role="system"), msg("t", 300, role="tool"),
         msg("a", 400, role="assistant"), msg("n", 500, role="notice"),
     ])
-    expect_equal("CROSS-03", "cross-session read without roles", await _read(aalis_memory, limit=4),
+    # A limit that takes every message stored: which roles pass is the filter's alone, never
+    # which newest messages a limit picks (CROSS-02's).
+    expect_equal("CROSS-03", "cross-session read without roles", await _read(aalis_memory, limit=5),
                  [(A, "u"), (A, "a")])
     expect_equal("CROSS-03", "cross-session read with roles=['system', 'notice']",
-                 await _read(aalis_memory, limit=4, roles=["system", "notice"]),
+                 await _read(aalis_memory, limit=5, roles=["system", "notice"]),
                  [(A, "s"), (A, "n")])
     expect_equal("CROSS-03", "cross-session read with roles=['tool']",
-                 await _read(aalis_memory, limit=4, roles=["tool"]), [(A, "t")])
+                 await _read(aalis_memory, limit=5, roles=["tool"]), [(A, "t")])
 
 
 @pytest.mark.aalis_spec("CROSS-04")
@@ -168,13 +170,17 @@ async def test_cross_session_platform(aalis_memory: Any) -> None:
 
 @pytest.mark.aalis_spec("CROSS-05")
 async def test_cross_session_excluded_sessions(aalis_memory: Any) -> None:
-    await _three_sessions(aalis_memory)
+    """Five messages and a limit of five: which sessions are dropped is the filter's alone, never
+    which newest messages a limit picks (CROSS-02's; crowded reads are judged below)."""
+    await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant")])
+    await save_all(aalis_memory, B, [msg("b2", 200), msg("b5", 500)])
+    await save_all(aalis_memory, C, [msg("c3", 300, role="assistant")])
     expect_equal("CROSS-05", "cross-session read with exclude_session_ids=[x-c, x-a]",
                  await _read(aalis_memory, limit=5, exclude_session_ids=[C, A]),
-                 [(B, "b2"), (B, "b5"), (B, "b8")])
-    expect_equal("CROSS-05", "cross-session read with limit=2, exclude_session_ids=[x-c]",
-                 await _read(aalis_memory, limit=2, exclude_session_ids=[C]),
-                 [(A, "a7"), (B, "b8")])
+                 [(B, "b2"), (B, "b5")])
+    expect_equal("CROSS-05", "cross-session read with exclude_session_ids=[x-c]",
+                 await _read(aalis_memory, limit=5, exclude_session_ids=[C]),
+                 [(A, "a1"), (B, "b2"), (A, "a4"), (B, "b5")])
 
 
 # -- the filters combined, under the limit and the cap ---------------------------------------
@@ -360,3 +366,86 @@ async def test_cross_session_combined_filters_window(
 ) -> None:
     """since_ts, platform and exclude_session_ids hold together and with the other filters."""
     await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-05")
+
+
+# -- crowded filters ----------------------------------------------------------------------------
+#
+# A few old matching messages under many newer ones that one filter drops: a read that fetches
+# some multiple of the limit and filters afterwards finds none of the old ones. Each crowding
+# message fails exactly one filter of each read (the others let it through), so every filter is
+# crowded on its own.
+
+#: The session of the matching messages and the session of the crowd.
+QUIET = "x-quiet"
+CROWD = "x-crowd"
+#: Crowding messages, newer than every matching one: many times every limit the reads ask for.
+CROWD_COUNT = 60
+#: Roles that let the crowd (role tool) through, where the read's subject is another filter.
+WITH_TOOL = ["user", "assistant", "tool"]
+#: Each read's filters: exactly one of them drops the crowd.
+CROWDED: tuple[dict[str, Any], ...] = (
+    {"exclude_session_ids": [CROWD], "roles": WITH_TOOL},
+    {"platform": "qq", "roles": WITH_TOOL},
+    {},  # the default roles, user and assistant
+    {"roles": ["user", "assistant"]},
+    {"exclude_kinds": ["poke"], "roles": WITH_TOOL},
+    {"kinds": ["outbound-image", "group_recall"], "roles": WITH_TOOL},
+)
+
+
+async def _crowded(aalis_memory: Any) -> list[Saved]:
+    """Four old messages that pass every crowded read (two kind-less, two of kinds a kinds
+    whitelist names), then CROWD_COUNT newer tool messages of kind poke on another platform in
+    the crowd session."""
+    qq = {"platform": "qq"}
+    saved: list[Saved] = [
+        (QUIET, msg("q0", 1000, metadata=qq)),
+        (QUIET, msg("q1", 1010, role="assistant", kind="outbound-image", metadata=qq)),
+        (QUIET, msg("q2", 1020, metadata=qq)),
+        (QUIET, msg("q3", 1030, role="assistant", kind="group_recall", metadata=qq)),
+    ]
+    saved += [(CROWD, msg(f"n{i}", 2000 + 10 * i, role="tool", kind="poke",
+                          metadata={"platform": "telegram"})) for i in range(CROWD_COUNT)]
+    for session_id, message in saved:
+        await aalis_memory.save_message(session_id, message)
+    return saved
+
+
+async def _crowded_reads(aalis_memory: Any, cap: int, rule_id: str) -> None:
+    saved = await _crowded(aalis_memory)
+    with every_case(rule_id, "cross-session reads crowded by newer filtered-out messages went "
+                             "wrong") as cases:
+        for filters in CROWDED:
+            for limit in (2, cap, cap + 2, math.inf):
+                query = Query(limit=limit, **filters)
+                found = await aalis_memory.get_recent_messages_across_sessions(query)
+                verdict = _judge(rule_id, query, saved, list(found), cap)
+                if verdict is not None:
+                    with cases.case():
+                        expect(rule_id, *verdict)
+
+
+@pytest.mark.aalis_spec("CROSS-02")
+async def test_cross_session_crowded_filters_newest(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    """Within the cap: the newest limit matching records, however many newer ones are
+    filtered out."""
+    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-02")
+
+
+@pytest.mark.aalis_spec("CROSS-01")
+async def test_cross_session_crowded_filters_above_the_cap(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    """Above the cap: exactly min(cap, matching) records, however many newer ones are
+    filtered out."""
+    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-01")
+
+
+@pytest.mark.aalis_spec("LIM-04")
+async def test_cross_session_crowded_filters_inf(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    """math.inf: exactly min(cap, matching) records, however many newer ones are filtered out."""
+    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "LIM-04")

@@ -9,8 +9,9 @@ import pytest
 
 from aalis_memory.conformance.checks import contents, expect, expect_equal
 from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.steps import Blocked, confirmed
 from aalis_memory.conformance.suite._build import conversation, marker, msg, save_all, timeline
-from aalis_memory.conformance.suite._views import ALL, active, everything
+from aalis_memory.conformance.suite._views import ALL, active, everything, witness
 
 S = "s-hist"
 
@@ -61,17 +62,40 @@ async def test_full_history_limit_inf_is_everything(aalis_memory: Any) -> None:
 # -- get_history ----------------------------------------------------------------------------
 
 
+async def _witness_count(memory: Any) -> int | None:
+    """count_history as a witness, or None without one (or when it raises)."""
+    if not callable(getattr(memory, "count_history", None)):
+        return None
+    found = await witness(lambda: memory.count_history(S))
+    return found if isinstance(found, int) else None
+
+
 @pytest.mark.aalis_spec("HIST-01")
 async def test_history_leaves_out_archived(aalis_memory: Any) -> None:
     """HIST-01 asks only that archived messages stay out: which active ones come back, and in
-    what order, is HIST-02..05's (a driver dropping the leading divider d1 breaks HIST-05)."""
+    what order, is HIST-02..05's (a driver dropping the leading divider d1 breaks HIST-05).
+
+    The check stands on archive_span having archived [a, b, c] (ARCH-01), which a driver can only
+    show through get_history itself. count_history, where there is one, is a third read: when it
+    says one conversation message is active, the archive is confirmed and a history that lets
+    archived messages in fails HIST-01 alone; when it agrees with the history read on another
+    number, both reads see the same wrong archive, and the test is blocked by ARCH-01."""
     await save_all(aalis_memory, S, timeline("a", "b", "c", "|d1", "d"))
     await aalis_memory.archive_span(S, 3)
+    witness = await _witness_count(aalis_memory)
+    if witness == 1:
+        confirmed("ARCH-01")
     for limit in (ALL, 10, 1):
-        got = contents(await aalis_memory.get_history(S, limit))
+        read = await aalis_memory.get_history(S, limit)
+        got = contents(read)
+        leaked = [c for c in got if c in ("a", "b", "c")]
+        if leaked and limit == ALL and witness not in (None, 1) and \
+                witness == sum(not m.is_control for m in read):
+            raise Blocked("ARCH-01", "archive_span(s, 3) of [a, b, c, d1, d]",
+                          f"left {got} active, as count_history ({witness}) agrees: it archived "
+                          "other messages than [a, b, c]")
         expect_equal("HIST-01", f"archived messages in get_history(s, {limit}) after archiving "
-                     f"[a, b, c] of [a, b, c, d1, d] (it returned {got})",
-                     [c for c in got if c in ("a", "b", "c")], [])
+                     f"[a, b, c] of [a, b, c, d1, d] (it returned {got})", leaked, [])
     expect("HIST-01", "d" in contents(await aalis_memory.get_history(S, 10)),
            "get_history(s, 10) after archiving [a, b, c] of [a, b, c, d1, d] left out the "
            "active message d")
@@ -135,6 +159,25 @@ async def test_history_limit_counts_system_role_conversation(aalis_memory: Any) 
                  contents(await aalis_memory.get_history(S, 2)), ["rules", "d1", "b"])
 
 
+#: Markers of every role among conversation of every role (``name:role``, see ``timeline``):
+#: a control record is told by its kind, never by its role.
+EVERY_ROLE = ("a", "rules:system", "b:assistant", "|d1:user", "#t1:tool", "c", "|d2:assistant")
+
+
+@pytest.mark.aalis_spec("HIST-03")
+async def test_history_limit_ignores_the_role_of_a_record(aalis_memory: Any) -> None:
+    """User-, assistant- and tool-role markers use no slot; a system-role message without a
+    kind uses one. Each window begins at a conversation message (what comes before the cut is
+    HIST-04's)."""
+    await save_all(aalis_memory, S, timeline(*EVERY_ROLE))
+    shown = "[a, rules:system, b:assistant, d1:user, t1:tool, c, d2:assistant]"
+    expect_equal("HIST-03", f"get_history(s, 2) over {shown}",
+                 contents(await aalis_memory.get_history(S, 2)), ["b", "d1", "t1", "c", "d2"])
+    expect_equal("HIST-03", f"get_history(s, 3) over {shown}",
+                 contents(await aalis_memory.get_history(S, 3)),
+                 ["rules", "b", "d1", "t1", "c", "d2"])
+
+
 @pytest.mark.aalis_spec("HIST-04")
 async def test_history_window_starts_after_a_system_role_message(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, [msg("a", 1000), msg("b", 1010),
@@ -150,6 +193,20 @@ async def test_history_window_keeps_markers_in_between(aalis_memory: Any) -> Non
                  contents(await aalis_memory.get_history(S, 1)), ["t1", "d2", "c"])
     expect_equal("HIST-04", "get_history(s, 2) over [a, d1, b, t1, d2, c]",
                  contents(await aalis_memory.get_history(S, 2)), ["d1", "b", "t1", "d2", "c"])
+
+
+@pytest.mark.aalis_spec("HIST-04")
+async def test_history_window_ignores_the_role_of_a_record(aalis_memory: Any) -> None:
+    """The cut falls after the (limit+1)-th newest conversation message whatever the roles:
+    markers of every role in between come back, a system-role message without a kind counts."""
+    await save_all(aalis_memory, S, timeline("a", "b:assistant", "|d1:tool", "note:system",
+                                             "#t1:user", "c", "|d2:assistant"))
+    shown = "[a, b:assistant, d1:tool, note:system, t1:user, c, d2:assistant]"
+    expect_equal("HIST-04", f"get_history(s, 1) over {shown}",
+                 contents(await aalis_memory.get_history(S, 1)), ["t1", "c", "d2"])
+    expect_equal("HIST-04", f"get_history(s, 2) over {shown}",
+                 contents(await aalis_memory.get_history(S, 2)),
+                 ["d1", "note", "t1", "c", "d2"])
 
 
 @pytest.mark.aalis_spec("HIST-05")
@@ -169,6 +226,27 @@ async def test_history_of_markers_only(aalis_memory: Any) -> None:
                  contents(await aalis_memory.get_history(S, 1)), ["d0", "t0", "d1"])
     expect_equal("HIST-05", "get_history(s) over [d0, t0, d1]",
                  contents(await aalis_memory.get_history(S)), ["d0", "t0", "d1"])
+
+
+@pytest.mark.aalis_spec("HIST-05")
+async def test_history_within_limit_keeps_markers_of_every_role(aalis_memory: Any) -> None:
+    """Leading markers of every role come back while the conversation (a system-role message
+    without a kind among it) fits the limit."""
+    names = ("|d0:user", "#t0:assistant", "|d1:tool", "#t2:system", "a", "rules:system",
+             "b:assistant")
+    await save_all(aalis_memory, S, timeline(*names))
+    expected = ["d0", "t0", "d1", "t2", "a", "rules", "b"]
+    shown = "[d0:user, t0:assistant, d1:tool, t2:system, a, rules:system, b:assistant]"
+    for limit in (3, 4):
+        expect_equal("HIST-05", f"get_history(s, {limit}) over {shown}",
+                     contents(await aalis_memory.get_history(S, limit)), expected)
+
+
+@pytest.mark.aalis_spec("HIST-05")
+async def test_history_of_markers_of_every_role_only(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("|d0:user", "#t0:assistant", "|d1:tool"))
+    expect_equal("HIST-05", "get_history(s, 1) over [d0:user, t0:assistant, d1:tool]",
+                 contents(await aalis_memory.get_history(S, 1)), ["d0", "t0", "d1"])
 
 
 # -- count_history ----------------------------------------------------------------------------
@@ -199,6 +277,15 @@ async def test_count_history_counts_system_role_conversation(aalis_memory: Any) 
 async def test_count_history_of_markers_only_is_zero(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0"))
     expect_equal("COUNT-01", "count_history over [d0, t0]", await aalis_memory.count_history(S), 0)
+
+
+@requires.count_history
+@pytest.mark.aalis_spec("COUNT-01")
+async def test_count_history_ignores_the_role_of_a_record(aalis_memory: Any) -> None:
+    await save_all(aalis_memory, S, timeline("|d0:user", "a", "#t0:assistant", "rules:system",
+                                             "|d1:tool", "b:assistant", "#t1:system"))
+    shown = "[d0:user, a, t0:assistant, rules:system, d1:tool, b:assistant, t1:system]"
+    expect_equal("COUNT-01", f"count_history over {shown}", await aalis_memory.count_history(S), 3)
 
 
 # -- get_full_history -------------------------------------------------------------------------

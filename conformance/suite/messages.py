@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect, expect_equal
+from aalis_memory.conformance.checks import contents, expect, expect_equal, expect_fields
 from aalis_memory.conformance.requirements import requires
 from aalis_memory.conformance.suite._build import marker, msg, save_all, timeline, turn
 from aalis_memory.conformance.suite._views import ALL, active, everything
@@ -93,12 +93,10 @@ async def test_every_field_round_trips(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
     got = await aalis_memory.get_history(S, 10)
     _expect_kinds("get_history(s, 10)", got, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
-    expect_equal("MSG-02", "every field of a full message read back", got[:1], [FULL])
-    expect_equal("MSG-02", "a message with only role, content and timestamp read back",
-                 got[1:2], [BARE])
-    expect_equal("MSG-02", "content None read back", got[2:3], [NULL_CONTENT])
-    expect_equal("MSG-02", "empty content and reasoning_content None read back",
-                 got[3:], [NULL_REASONING])
+    # a full message, one of only role, content and timestamp, content None, and empty content
+    # with reasoning_content None
+    expect_fields("MSG-02", "get_history(s, 10) read back", got,
+                  [FULL, BARE, NULL_CONTENT, NULL_REASONING], read_rule="HIST-05")
 
 
 @requires.get_full_history
@@ -108,7 +106,8 @@ async def test_every_field_round_trips_through_archive(aalis_memory: Any) -> Non
     await aalis_memory.archive_span(S, 1)
     got = await aalis_memory.get_full_history(S, 10)
     _expect_kinds("get_full_history(s, 10) with the full message archived", got, [FULL, BARE])
-    expect_equal("MSG-02", "full history with the full message archived", got, [FULL, BARE])
+    expect_fields("MSG-02", "get_full_history(s, 10) with the full message archived", got,
+                  [FULL, BARE], read_rule="FULL-01")
 
 
 # -- MSG-05 ---------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from aalis_memory.conformance.checks import (
 )
 from aalis_memory.conformance.registry import RawMetadataKind
 from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.steps import unverified_part
 from aalis_memory.conformance.suite._metadata_views import (
     UNSERIALIZABLE,
     entries,
@@ -217,6 +218,10 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Any) 
             stamp = await _stamp_after_overwrite(aalis_memory, version, stamp, "back to back")
         if now_ms() == began:
             break
+    else:
+        unverified_part("META-05", f"its same-millisecond phase never ran: no pair of back-to-back "
+                        f"overwrites in {SAME_MS_TRIES} fitted in one millisecond (each round trip "
+                        "took longer), so that updated_at grows within one millisecond was not seen")
     # The clock moved on: each overwrite starts 2 ms or more after the stamp before it.
     for _ in range(4):
         while now_ms() < stamp + 2:

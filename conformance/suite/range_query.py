@@ -39,6 +39,39 @@ async def test_range_is_cut_to_the_cap(
                         cap + extra)
 
 
+#: Each crowded range read's filters: roles, exclude_kinds, or both, each dropping the crowd.
+CROWDED_FILTERS: tuple[tuple[list[str] | None, list[str] | None], ...] = (
+    (["user", "assistant"], None), (None, [MARKER, "poke"]), (["user", "tool"], ["poke"]),
+)
+
+
+@pytest.mark.aalis_spec("RANGE-01")
+@requires.range_cap  # checked after the method (marks nearer the function come first)
+@requires.get_messages_by_session_range
+async def test_range_cap_holds_when_filters_drop_a_crowd(
+    aalis_memory: Any, aalis_memory_ctx: DriverContext
+) -> None:
+    """Many times the cap of earlier messages that the roles or exclude_kinds drop (tool pokes
+    and system markers), then more matching messages than the cap: still exactly the cap (a
+    read that fetches a multiple of the cap and filters afterwards returns fewer, down to
+    none)."""
+    cap = aalis_memory_ctx.range_query_limit
+    crowd, talk = 5 * cap, 2 * cap + 2  # every filter keeps more than the cap of the talk
+    await save_all(aalis_memory, S, [
+        *(msg(f"p{i}", 1000 + i, role="tool", kind="poke") for i in range(crowd)),
+        *(msg(f"d{i}", 1000 + crowd + i, role="system", kind=MARKER) for i in range(crowd)),
+        # A kind no read excludes: a read dropping kind-less messages breaks RANGE-04, not this.
+        *(msg(f"m{i}", 5000 + i, role="user" if i % 2 else "assistant", kind="outbound-image")
+          for i in range(talk)),
+    ])
+    for roles, exclude_kinds in CROWDED_FILTERS:
+        got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12, roles, exclude_kinds)
+        available = talk if roles != ["user", "tool"] else talk // 2
+        expect_capped(cap, f"get_messages_by_session_range(s, 0, 10**12, {roles}, "
+                      f"{exclude_kinds}) after {2 * crowd} earlier messages they drop", got,
+                      available)
+
+
 @pytest.mark.aalis_spec("RANGE-02")
 async def test_range_bounds_are_inclusive(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])

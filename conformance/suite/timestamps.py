@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect_equal
+from aalis_memory.conformance.checks import contents, expect, expect_equal
 from aalis_memory.conformance.requirements import requires
+from aalis_memory.conformance.steps import stands_on
 from aalis_memory.conformance.suite._build import save_all
 from aalis_memory.conformance.suite._views import records
 from aalis_memory.conformance.transport import transport_of
@@ -54,6 +55,12 @@ def _stamps(messages: list[Message]) -> list[tuple[str | None, Any]]:
     return [(m.content, m.timestamp) for m in messages]
 
 
+def odd_stamps_kept() -> None:
+    """The test saves messages at 0, below it or between milliseconds and judges how reads and
+    filters order or pick them: that those messages kept their stamps is TS-01's."""
+    stands_on("TS-01")
+
+
 @pytest.mark.aalis_spec("TS-01")
 async def test_odd_timestamps_read_back_exactly(aalis_memory: Any) -> None:
     await save_all(aalis_memory, S, _messages(ODD))
@@ -74,6 +81,7 @@ async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: Any) 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-02")
 async def test_range_orders_odd_timestamps_by_value(aalis_memory: Any) -> None:
+    odd_stamps_kept()
     await save_all(aalis_memory, S, _messages(SCRAMBLED))
     expect_equal("TS-02", "range [-10, 10] written at 2, 1.5, 0, 1.25, -1",
                  contents(await aalis_memory.get_messages_by_session_range(S, -10, 10)), BY_VALUE)
@@ -82,6 +90,7 @@ async def test_range_orders_odd_timestamps_by_value(aalis_memory: Any) -> None:
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-03")
 async def test_range_bounds_at_zero_and_fractions(aalis_memory: Any) -> None:
+    odd_stamps_kept()
     # No message sits on a bound: whether bounds are inclusive is RANGE-02's test (below).
     await save_all(aalis_memory, S, _messages(AROUND_ZERO))
     for bounds, expected in (((0, 0), []), ((0, 1), ["half"]), ((-0.75, 0), ["-half"]),
@@ -93,15 +102,20 @@ async def test_range_bounds_at_zero_and_fractions(aalis_memory: Any) -> None:
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("RANGE-02")
 async def test_range_zero_to_zero_is_inclusive(aalis_memory: Any) -> None:
+    """RANGE-02 is about the ends: the messages on them are in. That [0, 0] holds nothing else
+    is TS-03's (a range bound of 0 is a bound)."""
     await save_all(aalis_memory, S, _messages(POINTS))
-    for bounds, expected in (((0, 0), ["zero"]), ((0.5, 1.5), ["half", "f1.5"])):
-        expect_equal("RANGE-02", f"range {list(bounds)} over timestamps -1, 0, 0.5, 1.5, 2",
-                     contents(await aalis_memory.get_messages_by_session_range(S, *bounds)), expected)
+    for bounds, ends in (((0, 0), ["zero"]), ((0.5, 1.5), ["half", "f1.5"])):
+        got = contents(await aalis_memory.get_messages_by_session_range(S, *bounds))
+        expect("RANGE-02", all(end in got for end in ends),
+               f"range {list(bounds)} over timestamps -1, 0, 0.5, 1.5, 2: expected the messages "
+               f"on its ends {ends} in it, got {got}")
 
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("TS-03")
 async def test_since_zero_and_fractional_since(aalis_memory: Any) -> None:
+    odd_stamps_kept()
     # No message sits on a since_ts below: whether the bound is inclusive is CROSS-05's test.
     await save_all(aalis_memory, S, _messages(AROUND_ZERO))
     for since, expected in ((0, ["half", "f1.5"]), (0.75, ["f1.5"]), (-0.75, ["-half", "half", "f1.5"])):
@@ -113,15 +127,19 @@ async def test_since_zero_and_fractional_since(aalis_memory: Any) -> None:
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("CROSS-05")
 async def test_since_zero_is_inclusive(aalis_memory: Any) -> None:
+    """since_ts keeps the message on it, 0 included. That since_ts=0 drops the negative ones is
+    TS-03's (0 is a bound, not a missing one)."""
     await save_all(aalis_memory, S, _messages(POINTS))
-    got = await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=0))
-    expect_equal("CROSS-05", "cross-session read with since_ts=0 over timestamps -1, 0, 0.5, 1.5, 2",
-                 records(got), [(S, "zero"), (S, "half"), (S, "f1.5"), (S, "two")])
+    got = records(await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=0)))
+    expect("CROSS-05", all(kept in got for kept in [(S, "zero"), (S, "half"), (S, "f1.5"), (S, "two")]),
+           f"cross-session read with since_ts=0 over timestamps -1, 0, 0.5, 1.5, 2: expected 0 and "
+           f"every later one in it, got {got}")
 
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("TS-03")
 async def test_delete_by_zero_and_fractional_timestamps(aalis_memory: Any) -> None:
+    odd_stamps_kept()
     await save_all(aalis_memory, S, _messages(POINTS))
     expect_equal("TS-03", "delete_messages_by_timestamps(s, [1.5, 0]) over -1, 0, 0.5, 1.5, 2",
                  await aalis_memory.delete_messages_by_timestamps(S, [1.5, 0]), 2)
@@ -140,6 +158,7 @@ INT64_ENDS: tuple[tuple[str, int | float], ...] = (
 
 @pytest.mark.aalis_spec("TS-06")
 async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(aalis_memory: Any) -> None:
+    odd_stamps_kept()
     transport = transport_of(aalis_memory)
     if transport is not None and not transport.carries_integer(2**63 - 1):
         skip(Verdict.UNVERIFIED, transport.cannot(

@@ -26,7 +26,7 @@ from aalis_memory.types import MetadataPut
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
 MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness", "strength",
-                  "masking", "cascades", "cross_session")
+                  "masking", "cascades", "cross_session", "aspects", "misses")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"

@@ -24,10 +24,15 @@ class CrossPlatformDropsExclusions(InMemoryMemory):
         return await super().get_recent_messages_across_sessions(query)
 
 
-@broken("cross-cut-before-filter", "CROSS-01", "LIM-04", "CROSS-02", "CROSS-03", "CROSS-05")
+@broken("cross-cut-before-filter", "CROSS-01", "LIM-04", "CROSS-02")
 class CrossCutBeforeFilter(InMemoryMemory):
     """Takes the newest min(limit, cap) active messages first and filters those (the LIMIT in the
-    inner query), so a filtered read returns fewer records than asked, down to none."""
+    inner query), so a filtered read returns fewer records than asked, down to none.
+
+    CROSS-01 ("exactly min(cap, matching messages), never fewer"), LIM-04 (an unlimited read is
+    "narrowed to" the cap, read as CROSS-01 reads it: exactly the cap) and CROSS-02 ("the newest N
+    active messages"). Its filters themselves are right: not CROSS-03..05.
+    """
 
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")

@@ -1,7 +1,9 @@
 """Broken durable stores, for the crash tests only (``-p broken_drivers.durable``).
 
 They are SQLite stores with one durability bug each; ``tests/test_crash_catches_broken.py`` runs
-the crash module of the suite against them and checks that exactly the declared rule fails.
+the crash module of the suite against them and checks that exactly the declared rule fails. Two
+more are no durability bug: one whose reopen hook refuses an empty folder (the crash rules must
+be unverified, with the hook's error), one with a ``crash_cleanup`` hook (it must run per kill).
 (They are not in ``MODULES``: a full suite run per SQLite store would double the kit's CI time
 for rules the reference SQLite driver already covers.)
 """
@@ -79,6 +81,32 @@ def _opener(cls: type[SqliteMemory]) -> Callable[[DriverContext], AsyncIterator[
     return reopen
 
 
+async def reopen_refusing_empty(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
+    """Opens only a database that is already there (as a hook written for "reopen after a
+    crash" alone might): the kit also calls it on an empty folder to start its writers, so the
+    crash rules cannot be judged. Not a durability bug: the run must say so (``unverified``,
+    with this error), never fail CRASH-01/02."""
+    path = ctx.tmp_path / "memory.sqlite3"
+    if not path.exists():
+        raise FileNotFoundError(f"no database to reopen at {path}")
+    async for store in _opener(SqliteMemory)(ctx):
+        yield store
+
+
+async def reopen_refusing_existing(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
+    """Opens an empty folder, but not one a killed writer left (as a store whose files a crash
+    leaves unopenable would): every acknowledged write is lost to its users, CRASH-01's words."""
+    if (ctx.tmp_path / "memory.sqlite3").exists():
+        raise RuntimeError("the store left by the killed writer cannot be opened")
+    async for store in _opener(SqliteMemory)(ctx):
+        yield store
+
+
+async def _fresh_sqlite(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
+    async for store in _opener(SqliteMemory)(ctx):
+        yield store
+
+
 reopen_commit_per_row = _opener(CommitPerRow)
 reopen_commit_per_row.__qualname__ = "reopen_commit_per_row"
 reopen_acks_before_writing = _opener(AcksBeforeWriting)
@@ -88,7 +116,40 @@ reopen_acks_before_writing.__qualname__ = "reopen_acks_before_writing"
 BREAKS: Final = {
     "broken-crash-commit-per-row": "CRASH-02",
     "broken-crash-acks-before-writing": "CRASH-01",
+    "broken-crash-unopenable-after-kill": "CRASH-01",
 }
+
+#: A driver whose reopen hook refuses an empty folder (the crash rules' expected verdicts).
+REFUSES_EMPTY: Final = "broken-crash-reopen-refuses-empty"
+UNVERIFIED: Final = {REFUSES_EMPTY: {"CRASH-01": "unverified", "CRASH-02": "unverified"}}
+#: The hook's own error, which the run must show.
+REFUSAL: Final = "no database to reopen at"
+
+#: A sound durable store with a ``crash_cleanup`` hook that leaves a mark in each kill's folder.
+CLEANED: Final = "crash-cleanup-marks"
+CLEANED_MARK: Final = "cleaned-by-crash-cleanup"
+
+
+def mark_cleaned(ctx: DriverContext) -> None:
+    """What a server backend would drop (its database named after ``ctx.tmp_path``): a mark."""
+    (ctx.tmp_path / CLEANED_MARK).write_text("")
+
+
+add_registration(DriverRegistration(
+    name=CLEANED, factory=_fresh_sqlite, capabilities=ATOMIC, reopen=_fresh_sqlite,
+    crash_cleanup=mark_cleaned, description="SQLite with a crash_cleanup hook",
+))
+
+add_registration(DriverRegistration(
+    name="broken-crash-unopenable-after-kill", factory=_fresh_sqlite, capabilities=ATOMIC,
+    reopen=reopen_refusing_existing,
+    description="reopen opens an empty folder but not the one a killed writer left",
+))
+
+add_registration(DriverRegistration(
+    name=REFUSES_EMPTY, factory=_fresh_sqlite, capabilities=ATOMIC, reopen=reopen_refusing_empty,
+    description="reopen refuses an empty folder (the kit starts its writers on one)",
+))
 
 for _name, _hook, _cls in (
     ("broken-crash-commit-per-row", reopen_commit_per_row, CommitPerRow),

@@ -240,10 +240,14 @@ class UnknownSessionReadsNone(InMemoryMemory):
 # -- get_history / count_history / get_full_history -----------------------------------------------
 
 
-@broken("archived-in-history", "HIST-01", "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06",
-        "ARCH-08", "ARCH-09", "ARCH-10", "UPD-01", "DEL-01", "LIM-07")
+@broken("archived-in-history", "HIST-01")
 class ArchivedInHistory(InMemoryMemory):
-    """get_history forgets the archived flag."""
+    """get_history forgets the archived flag.
+
+    HIST-01: "get_history returns only active (not archived) messages". archive_span archives
+    the right messages (count_history shows it), so every archive rule read through this history
+    is blocked by HIST-01, not failed.
+    """
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
@@ -265,11 +269,15 @@ class SameMillisecondReversed(InMemoryMemory):
         stored.insert(index, newest)
 
 
-@broken("claims-timestamp-order", "HIST-02", "ARCH-01", "ARCH-08", "FULL-02",
+@broken("claims-timestamp-order", "HIST-02", "ARCH-01", "FULL-02",
         capabilities=Capabilities(ordering="timestamp", metadata_atomicity="atomic",
                                   archive_atomicity="atomic"))
 class ClaimsTimestampOrder(InMemoryMemory):
-    """The write-ordered reference store declared as timestamp-ordered: late arrivals misplace."""
+    """The write-ordered reference store declared as timestamp-ordered: late arrivals misplace.
+
+    HIST-02 and FULL-02: not "ascending by time"; ARCH-01: not the earliest "in get_history order"
+    (by time). Not ARCH-08: positions are still taken at call time, in the order it keeps.
+    """
 
 
 @broken("markers-use-limit", "HIST-03", "HIST-04", "HIST-05")
@@ -286,7 +294,9 @@ def _control_by_role(message: Message) -> bool:
     return message.role == "system"
 
 
-@broken("control-by-role", "HIST-03", "HIST-04", "COUNT-01")
+# HIST-05 too: markers of other roles count as conversation, so a history within the limit is
+# cut and loses its leading markers (suite/history.py, markers of every role).
+@broken("control-by-role", "HIST-03", "HIST-04", "HIST-05", "COUNT-01")
 class ControlByRole(InMemoryMemory):
     """get_history and count_history take every system-role message for a control record (markers
     are system messages), so system-role conversation uses no limit slot and is not counted."""
@@ -329,10 +339,14 @@ class CountIncludesMarkers(InMemoryMemory):
         return len(self._active(session_id))
 
 
-@broken("full-history-active-only", "FULL-01", "ARCH-09", "UPD-01", "DEL-01", "MSG-02",
-        "LIM-07")
+@broken("full-history-active-only", "FULL-01", "ARCH-09")
 class FullHistoryActiveOnly(InMemoryMemory):
-    """get_full_history leaves archived messages out."""
+    """get_full_history leaves archived messages out.
+
+    FULL-01: "get_full_history includes archived messages"; ARCH-09: archived messages "stay in
+    get_full_history". Not LIM-07 (a huge limit reads what math.inf reads), MSG-02 (the fields of
+    the messages it returns are right), UPD-01 or DEL-01 (read through it: blocked by FULL-01).
+    """
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
@@ -366,19 +380,28 @@ class _Archiving(InMemoryMemory):
         return len(positions)
 
 
-@broken("archive-newest", "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06", "ARCH-08",
-        "ARCH-09", "ARCH-10", "HIST-01", "UPD-01", "DEL-01", "COUNT-01", "LIM-07")
+@broken("archive-newest", "ARCH-01", "ARCH-02", "ARCH-03")
 class ArchiveNewest(_Archiving):
-    """archive_span counts positions from the newest end (a trim-style implementation)."""
+    """archive_span counts positions from the newest end (a trim-style implementation).
+
+    ARCH-01: it archives the newest, not "the earliest count active messages"; ARCH-03: count
+    and keep are not "positions in get_history(session, inf)"; ARCH-02: a keep position is not
+    "0-based within the span". The rules that stand on the span (ARCH-05..10, HIST-01 through
+    its setup, COUNT-01, UPD-01, DEL-01) are blocked by these.
+    """
 
     def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return [len(active) - 1 - p for p in super()._positions(active, count, keep)]
 
 
-@broken("keep-ignored", "ARCH-02", "ARCH-03", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08",
-        "ARCH-09", "CROSS-02")
+@broken("keep-ignored", "ARCH-02")
 class KeepIgnored(_Archiving):
-    """archive_span archives the whole span, keep list or not."""
+    """archive_span archives the whole span, keep list or not.
+
+    ARCH-02: "positions listed in keep stay active" is what it contradicts. It still counts the
+    span right (ARCH-01, 03, 05, 08), returns how many it archived (ARCH-07), and keeps the
+    archived messages in the full history in place (ARCH-09): their keep cases are blocked.
+    """
 
     def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return super()._positions(active, count, ())
@@ -654,9 +677,13 @@ class CrossIncludesArchived(InMemoryMemory):
         return _cross(self, query, sem.cross_session_filter(query), archived_too=True)
 
 
-@broken("cross-sorted-per-session", "CROSS-02", "CROSS-05")
+@broken("cross-sorted-per-session", "CROSS-02")
 class CrossSortedPerSession(InMemoryMemory):
-    """The cross-session read takes the last messages of the session list, not by timestamp."""
+    """The cross-session read takes the last messages of the session list, not by timestamp.
+
+    CROSS-02: not "the newest N active messages by timestamp". Its filters are the reference's
+    (CROSS-05 holds: every filter test reads all it stores, so no pick is in question).
+    """
 
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")

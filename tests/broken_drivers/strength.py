@@ -84,10 +84,17 @@ class CrossReadSharesMessages(InMemoryMemory):
 # -- timestamps ------------------------------------------------------------------------------
 
 
-@broken("ts-zero-restamped", "TS-01", "TS-02", "TS-03", "RANGE-02", "CROSS-05", "INPUT-02",
-        "TS-06")
+@broken("ts-zero-restamped", "TS-01")
 class ZeroRestamped(InMemoryMemory):
-    """A falsy timestamp counts as missing (`ts || now`): a message at 0 is stamped with now."""
+    """A falsy timestamp counts as missing (`ts || now`): a message at 0 is stamped with now.
+
+    TS-01: a message saved at 0 "reads back with exactly that timestamp". Nothing else is broken:
+    -0.25, 1.5 and every other number are kept, and the store orders, filters and deletes by the
+    stamp it stored. The ordering, filter and range rules whose tests save a message at 0 (TS-02,
+    TS-03, TS-06, RANGE-02) stand on TS-01 for its stamp: blocked by it, never failed. MSG-03
+    (stamping a message saved without a timestamp) holds: 0 is a timestamp, not a missing one.
+    The state machine names TS-01 too, as an advisory: never HIST-01 over the moved message.
+    """
 
     async def save_message(self, session_id: str, message: Message) -> None:
         if not message.timestamp:
@@ -111,9 +118,13 @@ class SortedAsIntegers(Ranging):
         return sem.newest(records, min(limit, self.cross_session_max_limit))
 
 
-@broken("ts-range-zero-unbounded", "TS-03", "RANGE-02")
+@broken("ts-range-zero-unbounded", "TS-03")
 class RangeZeroUnbounded(InMemoryMemory):
-    """A range bound of 0 reads as no bound (`from_ts || -inf`, `to_ts || inf`)."""
+    """A range bound of 0 reads as no bound (`from_ts || -inf`, `to_ts || inf`).
+
+    TS-03: "the range [0, 0] returns exactly the messages at 0". RANGE-02 holds: the messages on
+    a range's ends are in it, 0 included.
+    """
 
     async def get_messages_by_session_range(
         self, session_id: str, from_ts: int | float, to_ts: int | float,
@@ -124,9 +135,13 @@ class RangeZeroUnbounded(InMemoryMemory):
         )
 
 
-@broken("ts-since-zero-ignored", "TS-03", "CROSS-05")
+@broken("ts-since-zero-ignored", "TS-03")
 class SinceZeroIgnored(InMemoryMemory):
-    """since_ts is applied only when truthy (`if query.since_ts:`), so since_ts=0 filters nothing."""
+    """since_ts is applied only when truthy (`if query.since_ts:`), so since_ts=0 filters nothing.
+
+    TS-03: "since_ts=0 keeps 0 and drops negatives". CROSS-05 holds: since_ts keeps what is on
+    and after it, 0 included.
+    """
 
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
         return await super().get_recent_messages_across_sessions(
@@ -136,7 +151,11 @@ class SinceZeroIgnored(InMemoryMemory):
 
 @broken("ts-delete-rounds", "TS-03", "INPUT-02")
 class DeleteRounds(InMemoryMemory):
-    """delete_messages_by_timestamps matches round(ts), so [1.5] also deletes the message at 2."""
+    """delete_messages_by_timestamps matches round(ts), so [1.5] also deletes the message at 2.
+
+    TS-03: "delete_messages_by_timestamps([1.5]) deletes exactly the messages at 1.5"; INPUT-02:
+    "an infinite timestamp to delete matches no message" (round(inf) raises OverflowError).
+    """
 
     async def delete_messages_by_timestamps(
         self, session_id: str, timestamps: Sequence[int | float]

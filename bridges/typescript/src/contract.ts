@@ -89,7 +89,11 @@ export interface RawMetadataAccess {
   plantRawMetadata(namespace: string, key: string, kind: RawMetadataKind): Promise<boolean> | boolean;
 }
 
-/** A bad value (the Python contract's ValueError); RangeError is reported the same way. */
+/**
+ * A bad value (the Python contract's ValueError). A RangeError is reported as one too, except
+ * a stack overflow (Python's RecursionError) and a value too large for the runtime to hold
+ * (a size error, a ValueError on the Python side): see serve().
+ */
 export class ValueError extends Error {
   override name = 'ValueError';
 }
@@ -107,6 +111,12 @@ export interface Capabilities {
   ordering: Ordering;
   metadataAtomicity: MetadataAtomicity;
   archiveAtomicity: ArchiveAtomicity;
+  /**
+   * Whether a session range read is cut at `StoreConfig.rangeQueryLimit` (default true).
+   * `false` declares a backend with no range cap: the cap's rule (RANGE-01, which binds only
+   * backends with one) is then reported 'excluded by tier'.
+   */
+  rangeCap?: boolean;
 }
 
 export interface StoreConfig {

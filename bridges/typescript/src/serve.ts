@@ -5,7 +5,7 @@
  */
 import * as readline from 'node:readline';
 import { decode, encode, TRANSPORT } from './codec';
-import { BackendFactory, ConfigError, MemoryService, Message, RawMetadataAccess, ValueError } from './contract';
+import { BackendFactory, Capabilities, ConfigError, MemoryService, Message, RawMetadataAccess, ValueError } from './contract';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -97,11 +97,32 @@ function messagesOf(result: unknown): unknown[] {
   return result.map((item) => (isPlainObject(item) && 'sessionId' in item ? item.message : item));
 }
 
-function errorClass(error: unknown): string {
+/** V8's RangeError for a stack overflow: Python's RecursionError, not a bad value. */
+const STACK_OVERFLOW = /^Maximum call stack size exceeded/;
+/** V8's RangeErrors for a value too large to hold: the size error of oversized input. */
+const TOO_LARGE = /^(Invalid (string|array|typed array|array buffer) length|Array buffer allocation failed)/;
+
+/**
+ * The wire's errorClass of an error a backend threw. A RangeError keeps its meaning: a stack
+ * overflow is 'RecursionError' (never a ValueError: the kit's INPUT-07 says so), a value too
+ * large for the runtime is 'SizeError' (a ValueError subclass on the Python side, INPUT-06),
+ * any other (a bad radix, a bad date) is 'ValueError'.
+ */
+export function errorClass(error: unknown): string {
   if (error instanceof TypeError) return 'TypeError';
-  if (error instanceof ValueError || error instanceof RangeError) return 'ValueError';
+  if (error instanceof RangeError) {
+    if (STACK_OVERFLOW.test(error.message)) return 'RecursionError';
+    if (TOO_LARGE.test(error.message)) return 'SizeError';
+    return 'ValueError';
+  }
+  if (error instanceof ValueError) return 'ValueError';
   if (error instanceof ConfigError) return 'ConfigError';
   return 'Error';
+}
+
+/** The declared tiers as the handshake carries them: `rangeCap` spelled out (default true). */
+export function handshakeCapabilities(capabilities: Capabilities): Required<Capabilities> {
+  return { ...capabilities, rangeCap: capabilities.rangeCap ?? true };
 }
 
 export function serve(factory: BackendFactory): void {
@@ -146,7 +167,7 @@ export function serve(factory: BackendFactory): void {
         return {
           protocolVersion: PROTOCOL_VERSION,
           adapter: factory.name,
-          capabilities: factory.capabilities,
+          capabilities: handshakeCapabilities(factory.capabilities),
           methods,
           rawMetadata: raw,
           transport: TRANSPORT,
