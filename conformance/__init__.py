@@ -4,15 +4,15 @@ Only the names in ``__all__`` are promised; the rest of the package is the kit's
 """
 
 from aalis_memory.conformance.checks import ConformanceFailure
-from aalis_memory.conformance.registry import (
+from aalis_memory.conformance.registration.registry import (
     Capabilities,
     DriverContext,
     DriverRegistration,
     RawMetadataKind,
     memory_driver,
 )
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.tiers import UngrantedTier
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.registration.tiers import UngrantedTier
 
 __all__ = [
     "Capabilities",

@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from aalis_memory.conformance import contract_doc, rule_cli, spec_map
+from aalis_memory.conformance.docgen import contract_doc, rule_cli, spec_map
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractContextManager, closing
 from typing import Any
 
-from aalis_memory.conformance.registry import (
+from aalis_memory.conformance.registration.registry import (
     Capabilities,
     DriverContext,
     RawMetadataKind,
@@ -85,7 +85,7 @@ async def _plant_mongodb(store: Any, namespace: str, key: str, kind: RawMetadata
     """BSON has no "not JSON" payload; a non-object ``data`` is written straight to the server."""
     if kind == "not-json":
         return False
-    from aalis_memory.drivers.mongodb_raw import plant_metadata
+    from aalis_memory.drivers.mongodb.raw import plant_metadata
 
     await plant_metadata(store, namespace, key, data=[1, 2, 3])
     return True

@@ -89,7 +89,7 @@ TARGETS: Final = {
                (*settings_tests("sqlite"), "tests/test_sqlite_driver.py",
                 "tests/test_sqlite_lifecycle.py")),
         # Needs a server (see README: MongoDB, Docker or FerretDB); not in the default set.
-        Target("mongodb", "drivers/mongodb.py", "aalis_memory.drivers.mongodb", ("mongodb",)),
+        Target("mongodb", "drivers/mongodb/__init__.py", "aalis_memory.drivers.mongodb", ("mongodb",)),
     )
 }
 DEFAULT_TARGETS: Final = ("inmemory", "semantics", "sqlite")

@@ -49,6 +49,17 @@ async def _listed(memory: Any, namespace: str, *, use_keys: bool = True
     return keys, [f"{namespace}/{key}" for key in keys if key not in readable]
 
 
+async def _gather(memory: Any, namespaces: Iterable[str], *, use_keys: bool = True
+                  ) -> tuple[dict[str, list[str]], list[str]]:
+    """The keys to delete per namespace (in input order, each once), and the unreadable ones."""
+    deleted: dict[str, list[str]] = {}
+    unreadable: list[str] = []
+    for namespace in dict.fromkeys(namespaces):
+        deleted[namespace], bad = await _listed(memory, namespace, use_keys=use_keys)
+        unreadable += bad
+    return deleted, unreadable
+
+
 async def _one_commit(memory: Any, deleted: dict[str, list[str]]) -> None:
     ops = [MetadataDel(namespace, key) for namespace, keys in deleted.items() for key in keys]
     if ops:
@@ -75,11 +86,7 @@ async def namespaces_sorted(memory: Any, namespaces: Iterable[str], logger: Info
                             ) -> dict[str, list[str]]:
     """Returns the namespaces sorted by name. CLR-05: "namespaces in the order they were
     passed"."""
-    deleted: dict[str, list[str]] = {}
-    unreadable: list[str] = []
-    for namespace in sorted(set(namespaces)):
-        deleted[namespace], bad = await _listed(memory, namespace)
-        unreadable += bad
+    deleted, unreadable = await _gather(memory, sorted(set(namespaces)))
     await _one_commit(memory, deleted)
     if unreadable:
         logger.info(unreadable_line(unreadable))
@@ -91,9 +98,7 @@ async def ignores_list_keys(memory: Any, namespaces: Iterable[str], logger: Info
                             ) -> dict[str, list[str]]:
     """Reads keys from list_metadata even when the store has list_metadata_keys. CLR-06: then
     "unreadable entries are deleted too"; CLR-07: deleting them "logs exactly one info line"."""
-    deleted: dict[str, list[str]] = {}
-    for namespace in dict.fromkeys(namespaces):
-        deleted[namespace], _ = await _listed(memory, namespace, use_keys=False)
+    deleted, _ = await _gather(memory, namespaces, use_keys=False)
     await _one_commit(memory, deleted)
     return deleted
 
@@ -102,11 +107,7 @@ async def ignores_list_keys(memory: Any, namespaces: Iterable[str], logger: Info
 async def a_line_per_entry(memory: Any, namespaces: Iterable[str], logger: InfoLogger
                            ) -> dict[str, list[str]]:
     """Logs one info line per unreadable entry. CLR-07: "exactly one info line naming them"."""
-    deleted: dict[str, list[str]] = {}
-    unreadable: list[str] = []
-    for namespace in dict.fromkeys(namespaces):
-        deleted[namespace], bad = await _listed(memory, namespace)
-        unreadable += bad
+    deleted, unreadable = await _gather(memory, namespaces)
     await _one_commit(memory, deleted)
     for name in unreadable:
         logger.info(unreadable_line([name]))
@@ -118,11 +119,7 @@ async def fallback_logs(memory: Any, namespaces: Iterable[str], logger: InfoLogg
                         ) -> dict[str, list[str]]:
     """Without list_metadata_keys, logs that it could not see unreadable entries. CLR-08: in the
     fallback they are "neither returned nor logged"."""
-    deleted: dict[str, list[str]] = {}
-    unreadable: list[str] = []
-    for namespace in dict.fromkeys(namespaces):
-        deleted[namespace], bad = await _listed(memory, namespace)
-        unreadable += bad
+    deleted, unreadable = await _gather(memory, namespaces)
     await _one_commit(memory, deleted)
     if unreadable:
         logger.info(unreadable_line(unreadable))

@@ -11,9 +11,9 @@ import pytest
 from broken_providers import BROKEN, NAMES
 from test_broken_drivers import run_suite
 
-from aalis_memory.conformance.report import ADVISORY
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.rules.rule import METADATA_KEEPERS, PROVIDERS
+from aalis_memory.conformance.verdicts.properties import ADVISORY
 from reports import verdicts
 
 #: The provider suite's modules (``-k`` matches a test's module name).

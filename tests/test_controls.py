@@ -13,7 +13,7 @@ from test_broken_drivers import run_suite
 
 from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.runner import run_machine
-from aalis_memory.conformance.registry import DriverContext
+from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from broken_drivers.controls import CONTROLS, registration
 from reports import verdicts

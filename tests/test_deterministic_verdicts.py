@@ -17,10 +17,10 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.adapters import opened_store
 from aalis_memory.conformance.checks import ConformanceFailure
-from aalis_memory.conformance.registry import DriverContext, DriverRegistration
-from aalis_memory.conformance.registry import get as get_driver
+from aalis_memory.conformance.harness.adapters import opened_store
+from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.registration.registry import get as get_driver
 from aalis_memory.conformance.suite import concurrency, metadata
 from broken_drivers import BROKEN, load_all, registration
 

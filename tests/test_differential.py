@@ -13,7 +13,7 @@ from pathlib import Path
 
 from test_broken_drivers import run_suite
 
-from aalis_memory.conformance.report import PROP_CHECKED
+from aalis_memory.conformance.verdicts.properties import PROP_CHECKED
 from broken_drivers import BROKEN, load_all
 from reports import failing
 

@@ -17,7 +17,7 @@ from typing import Final
 import broken_providers
 from broken_helpers import HELPERS
 
-from aalis_memory.conformance import spec_map
+from aalis_memory.conformance.docgen import spec_map
 from aalis_memory.conformance.rules import CATALOGUE
 from broken_drivers import BROKEN, load_all
 from broken_drivers.durable import BREAKS as CRASH_BREAKS
@@ -25,7 +25,7 @@ from broken_drivers.slow import SLOW
 
 load_all()
 
-SUITES: Final = [Path(spec_map.__file__).resolve().parent / name
+SUITES: Final = [Path(spec_map.__file__).resolve().parent.parent / name
                  for name in ("suite", "compression")]
 
 def judged_by_the_suites() -> set[str]:

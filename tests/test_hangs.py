@@ -17,7 +17,7 @@ from typing import Final
 import pytest
 from hanging_drivers import HANGING_CLASSES
 
-from aalis_memory.conformance.registry import DEFAULT_CALL_TIMEOUT
+from aalis_memory.conformance.registration.registry import DEFAULT_CALL_TIMEOUT
 from reports import conformance_summary, load_report
 
 #: Each run must end within this (the issue's bound; a run without the kit's care takes minutes).

@@ -1,7 +1,8 @@
 """Properties of the pure pieces: limit handling, history windows, archive position arithmetic.
 
-The model (conformance/contract_model.py) and the drivers' shared logic (drivers/semantics.py) are written
-independently; here they must agree with each other and with the arithmetic the notes state.
+The model (conformance/machine/contract_model.py) and the drivers' shared logic
+(drivers/semantics.py) are written independently; here they must agree with each other and
+with the arithmetic the notes state.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aalis_memory.conformance import contract_model as model
+from aalis_memory.conformance.machine import contract_model as model
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.types import CONTROL_KINDS, Message
 

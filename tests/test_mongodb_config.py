@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pymongo")
 
 from aalis_memory.drivers.mongodb import MongoMemory
-from aalis_memory.drivers.mongodb_config import (
+from aalis_memory.drivers.mongodb.config import (
     ConfigError,
     HostPaths,
     MongoConfig,

@@ -17,7 +17,7 @@ from aalis_memory.drivers.mongodb import (
     MongoConnectionError,
     MongoMemory,
 )
-from aalis_memory.drivers.mongodb_config import ConfigError
+from aalis_memory.drivers.mongodb.config import ConfigError
 from aalis_memory.fixtures.mongodb_server import MongoServer, free_port
 from aalis_memory.fixtures.mongodb_testing import (
     ClientRecorder,

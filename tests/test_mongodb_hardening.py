@@ -30,7 +30,7 @@ from aalis_memory.drivers.mongodb import (
     MongoConnectionError,
     MongoMemory,
 )
-from aalis_memory.drivers.mongodb_config import PLUGIN_NAME, ConfigError, redact_uri
+from aalis_memory.drivers.mongodb.config import PLUGIN_NAME, ConfigError, redact_uri
 from aalis_memory.fixtures.mongodb_server import MongoServer, free_port
 from aalis_memory.fixtures.mongodb_testing import ClientRecorder, run_against_unreachable
 from aalis_memory.fixtures.pytest_mongodb import drop_database
@@ -198,7 +198,7 @@ def test_pytest_tracebacks_never_show_the_password(
     pytester.makepyfile(textwrap.dedent("""
         import asyncio
         import pytest
-        from aalis_memory.drivers import mongodb_holders
+        from aalis_memory.drivers.mongodb import holders as mongodb_holders
         from aalis_memory.drivers.mongodb import MongoMemory
 
         async def twice(config):

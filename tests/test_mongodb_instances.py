@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pymongo")
 
 from aalis_memory.drivers.mongodb import MongoConfig, MongoMemory
-from aalis_memory.drivers.mongodb_config import PLUGIN_NAME, ConfigError, HostPaths
+from aalis_memory.drivers.mongodb.config import PLUGIN_NAME, ConfigError, HostPaths
 from aalis_memory.fixtures.mongodb_server import MongoServer
 from aalis_memory.fixtures.mongodb_testing import ClientRecorder
 from aalis_memory.fixtures.pytest_mongodb import drop_database

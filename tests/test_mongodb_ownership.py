@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("pymongo")
 
 from aalis_memory.drivers.mongodb import MongoConfig, MongoMemory
-from aalis_memory.drivers.mongodb_config import PLUGIN_NAME, ConfigError, HostPaths
-from aalis_memory.drivers.mongodb_ownership import OWNER_KEY, OWNER_NAMESPACE
-from aalis_memory.drivers.mongodb_raw import plant_metadata
+from aalis_memory.drivers.mongodb.config import PLUGIN_NAME, ConfigError, HostPaths
+from aalis_memory.drivers.mongodb.ownership import OWNER_KEY, OWNER_NAMESPACE
+from aalis_memory.drivers.mongodb.raw import plant_metadata
 from aalis_memory.fixtures.mongodb_server import MongoServer
 from aalis_memory.fixtures.mongodb_testing import ClientRecorder
 from aalis_memory.types import Message

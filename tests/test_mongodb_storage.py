@@ -14,9 +14,9 @@ pytest.importorskip("pymongo")
 
 from pymongo.errors import PyMongoError
 
-from aalis_memory.conformance.registry import get, load_entry_points
+from aalis_memory.conformance.registration.registry import get, load_entry_points
 from aalis_memory.drivers.mongodb import MongoConfig, MongoMemory
-from aalis_memory.drivers.mongodb_raw import OMIT, plant_metadata
+from aalis_memory.drivers.mongodb.raw import OMIT, plant_metadata
 from aalis_memory.fixtures.mongodb_server import MongoServer
 from aalis_memory.fixtures.mongodb_testing import ClientRecorder, require
 from aalis_memory.types import (

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from aalis_memory.conformance import spec_map
 from aalis_memory.conformance.__main__ import main
 from aalis_memory.conformance.checks import ConformanceFailure, fail
+from aalis_memory.conformance.docgen import spec_map
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
 from aalis_memory.conformance.rules import CATALOGUE, OUT_OF_SCOPE
 from aalis_memory.conformance.rules.rule import (

@@ -18,10 +18,10 @@ import attrs
 import pytest
 from test_broken_drivers import run_suite
 
-from aalis_memory.conformance.adapters import opened_store
+from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
-from aalis_memory.conformance.registry import DriverContext, DriverRegistration
-from aalis_memory.conformance.registry import get as get_driver
+from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.registration.registry import get as get_driver
 from broken_drivers import BROKEN, Broken, load_all, registration
 from reports import failing, messages
 

@@ -17,13 +17,13 @@ from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.inputs import MessageSpec
 from aalis_memory.conformance.machine.ledger import CheckLedger
 from aalis_memory.conformance.machine.runner import machine_for, run_machine
-from aalis_memory.conformance.registry import (
+from aalis_memory.conformance.registration.registry import (
     Capabilities,
     DriverContext,
     DriverRegistration,
     load_entry_points,
 )
-from aalis_memory.conformance.registry import get as get_driver
+from aalis_memory.conformance.registration.registry import get as get_driver
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.service import REQUIRED_METHODS
 

@@ -17,7 +17,7 @@ import pytest
 
 from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.runner import run_machine
-from aalis_memory.conformance.registry import Capabilities, DriverContext, DriverRegistration
+from aalis_memory.conformance.registration.registry import Capabilities, DriverContext, DriverRegistration
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.types import RecentMessageRecord, RecentMessagesAcrossSessionsQuery
 from broken_drivers import BROKEN, load_all

@@ -30,7 +30,7 @@ from aalis_memory.conformance.machine.runner import (
     run_minimized,
 )
 from aalis_memory.conformance.machine.tolerance import TOLERATIONS, Tolerance
-from aalis_memory.conformance.registry import DriverContext
+from aalis_memory.conformance.registration.registry import DriverContext
 from broken_drivers import BROKEN, load_all, registration
 from broken_drivers.masking import KEEP_IGNORED, STALE_COUNT_KEEP_IGNORED
 from reports import failing, messages, verdicts

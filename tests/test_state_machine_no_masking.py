@@ -19,9 +19,9 @@ from test_broken_drivers import run_suite
 
 from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.runner import run_machine
-from aalis_memory.conformance.registry import DriverContext
-from aalis_memory.conformance.report import PROP_ADVISORIES, PROP_CHECKED
+from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.rules import CATALOGUE, Level
+from aalis_memory.conformance.verdicts.properties import PROP_ADVISORIES, PROP_CHECKED
 from broken_drivers import BROKEN, load_all, registration
 from broken_drivers.masking import (
     PLUS_DROPPED_MEDIA,

@@ -23,8 +23,8 @@ from aalis_memory.conformance.machine.attribution import (
 )
 from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.runner import MachineRun, run_machine
-from aalis_memory.conformance.registry import DriverContext, load_entry_points
-from aalis_memory.conformance.registry import get as get_driver
+from aalis_memory.conformance.registration.registry import DriverContext, load_entry_points
+from aalis_memory.conformance.registration.registry import get as get_driver
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.sqlite import SqliteMemory
 from aalis_memory.types import Message

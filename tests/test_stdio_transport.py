@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from test_stdio_bridge import built  # noqa: F401  (the compiled bridge, a session fixture)
 
+from aalis_memory.conformance.registration.transport import Transport, Uncarriable
 from aalis_memory.conformance.stdio import codec
-from aalis_memory.conformance.transport import Transport, Uncarriable
 from reports import load_report, slow_round_trip, verdicts
 
 JAVASCRIPT = Transport("JavaScript", 2**53 - 1,

@@ -4,9 +4,7 @@ old import path, settings."""
 from __future__ import annotations
 
 import asyncio
-import importlib
 import math
-import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
@@ -256,13 +254,3 @@ def test_a_failing_event_bus_does_not_decide() -> None:
         return [m.content for m in await store.get_history(S, math.inf) if not m.is_control]
 
     assert run(scenario) == []
-
-
-@pytest.mark.parametrize("old", ["aalis_memory.summary", "aalis_memory.summary_plan"])
-def test_the_old_import_path_still_works_and_warns(old: str) -> None:
-    sys.modules.pop(old, None)
-    with pytest.warns(DeprecationWarning, match="moved to aalis_memory.drivers"):
-        module = importlib.import_module(old)
-    new = importlib.import_module(old.replace("aalis_memory.", "aalis_memory.drivers."))
-    assert module.__all__ == new.__all__
-    assert all(getattr(module, name) is getattr(new, name) for name in new.__all__)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_broken_drivers import run_suite
 
-from aalis_memory.conformance.report_render import MAX_CASES, cases, shorten
+from aalis_memory.conformance.verdicts.render import MAX_CASES, cases, shorten
 from reports import conformance_summary, rules
 
 #: Broken drivers whose failures and advisories list many cases (HOST-01, HOST-02, HOST-04).

@@ -11,8 +11,8 @@ import attrs
 import pytest
 
 from aalis_memory.conformance import Capabilities, DriverContext, UngrantedTier, memory_driver
-from aalis_memory.conformance.registry import DocumentedBackend, DriverRegistration, registered
-from aalis_memory.conformance.tiers import weaker_than_granted
+from aalis_memory.conformance.registration.registry import DocumentedBackend, DriverRegistration, registered
+from aalis_memory.conformance.registration.tiers import weaker_than_granted
 
 
 async def _factory(ctx: DriverContext) -> AsyncIterator[Any]:

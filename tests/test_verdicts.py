@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance import tiers
-from aalis_memory.conformance.registry import Capabilities
-from aalis_memory.conformance.verdicts import (
+from aalis_memory.conformance.registration import tiers
+from aalis_memory.conformance.registration.registry import Capabilities
+from aalis_memory.conformance.verdicts.model import (
     Outcome,
     RuleVerdict,
     Verdict,

@@ -14,7 +14,7 @@ import pytest
 from aalis_memory.conformance.compression import registry
 from aalis_memory.conformance.compression.harness import Harness
 from aalis_memory.conformance.compression.registry import ProviderRegistration
-from aalis_memory.conformance.plugin import SUITE_DIR, _split, select_or_usage_error
+from aalis_memory.conformance.plugin.options import SUITE_DIR, _split, select_or_usage_error
 
 #: The provider suite: collected only when a provider is selected.
 SUITE_FILES: Final = frozenset(

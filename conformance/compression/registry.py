@@ -1,4 +1,4 @@
-"""Provider registration, the compression twin of :mod:`aalis_memory.conformance.registry`.
+"""Provider registration, the compression twin of :mod:`aalis_memory.conformance.registration.registry`.
 
 A provider factory gets a :class:`ProviderContext` (the store under test, the kit's scripted
 summarizer, settings, token counter, clock) and returns a ``CompressionService``; the kit needs
@@ -14,7 +14,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from aalis_memory.compression_service import CompressionService
-from aalis_memory.conformance.named_registry import NamedRegistry
+from aalis_memory.conformance.registration.named_registry import NamedRegistry
 from aalis_memory.drivers.summary import CompressionSettings, Summarizer
 from aalis_memory.drivers.summary_plan import TokenCounter
 from aalis_memory.events import EventSink

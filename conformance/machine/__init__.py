@@ -1,7 +1,7 @@
 """The state machine: whole generated histories run on a driver and on the contract model.
 
 Every step calls one contract method on the driver and on
-:class:`~aalis_memory.conformance.contract_model.ContractModel` and compares the results; a
+:class:`~aalis_memory.conformance.machine.contract_model.ContractModel` and compares the results; a
 divergence is reported under the rule it breaks, with the history cut down to a runnable snippet.
 The package is split by job:
 

@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from aalis_memory.conformance.contract_model import (
+from aalis_memory.conformance.machine.contract_model import (
     FULL_HISTORY_DEFAULT,
     HISTORY_DEFAULT,
     UPDATE_DEFAULT,

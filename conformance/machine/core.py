@@ -32,13 +32,9 @@ from typing import Any, ClassVar, Final, TypeVar, cast
 import attrs
 from hypothesis.stateful import RuleBasedStateMachine, invariant
 
-from aalis_memory.conformance.adapters import opened_store
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.concurrent_reads import ReadError, watch_write
-from aalis_memory.conformance.contract_model import (
-    ContractModel,
-    Ordering,
-)
+from aalis_memory.conformance.harness.adapters import opened_store
+from aalis_memory.conformance.harness.steps import REQUIRED_RULE, MissingRequired
 from aalis_memory.conformance.machine.attribution import (
     Origin,
     field_exercises,
@@ -47,6 +43,10 @@ from aalis_memory.conformance.machine.attribution import (
     interleaving_only,
     list_mismatch_rules,
     session_read_exercises,
+)
+from aalis_memory.conformance.machine.contract_model import (
+    ContractModel,
+    Ordering,
 )
 from aalis_memory.conformance.machine.failure import (
     LoggedCall,
@@ -62,8 +62,8 @@ from aalis_memory.conformance.machine.inputs import (
 from aalis_memory.conformance.machine.ledger import CheckLedger
 from aalis_memory.conformance.machine.snippets import Step, Watched, py, reproduction_for
 from aalis_memory.conformance.machine.tolerance import Tolerance
-from aalis_memory.conformance.registry import DriverContext, DriverRegistration
-from aalis_memory.conformance.steps import REQUIRED_RULE, MissingRequired
+from aalis_memory.conformance.probes.concurrent_reads import ReadError, watch_write
+from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 from aalis_memory.types import CONTROL_KINDS, Message
 

@@ -17,7 +17,6 @@ from typing import Any
 import attrs
 
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.contract_model import cross_session_accepts, take_newest
 from aalis_memory.conformance.machine.attribution import (
     cross_exercises,
     cross_rules,
@@ -25,6 +24,7 @@ from aalis_memory.conformance.machine.attribution import (
     cross_witness_rules,
     range_exercises,
 )
+from aalis_memory.conformance.machine.contract_model import cross_session_accepts, take_newest
 from aalis_memory.conformance.machine.core import MachineCore
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import ALL, ORIGINS, ROLES, SESSIONS, ZERO_PICK
@@ -32,17 +32,9 @@ from aalis_memory.conformance.machine.snippets import py
 from aalis_memory.types import Message, RecentMessageRecord, RecentMessagesAcrossSessionsQuery
 
 
-def _short_of(newest: Sequence[RecentMessageRecord], actual: Any) -> bool:
-    """Whether ``actual`` is some but fewer records than ``newest``, exactly its newest ones (an
-    empty answer says nothing of which rule cut it)."""
-    if not isinstance(actual, list) or not 0 < len(actual) < len(newest):
-        return False
-
-    def key(record: Any) -> tuple[Any, Any]:
-        return (getattr(record, "session_id", None),
-                getattr(getattr(record, "message", None), "content", None))
-
-    return Counter(map(key, actual)) == Counter(map(key, newest[len(newest) - len(actual):]))
+def _record_key(record: Any) -> tuple[Any, Any]:
+    return (getattr(record, "session_id", None),
+            getattr(getattr(record, "message", None), "content", None))
 
 
 class DerivedReads(MachineCore):
@@ -243,8 +235,7 @@ class DerivedReads(MachineCore):
         filter's: the filters let through only what they should), records that no candidate
         explains, filters that fail alone, edges a filter missed."""
         newest = take_newest(candidates, wanted)
-        short = _short_of(newest, actual)
-        if short:
+        if self.crowded_out(query, candidates, wanted, actual):
             cap = self.model.cross_session_max_limit
             over = query.limit > cap and len(candidates) > cap
             return ["LIM-04" if over and query.limit == math.inf else "CROSS-01" if over
@@ -253,6 +244,22 @@ class DerivedReads(MachineCore):
                                              actual, self.model.stored_message)
         return [*extra, *self.cross_limit_failing(driver, query),
                 *self.cross_filters_failing(driver, query), *missing]
+
+    def crowded_out(self, query: RecentMessagesAcrossSessionsQuery,
+                    candidates: list[RecentMessageRecord], wanted: int | float,
+                    actual: Any) -> bool:
+        """Whether ``actual`` is too short in exactly the way of a read that took the newest
+        ``wanted`` active records first and filtered those: the filters kept what they should
+        (their rules hold), the count did not (CROSS-01/02's words, LIM-04's)."""
+        if not isinstance(actual, list) or not 0 < len(actual) < min(wanted, len(candidates)):
+            return False
+        everything = attrs.evolve(query, limit=math.inf, roles=tuple(ROLES), kinds=None,
+                                  exclude_kinds=None, since_ts=None, platform=None,
+                                  exclude_session_ids=None)
+        every, _ = self.model.cross_session_candidates(everything)
+        kept = {_record_key(r) for r in candidates}
+        cut_first = [r for r in take_newest(every, wanted) if _record_key(r) in kept]
+        return Counter(map(_record_key, actual)) == Counter(map(_record_key, cut_first))
 
     def cross_limit_failing(self, driver: str,
                             query: RecentMessagesAcrossSessionsQuery) -> list[str]:

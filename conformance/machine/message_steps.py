@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.contract_model import CROSS_DEFAULT_ROLES
 from aalis_memory.conformance.machine.attribution import (
     archive_exercises,
     archive_rules,
@@ -30,6 +29,7 @@ from aalis_memory.conformance.machine.attribution import (
     update_exercises,
     update_rules,
 )
+from aalis_memory.conformance.machine.contract_model import CROSS_DEFAULT_ROLES
 from aalis_memory.conformance.machine.core import logged, now_ms
 from aalis_memory.conformance.machine.derived_reads import DerivedReads
 from aalis_memory.conformance.machine.failure import Raised

@@ -18,13 +18,13 @@ from typing import Any
 import attrs
 
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.contract_model import ModelEntry
 from aalis_memory.conformance.machine.attribution import json_alike, listing_exercises
+from aalis_memory.conformance.machine.contract_model import ModelEntry
 from aalis_memory.conformance.machine.core import MachineCore, Results, leaked
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import NAMESPACES
 from aalis_memory.conformance.machine.snippets import Step
-from aalis_memory.conformance.suite._metadata_views import json_difference
+from aalis_memory.conformance.suite._metadata_reads import json_difference
 from aalis_memory.types import JsonObject, MetadataEntry
 
 

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.contract_model import ContractModel
 from aalis_memory.conformance.machine.attribution import (
     commit_exercises,
     commit_rules,
 )
+from aalis_memory.conformance.machine.contract_model import ContractModel
 from aalis_memory.conformance.machine.core import MUTATION_MARKERS, Results, leaked, logged
 from aalis_memory.conformance.machine.failure import MachineFailure, Raised
 from aalis_memory.conformance.machine.inputs import (

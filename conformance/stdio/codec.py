@@ -29,13 +29,12 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from aalis_memory.conformance.transport import Transport, Uncarriable
+from aalis_memory.conformance.registration.transport import Transport, Uncarriable
 from aalis_memory.types import (
     Message,
     MetadataDel,
     MetadataEntry,
     MetadataPut,
-    RecentMessageRecord,
     RecentMessagesAcrossSessionsQuery,
 )
 
@@ -52,7 +51,7 @@ class Codec:
     Without a declared transport (``transport=None`` or an undeclared one) this is the encoding
     of protocol version 1: every tag but ``$cycle`` and ``$deep``, nesting cut at
     :data:`MAX_DEPTH` with an ``$opaque``. A declared transport gets only what it says it
-    carries; anything else raises :class:`~aalis_memory.conformance.transport.Uncarriable`
+    carries; anything else raises :class:`~aalis_memory.conformance.registration.transport.Uncarriable`
     before a byte is sent.
     """
 
@@ -289,15 +288,7 @@ def decode_message(data: Any) -> Message:
     return Message.from_json(decode(data))
 
 
-def decode_messages(data: Any) -> list[Message]:
-    return [decode_message(item) for item in data]
-
-
 def decode_entries(data: Any) -> list[MetadataEntry]:
     return [MetadataEntry(key=item["key"], data=decode(item["data"]), updated_at=item["updatedAt"])
             for item in data]
 
-
-def decode_records(data: Any) -> list[RecentMessageRecord]:
-    return [RecentMessageRecord(item["sessionId"], decode_message(item["message"]))
-            for item in data]

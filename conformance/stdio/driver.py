@@ -15,19 +15,19 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from aalis_memory.conformance import capability_fields
-from aalis_memory.conformance.registry import (
+from aalis_memory.conformance.registration import capability_fields
+from aalis_memory.conformance.registration.registry import (
     DocumentedBackend,
     DriverContext,
     DriverRegistration,
     RawMetadataKind,
     memory_driver,
 )
+from aalis_memory.conformance.registration.transport import Transport
 from aalis_memory.conformance.stdio.client import PROTOCOL_VERSION, Connection
 from aalis_memory.conformance.stdio.errors import StdioBridgeError
 from aalis_memory.conformance.stdio.store import StdioStore
 from aalis_memory.conformance.stdio.transcript import RECORDERS, Recorder
-from aalis_memory.conformance.transport import Transport
 
 #: The handshake of a starting adapter may wait for a runtime to load (node, a JVM).
 HELLO_TIMEOUT: Final = 30.0

@@ -3,7 +3,7 @@
 Only the methods the handshake listed exist on the object (a required one missing fails
 REQ-01, and the tests that need it are blocked by it), so the kit's detection by presence works
 through the bridge. Values go through the codec of the adapter's declared transport; what it
-cannot carry makes the test ``unverified`` (:mod:`aalis_memory.conformance.transport`).
+cannot carry makes the test ``unverified`` (:mod:`aalis_memory.conformance.registration.transport`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Literal
 
+from aalis_memory.conformance.registration.transport import Transport
 from aalis_memory.conformance.stdio import codec
 from aalis_memory.conformance.stdio.client import Connection
-from aalis_memory.conformance.transport import Transport
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS, Limit
 from aalis_memory.types import (
     ABSENT,

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import expect_equal
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import save_all
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import save_all
 from aalis_memory.types import ABSENT, Message
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 

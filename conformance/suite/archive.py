@@ -16,11 +16,11 @@ from aalis_memory.conformance.checks import (
     expect_raises,
     same_records,
 )
-from aalis_memory.conformance.concurrent_reads import Read, only_from_outside, watch_write
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.steps import stands_on
-from aalis_memory.conformance.suite._build import conversation, msg, save_all, timeline
-from aalis_memory.conformance.suite._views import active, everything
+from aalis_memory.conformance.harness.steps import stands_on
+from aalis_memory.conformance.probes.concurrent_reads import Read, only_from_outside, watch_write
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import conversation, msg, save_all, timeline
+from aalis_memory.conformance.suite._reads import active, everything
 
 S = "s-arch"
 

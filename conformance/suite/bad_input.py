@@ -13,8 +13,9 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.checks import expect_equal, report, same_records
-from aalis_memory.conformance.steps import stands_on
-from aalis_memory.conformance.suite._build import msg, save_all
+from aalis_memory.conformance.harness.steps import stands_on
+from aalis_memory.conformance.registration.transport import transport_of
+from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.conformance.suite._robustness import (
     Call,
     Case,
@@ -25,8 +26,7 @@ from aalis_memory.conformance.suite._robustness import (
     shown,
     snapshot,
 )
-from aalis_memory.conformance.transport import transport_of
-from aalis_memory.conformance.verdicts import Verdict, skip
+from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.types import Message, MetadataPut, RecentMessagesAcrossSessionsQuery
 
 S = "s-input"

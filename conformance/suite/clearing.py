@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import expect_equal
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import msg, save_all, timeline
-from aalis_memory.conformance.suite._metadata_views import read_back_first
-from aalis_memory.conformance.suite._views import active, everything
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import msg, save_all, timeline
+from aalis_memory.conformance.suite._metadata_reads import read_back_first
+from aalis_memory.conformance.suite._reads import active, everything
 
 S = "s-clear"
 OTHER = "s-clear-other"

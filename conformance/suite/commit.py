@@ -16,11 +16,11 @@ from aalis_memory.conformance.checks import (
     expect_raises,
     fail,
 )
-from aalis_memory.conformance.concurrent_reads import only_from_outside, watch_write
-from aalis_memory.conformance.registry import RawMetadataKind
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._metadata_views import UNSERIALIZABLE, entries, state
-from aalis_memory.conformance.verdicts import Verdict, skip
+from aalis_memory.conformance.probes.concurrent_reads import only_from_outside, watch_write
+from aalis_memory.conformance.registration.registry import RawMetadataKind
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._metadata_reads import UNSERIALIZABLE, entries, state
+from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
 
 NS = "plugin-commit"

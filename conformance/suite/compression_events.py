@@ -15,8 +15,8 @@ import pytest
 from aalis_memory.compression_service import CompressionError
 from aalis_memory.conformance.checks import expect, expect_equal
 from aalis_memory.conformance.compression.harness import Harness, Step
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import conversation, marker, save_all
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import conversation, marker, save_all
 from aalis_memory.events import HISTORY_CHANGED, MESSAGES_DELETED, MESSAGES_REWRITTEN
 
 S = "s-evt"

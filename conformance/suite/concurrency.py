@@ -17,11 +17,11 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.adapters import CallTimeout
 from aalis_memory.conformance.checks import ConformanceFailure, expect, expect_equal, fail, report
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.steps import Blocked
-from aalis_memory.conformance.suite._build import msg, save_all
+from aalis_memory.conformance.harness.health import CallTimeout
+from aalis_memory.conformance.harness.steps import Blocked
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.types import MetadataPut
 
 S = "s-conc"

@@ -1,7 +1,7 @@
 """Crash consistency of durable drivers (CRASH-01, CRASH-02): SIGKILL a writer, reopen, check.
 
 A driver declares durability with the ``reopen`` registration hook. The kit runs a writer in a
-child process (``aalis_memory.conformance.crash_child``; writers are forked from one process
+child process (``aalis_memory.conformance.probes.crash_child``; writers are forked from one process
 that imported everything once, so a kill is cheap) on a store of its own, kills it with SIGKILL
 after a seeded number of acknowledged writes (the writer is then usually inside its next call),
 reopens the store in this process and checks: every acknowledged write is there (CRASH-01), and
@@ -32,9 +32,9 @@ from typing import Any, Final
 import attrs
 import pytest
 
-from aalis_memory.conformance.adapters import opened_store
 from aalis_memory.conformance.checks import fail
-from aalis_memory.conformance.crash_child import (
+from aalis_memory.conformance.harness.adapters import opened_store
+from aalis_memory.conformance.probes.crash_child import (
     ARCHIVE,
     BATCH,
     HOOK_FAILED,
@@ -43,9 +43,9 @@ from aalis_memory.conformance.crash_child import (
     WRITE_FAILED,
     hook_source,
 )
-from aalis_memory.conformance.registry import DriverContext, DriverRegistration
-from aalis_memory.conformance.report import attach
-from aalis_memory.conformance.verdicts import Verdict, skip
+from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.verdicts.model import Verdict, skip
+from aalis_memory.conformance.verdicts.properties import attach
 
 KILLS: Final = 24
 THOROUGH_KILLS: Final = 200
@@ -149,7 +149,7 @@ class Writers:
     def __init__(self, log: Path) -> None:
         self._log = log.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "aalis_memory.conformance.crash_child"],
+            [sys.executable, "-m", "aalis_memory.conformance.probes.crash_child"],
             stdin=subprocess.PIPE, stdout=self._log, stderr=self._log, text=True,
         )
         self._dir = Path(tempfile.mkdtemp(prefix="aalis-crash-"))  # short: a socket path

@@ -12,10 +12,10 @@ import attrs
 import pytest
 
 from aalis_memory.conformance.checks import describe, every_case, expect, expect_equal
-from aalis_memory.conformance.registry import DriverContext
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import msg, save_all
-from aalis_memory.conformance.suite._views import records
+from aalis_memory.conformance.registration.registry import DriverContext
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import msg, save_all
+from aalis_memory.conformance.suite._reads import records
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import expect, expect_equal, expect_raises
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import save_all, timeline
-from aalis_memory.conformance.suite._metadata_views import entry, now_ms
-from aalis_memory.conformance.suite._views import active
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import save_all, timeline
+from aalis_memory.conformance.suite._metadata_reads import entry, now_ms
+from aalis_memory.conformance.suite._reads import active
 
 S = "s-edges"
 

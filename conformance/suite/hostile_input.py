@@ -14,7 +14,7 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.checks import expect_equal, report
-from aalis_memory.conformance.suite._build import msg, save_all
+from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.conformance.suite._robustness import (
     Case,
     available,

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import expect_equal
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.transport import transport_of
-from aalis_memory.conformance.verdicts import Verdict, skip
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.registration.transport import transport_of
+from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 

@@ -15,10 +15,10 @@ from aalis_memory.conformance.checks import (
     expect_raises,
     fail,
 )
-from aalis_memory.conformance.registry import RawMetadataKind
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.steps import unverified_part
-from aalis_memory.conformance.suite._metadata_views import (
+from aalis_memory.conformance.harness.steps import unverified_part
+from aalis_memory.conformance.registration.registry import RawMetadataKind
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._metadata_reads import (
     UNSERIALIZABLE,
     entries,
     entry,

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import contents, expect, expect_equal
-from aalis_memory.conformance.registry import DriverContext
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import MARKER, conversation, msg, save_all, timeline
+from aalis_memory.conformance.registration.registry import DriverContext
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import MARKER, conversation, msg, save_all, timeline
 
 S = "s-range"
 

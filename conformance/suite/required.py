@@ -11,9 +11,9 @@ import asyncio
 
 import pytest
 
-from aalis_memory.conformance.adapters import missing_required, opened_store
 from aalis_memory.conformance.checks import expect
-from aalis_memory.conformance.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.harness.adapters import missing_required, opened_store
+from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
 
 
 @pytest.mark.aalis_spec("REQ-01")

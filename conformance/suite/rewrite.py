@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import contents, expect_equal, expect_raises
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import marker, msg, save_all
-from aalis_memory.conformance.suite._views import ALL, active, everything
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import marker, msg, save_all
+from aalis_memory.conformance.suite._reads import ALL, active, everything
 from aalis_memory.types import Message
 
 S = "s-rw"

@@ -3,7 +3,7 @@ get slower as the data grows.
 
 One store holds a small and a large session (1,000 and 50,000 messages by default) and a small
 and a large namespace (100 and 10,000 keys). Each call is timed on both, interleaved, and judged
-on the ratio of the medians (see :mod:`aalis_memory.conformance.scaling`). Every measurement is
+on the ratio of the medians (see :mod:`aalis_memory.conformance.probes.scaling`). Every measurement is
 in the rule's message, pass or advisory, and so in the JSON report.
 """
 
@@ -16,8 +16,8 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.checks import fail
-from aalis_memory.conformance.report import PROP_NOTES, attach
-from aalis_memory.conformance.scaling import GROWTH_LIMIT, Growth, ScalingSizes, measure
+from aalis_memory.conformance.probes.scaling import GROWTH_LIMIT, Growth, ScalingSizes, measure
+from aalis_memory.conformance.verdicts.properties import PROP_NOTES, attach
 from aalis_memory.types import Message, MetadataPut
 
 SMALL, LARGE = "s-scale-small", "s-scale-large"

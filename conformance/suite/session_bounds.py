@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import expect_equal
-from aalis_memory.conformance.requirements import requires
-from aalis_memory.conformance.suite._build import msg, save_all
-from aalis_memory.conformance.suite._views import ALL
+from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.suite._builders import msg, save_all
+from aalis_memory.conformance.suite._reads import ALL
 from aalis_memory.types import Message
 
 S = "s-bound"

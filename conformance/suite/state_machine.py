@@ -2,7 +2,7 @@
 
 The example tests check one rule at a time; here a Hypothesis state machine
 (:mod:`aalis_memory.conformance.machine`) drives each selected driver and
-:mod:`aalis_memory.conformance.contract_model` side by side, with a fresh store per example made
+:mod:`aalis_memory.conformance.machine.contract_model` side by side, with a fresh store per example made
 by the driver's own factory on the machine's event loop. ``--memory-hypothesis-profile`` picks the
 budget (``--memory-hypothesis-minutes`` bounds a thorough run by time instead);
 ``--memory-differential`` also runs one history against all selected drivers at once.
@@ -23,10 +23,10 @@ from aalis_memory.conformance.machine.attribution import COVERED_RULES
 from aalis_memory.conformance.machine.budget import BUDGET_ROUND
 from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.runner import run_machine
-from aalis_memory.conformance.plugin import SESSION_OPTIONS, selected_drivers
-from aalis_memory.conformance.registry import DriverContext, DriverRegistration
-from aalis_memory.conformance.registry import get as get_driver
-from aalis_memory.conformance.report import PROP_ADVISORIES, PROP_CHECKED, PROP_EXAMPLES, attach
+from aalis_memory.conformance.plugin.options import SESSION_OPTIONS, selected_drivers
+from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.registration.registry import get as get_driver
+from aalis_memory.conformance.verdicts.properties import PROP_ADVISORIES, PROP_CHECKED, PROP_EXAMPLES, attach
 
 
 def _run(request: pytest.FixtureRequest, targets: list[Target], strict: bool) -> None:

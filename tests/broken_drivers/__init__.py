@@ -18,8 +18,8 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from aalis_memory.conformance.adapters import CONTRACT_METHODS
-from aalis_memory.conformance.registry import Capabilities, DriverContext, DriverRegistration
+from aalis_memory.conformance.harness.sync import CONTRACT_METHODS
+from aalis_memory.conformance.registration.registry import Capabilities, DriverContext, DriverRegistration
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.registrations import plant_inmemory
 from aalis_memory.types import MetadataPut

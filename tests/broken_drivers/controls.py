@@ -17,7 +17,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from aalis_memory.conformance.registry import Capabilities, DriverRegistration
+from aalis_memory.conformance.registration.registry import Capabilities, DriverRegistration
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMetadata
 from aalis_memory.types import MetadataOp, MetadataPut

@@ -15,7 +15,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Final, TypeVar
 
-from aalis_memory.conformance.registry import (
+from aalis_memory.conformance.registration.registry import (
     Capabilities,
     DriverContext,
     DriverRegistration,

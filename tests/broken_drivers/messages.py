@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from aalis_memory.conformance.registry import Capabilities
+from aalis_memory.conformance.registration.registry import Capabilities
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMessage
 from aalis_memory.service import Limit

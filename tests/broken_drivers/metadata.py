@@ -10,13 +10,13 @@ from typing import Any
 
 import attrs
 
-from aalis_memory.conformance.registry import Capabilities
+from aalis_memory.conformance.registration.registry import Capabilities
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMetadata
 from aalis_memory.types import JsonObject, MetadataDel, MetadataEntry, MetadataOp, MetadataPut
 from broken_drivers import broken
 
-#: clear_metadata_namespaces (suite/clearing_helpers.py) is built on list_metadata_keys, list_metadata
+#: clear_metadata_namespaces (suite/clear_namespaces.py) is built on list_metadata_keys, list_metadata
 #: and batch dels: a store that breaks those makes the helper's checks blocked by the store rule
 #: (its calls are steps standing on it), never failed.
 

@@ -4,7 +4,7 @@ as ``control-NAME``."""
 
 from __future__ import annotations
 
-from aalis_memory.conformance.registry import add_registration
+from aalis_memory.conformance.registration.registry import add_registration
 from broken_drivers import load_all, registration
 from broken_drivers.controls import CONTROLS
 from broken_drivers.controls import registration as control_registration

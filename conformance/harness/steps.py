@@ -1,0 +1,302 @@
+"""The call under test versus the setup and observation steps around it.
+
+A test of ARCH-01 saves messages (setup), calls ``archive_span`` (the call under test) and reads
+the history back (observation). Only the call under test may fail ARCH-01: when ``save_message``
+or the read raises, the test has not judged ARCH-01 at all, and charging it there would blame a
+rule that may well hold. Such a test is *blocked* by the rule the failed step stands on (a read
+of the whole history with ``math.inf`` stands on LIM-02, a missing required method on REQ-01).
+
+The split is made from the catalogue, not by hand in each test: a rule judges the methods it is
+about (:data:`SUBJECTS`); in a test, a call of any other method is a step. Rules whose checks
+call every method as a subject (hostile input, concurrency, crashes, the compression provider)
+have no steps. The store the suite sees (:class:`~aalis_memory.conformance.harness.adapters.GuardedStore`)
+asks :func:`blocker_of` on every call.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from types import MappingProxyType
+from typing import Any, Final
+
+import attrs
+
+from aalis_memory.service import REQUIRED_METHODS
+
+#: The rule a driver lacking a required method breaks; steps calling it are blocked by it.
+REQUIRED_RULE: Final = "REQ-01"
+
+_READS = frozenset({"get_history", "get_full_history"})
+_LIMITED = _READS | {"update_message_content", "get_recent_messages_across_sessions"}
+_COUNTED = _READS | {"count_history", "archive_span", "get_messages_by_session_range",
+                     "get_recent_messages_across_sessions"}
+
+
+def _same(methods: Iterable[str], *rule_ids: str) -> dict[str, frozenset[str]]:
+    return dict.fromkeys(rule_ids, frozenset(methods))
+
+
+#: The methods each rule judges. A rule not listed judges every method (no call is a step).
+SUBJECTS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
+    "LIM-01": _READS | {"get_recent_messages_across_sessions"},
+    **_same(_READS, "LIM-02"),
+    **_same({"update_message_content"}, "LIM-03", "UPD-01", "UPD-02", "UPD-03", "UPD-04"),
+    **_same({"get_recent_messages_across_sessions"}, "LIM-04", "CROSS-01", "CROSS-02", "CROSS-03",
+            "CROSS-04", "CROSS-05"),
+    **_same(_READS | {"update_message_content"}, "LIM-05", "LIM-07"),
+    "LIM-06": _LIMITED,
+    **_same({"save_message"} | _READS, "MSG-01", "MSG-02", "MSG-03", "MSG-05"),
+    "MSG-04": _COUNTED,
+    "MSG-06": frozenset({"clear_session", "delete_messages_by_timestamps", "save_message",
+                         "archive_span", "update_message_content"}),
+    **_same({"get_history"}, "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05"),
+    "COUNT-01": frozenset({"count_history"}),
+    # the clearing helper is kit code run over the store: every store call it makes is a step
+    **_same((), "CLR-04", "CLR-05", "CLR-06", "CLR-07", "CLR-08", "CLR-09"),
+    **_same({"get_full_history"}, "FULL-01", "FULL-02"),
+    **_same({"archive_span"}, "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06",
+            "ARCH-07", "ARCH-08", "ARCH-10", "ARCH-11"),
+    "ARCH-09": frozenset({"archive_span", "get_full_history"}),
+    **_same({"clear_session"}, "CLEAR-01", "CLEAR-02"),
+    **_same({"clear_all"}, "CLEAR-03", "CLEAR-04"),
+    **_same({"get_messages_by_session_range"}, "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04"),
+    **_same({"delete_messages_by_timestamps"}, "DEL-01", "DEL-02"),
+    **_same({"save_metadata", "get_metadata"}, "META-01", "META-06", "META-07"),
+    **_same({"list_metadata"}, "META-02", "META-04", "META-09"),
+    **_same({"delete_metadata"}, "META-03", "META-11"),
+    "META-05": frozenset({"save_metadata", "commit_metadata", "list_metadata"}),
+    "META-08": frozenset({"save_metadata", "commit_metadata"}),
+    "META-10": frozenset({"list_metadata_keys"}),
+    **_same({"commit_metadata"}, "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04", "COMMIT-05",
+            "COMMIT-06", "COMMIT-07"),
+})
+
+#: The rule a step of each method stands on (the reads are refined by their limit, see
+#: :func:`leaned_on`): the rule whose behaviour failed when the step fails.
+_STANDS_ON: Final[Mapping[str, str]] = MappingProxyType({
+    "save_message": "MSG-01",
+    "count_history": "COUNT-01",
+    "archive_span": "ARCH-01",
+    "clear_session": "CLEAR-01",
+    "clear_all": "CLEAR-03",
+    "get_messages_by_session_range": "RANGE-02",
+    "get_recent_messages_across_sessions": "CROSS-02",
+    "update_message_content": "UPD-02",
+    "delete_messages_by_timestamps": "DEL-01",
+    "save_metadata": "META-01",
+    "get_metadata": "META-01",
+    "list_metadata": "META-02",
+    "delete_metadata": "META-03",
+    "list_metadata_keys": "META-10",
+    "commit_metadata": "COMMIT-01",
+})
+
+
+def also_stood_on(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[str, ...]:
+    """What a step stands on besides :func:`leaned_on`'s rule, when it returns without raising
+    but leaves the wrong state: which records a read holds (archived messages let into the
+    history, or left out of the full history), the keep list of an archive, and the stamp of a
+    message saved at an odd timestamp."""
+    if method == "get_history":
+        return ("HIST-01",)
+    if method == "get_full_history":
+        return ("FULL-01",)
+    if method == "archive_span" and (args[2] if len(args) > 2 else kwargs.get("keep")):
+        return ("ARCH-02",)
+    if method == "save_message" and _odd_timestamp(
+            getattr(args[1] if len(args) > 1 else kwargs.get("message"), "timestamp", None)):
+        return ("TS-01",)  # a message at 0, below it or between milliseconds keeps its stamp
+    return ()
+
+
+def _odd_timestamp(timestamp: object) -> bool:
+    """0, negative or fractional: the timestamps TS-01 says read back as they were saved."""
+    if isinstance(timestamp, bool) or not isinstance(timestamp, int | float):
+        return False
+    return timestamp <= 0 or (isinstance(timestamp, float) and not timestamp.is_integer())
+
+
+def leaned_on(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> str:
+    """The rule a step calling ``method`` with these arguments stands on."""
+    if method in _READS:
+        limit = args[1] if len(args) > 1 else kwargs.get("limit")
+        if isinstance(limit, float) and math.isinf(limit):
+            return "LIM-02"
+        if limit is None:
+            return "LIM-05"
+        return "HIST-05" if method == "get_history" else "FULL-02"
+    return _STANDS_ON.get(method, REQUIRED_RULE)
+
+
+class Blocked(Exception):
+    """A setup or observation step failed: the test cannot judge its rules.
+
+    ``blocker`` is the rule the step stood on; the test's rules are reported ``blocked`` by it.
+    """
+
+    def __init__(self, blocker: str, step: str, cause: str) -> None:
+        super().__init__(f"blocked by {blocker}: {step} {cause}")
+        self.blocker = blocker
+        self.step = step
+        self.cause = cause
+
+
+class MissingRequired(Blocked, AttributeError):
+    """A step (or the call under test) needs a required method the driver lacks.
+
+    Also an ``AttributeError``, so ``getattr(store, name, None)`` and ``hasattr`` keep seeing an
+    absent method as absent.
+    """
+
+
+@attrs.define
+class TestSteps:
+    """What the running test judges, and the steps it has taken."""
+
+    rules: frozenset[str]
+    #: Methods whose calls are under test; ``None``: every call is (no steps).
+    subjects: frozenset[str] | None
+    #: Cases of a many-case check that were blocked while the others were judged, by rule (the
+    #: first per rule): a passing test then passes its rule only in part.
+    set_aside: dict[str, Blocked] = attrs.field(factory=dict)
+    #: Parts of a rule this test could not look into, by rule, with the reason: a passing test
+    #: then passes its rule only in part (a sync driver's atomicity, seen from outside).
+    unverified: dict[str, str] = attrs.field(factory=dict)
+    #: The rules the test's steps stood on, setup and reads: a failed check compared state they
+    #: made or read, and is blocked if one of them fails for the driver (see
+    #: :func:`aalis_memory.conformance.verdicts.model.resolve_leaning`).
+    observed: set[str] = attrs.field(factory=set)
+    #: While :func:`aside` runs: calls are neither under test nor steps.
+    aside: bool = False
+    #: Rules a witness read confirmed for this test (:func:`confirmed`): never leaned on again.
+    confirmed: set[str] = attrs.field(factory=set)
+    #: The rule a step of each method stands on in this test, where the test knows better than
+    #: :func:`leaned_on` (see :func:`calls_stand_on`).
+    via: dict[str, str] = attrs.field(factory=dict)
+
+    def blocker_of(self, method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]
+                   ) -> str | None:
+        """The rule a call stands on when it is a step, ``None`` when it is under test."""
+        if self.aside:  # a step for what it raises or hangs, but nothing the check stands on
+            return self.via.get(method) or leaned_on(method, args, kwargs)
+        if self.subjects is None or method in self.subjects:
+            return None
+        rule = self.via.get(method) or leaned_on(method, args, kwargs)
+        self.observed.update((rule, *also_stood_on(method, args, kwargs)))
+        self.observed -= self.confirmed
+        return rule
+
+    def missing(self, method: str) -> MissingRequired | None:
+        """The error for a call of an absent required method (REQ-01's own test gets none)."""
+        if method not in REQUIRED_METHODS or REQUIRED_RULE in self.rules:
+            return None
+        return MissingRequired(REQUIRED_RULE, f"{method}()",
+                               "is not there: the driver lacks this required method")
+
+
+def set_aside(rule_id: str, blocked: Blocked) -> None:
+    """One case of a many-case check of ``rule_id`` was blocked: the other cases go on, and the
+    rule is reported blocked in that part (raised again outside a running test)."""
+    if _current is None:
+        raise blocked
+    _current.set_aside.setdefault(rule_id, blocked)
+
+
+def unverified_part(rule_id: str, reason: str) -> None:
+    """The running test checks ``rule_id`` only from outside: its pass is partial, and says why."""
+    if _current is not None:
+        _current.unverified.setdefault(rule_id, reason)
+
+
+def stands_on(*rule_ids: str) -> None:
+    """The running test's check also stands on ``rule_ids`` through the values it compares (a
+    keep list is ARCH-02's, a listing of keys META-10's): when the check fails and the driver
+    breaks one of them, the test is blocked by it rather than failed."""
+    if _current is not None:
+        _current.observed.update(set(rule_ids) - _current.confirmed)
+
+
+def calls_stand_on(rules: Mapping[str, str]) -> None:
+    """In the running test, a step calling one of these methods stands on the rule given for it:
+    the test knows what the store holds (a list_metadata over unreadable entries raising is
+    META-09's, a batch deleting them COMMIT-06's), where the method alone does not."""
+    if _current is not None:
+        _current.via.update(rules)
+
+
+@contextmanager
+def aside() -> Iterator[None]:
+    """Calls made inside are not under test, nor anything the check stands on: a witness read
+    whose answer only ever removes a lean (see :func:`confirmed`) or sets a case aside. Its error
+    or hang is a step's (``Blocked`` by the method's rule), which the witness catches."""
+    if _current is None:
+        yield
+        return
+    _current.aside = True
+    try:
+        yield
+    finally:
+        _current.aside = False
+
+
+def confirmed(rule_id: str) -> None:
+    """A read that does not go through the test's subject showed that the step of ``rule_id``
+    left the state it should: the check no longer stands on that rule. Two rules that can only be
+    seen through each other (archive_span through get_history, get_history's archived messages
+    through archive_span) are told apart this way, by a third read."""
+    if _current is not None:
+        _current.confirmed.add(rule_id)
+        _current.observed.discard(rule_id)
+
+
+def subjects_of(rules: Iterable[str]) -> frozenset[str] | None:
+    """The methods a test of ``rules`` has under test (``None``: all of them)."""
+    found: set[str] = set()
+    for rule_id in rules:
+        methods = SUBJECTS.get(rule_id)
+        if methods is None:
+            return None
+        found |= methods
+    return frozenset(found)
+
+
+#: The test running in this process (tests run one at a time per process, xdist included).
+_current: TestSteps | None = None
+
+
+def current() -> TestSteps | None:
+    return _current
+
+
+@contextmanager
+def judging(rules: Iterable[str]) -> Iterator[TestSteps]:
+    """While a test of ``rules`` runs: its calls are classified as steps or under test."""
+    global _current
+    chosen = frozenset(rules)
+    steps = TestSteps(chosen, subjects_of(chosen) if chosen else None)
+    previous, _current = _current, steps
+    try:
+        yield steps
+    finally:
+        _current = previous
+
+
+__all__ = [
+    "REQUIRED_RULE",
+    "SUBJECTS",
+    "Blocked",
+    "MissingRequired",
+    "TestSteps",
+    "aside",
+    "calls_stand_on",
+    "confirmed",
+    "current",
+    "judging",
+    "leaned_on",
+    "set_aside",
+    "stands_on",
+    "subjects_of",
+    "unverified_part",
+]

@@ -1,0 +1,77 @@
+"""The pytest plugin (entry point ``pytest11``): options, suite collection, driver fixtures.
+
+This module is the one pytest registers: it holds every hook and fixture of its three parts
+(:mod:`.options`, :mod:`.collection`, :mod:`.fixtures`).
+
+``pytest --memory-driver=NAME`` in any directory adds the installed suite to the run and
+parametrizes every suite test over the selected drivers. Without the option nothing is added.
+"""
+
+from __future__ import annotations
+
+from aalis_memory.conformance.plugin.collection import (
+    pytest_collect_directory,
+    pytest_collect_file,
+    pytest_collection_modifyitems,
+    pytest_generate_tests,
+    pytest_ignore_collect,
+    pytest_pycollect_makemodule,
+    pytest_pyfunc_call,
+)
+from aalis_memory.conformance.plugin.fixtures import (
+    RawAccess,
+    aalis_clear_helper,
+    aalis_memory,
+    aalis_memory_ctx,
+    aalis_memory_folders,
+    aalis_memory_loop,
+    aalis_memory_raw,
+    aalis_memory_registration,
+    aalis_memory_scaling,
+    aalis_memory_strict,
+    pytest_keyboard_interrupt,
+    pytest_runtest_makereport,
+)
+from aalis_memory.conformance.plugin.options import (
+    SessionOptions,
+    pytest_addoption,
+    pytest_configure,
+    pytest_report_header,
+    pytest_sessionstart,
+    pytest_terminal_summary,
+    pytest_unconfigure,
+    selected_drivers,
+)
+
+#: The provider half of the kit (``--memory-compression-provider``) lives in its own plugin module.
+pytest_plugins = ["aalis_memory.conformance.compression.plugin"]
+
+__all__ = [
+    "RawAccess",
+    "SessionOptions",
+    "aalis_clear_helper",
+    "aalis_memory",
+    "aalis_memory_ctx",
+    "aalis_memory_folders",
+    "aalis_memory_loop",
+    "aalis_memory_raw",
+    "aalis_memory_registration",
+    "aalis_memory_scaling",
+    "aalis_memory_strict",
+    "pytest_addoption",
+    "pytest_collect_directory",
+    "pytest_collect_file",
+    "pytest_collection_modifyitems",
+    "pytest_configure",
+    "pytest_generate_tests",
+    "pytest_ignore_collect",
+    "pytest_keyboard_interrupt",
+    "pytest_pycollect_makemodule",
+    "pytest_pyfunc_call",
+    "pytest_report_header",
+    "pytest_runtest_makereport",
+    "pytest_sessionstart",
+    "pytest_terminal_summary",
+    "pytest_unconfigure",
+    "selected_drivers",
+]

@@ -1,0 +1,225 @@
+"""The fixtures a suite test takes (the store, its context, raw access, the clearing helper,
+the scaling sizes) and the report hook that attaches a failing test's transcript."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aalis_memory.clearing import ClearNamespaces, clear_metadata_namespaces
+from aalis_memory.conformance.harness import steps
+from aalis_memory.conformance.harness.adapters import opened_store, plant_raw
+from aalis_memory.conformance.harness.health import in_flight, unusable_cause
+from aalis_memory.conformance.plugin.options import SCALING, SESSION_OPTIONS, STRICT
+from aalis_memory.conformance.probes.scaling import ScalingSizes
+from aalis_memory.conformance.registration import registry
+from aalis_memory.conformance.registration.registry import (
+    DriverContext,
+    DriverRegistration,
+    RawMetadataKind,
+)
+from aalis_memory.conformance.registration.requirements import unmet
+from aalis_memory.conformance.verdicts import properties
+from aalis_memory.conformance.verdicts.model import Verdict, skip
+
+
+@pytest.fixture
+def aalis_memory_loop() -> Iterator[asyncio.Runner]:
+    """One event loop per test: the store is opened, used and closed on it."""
+    with asyncio.Runner() as runner:
+        yield runner
+
+
+@pytest.fixture
+def aalis_memory_registration(aalis_memory_driver: str) -> DriverRegistration:
+    """The registration of the driver this test runs against."""
+    return registry.get(aalis_memory_driver)
+
+
+@pytest.fixture(scope="session")
+def aalis_memory_folders(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """Makes each test's store its own new folder. Not pytest's ``tmp_path``: that one lists the
+    whole base folder for the next free number every time, so a run of thousands of tests (the
+    kit's own run of every broken driver holds 24,000) slowed down as it went."""
+    base = tmp_path_factory.mktemp("aalis-memory")
+    numbers = itertools.count()
+
+    def folder(test: str) -> Path:
+        made = base / f"{next(numbers):06d}-{re.sub(r'[^A-Za-z0-9_.-]', '_', test)[:40]}"
+        made.mkdir()
+        return made
+
+    return folder
+
+
+@pytest.fixture
+def aalis_memory_ctx(
+    request: pytest.FixtureRequest,
+    aalis_memory_registration: DriverRegistration,
+    aalis_memory_folders: Callable[[str], Path],
+) -> DriverContext:
+    """The context handed to the driver factory."""
+    cause = unusable_cause(aalis_memory_registration.name)
+    if cause is not None:
+        pytest.skip(f"driver {aalis_memory_registration.name!r} {cause} (reported once, at the "
+                    "test where it happened)")
+    options = request.config.stash[SESSION_OPTIONS].for_driver(aalis_memory_registration)
+    return DriverContext(name=aalis_memory_registration.name,
+                         tmp_path=aalis_memory_folders(request.node.name),
+                         options=dict(options), call_timeout=call_timeout(request.config))
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failure of a stdio driver's test names the transcript of its store and the command that
+    replays it (:mod:`aalis_memory.conformance.stdio.transcript`). It runs after the reporter
+    judged the test, so the note goes into the message of each rule the failure fails."""
+    outcome = yield
+    driver = properties.driver_of(item)
+    if driver is None:
+        return
+    from aalis_memory.conformance.stdio import transcript
+
+    if not transcript.RECORDERS:
+        return
+    made: pytest.TestReport = outcome.get_result()
+    try:
+        _note_transcript(item, call, made)
+    finally:
+        if call.when == "call":
+            for recorder in transcript.RECORDERS.values():
+                recorder.forget()
+
+
+def _note_transcript(item: pytest.Item, call: pytest.CallInfo[None], made: pytest.TestReport
+                     ) -> None:
+    if call.excinfo is None or made.skipped:
+        return
+    from aalis_memory.conformance.machine.failure import MachineFailure
+    from aalis_memory.conformance.stdio import transcript
+
+    index, found = next(((i, json.loads(str(value))) for i, (key, value)
+                         in enumerate(made.user_properties) if key == properties.PROP_OUTCOMES),
+                        (None, []))
+    failing = [one for one in found if one["verdict"] in (Verdict.FAIL.value,
+                                                          Verdict.ADVISORY.value)]
+    if not failing and not made.failed:
+        return
+    driver = next((value for key, value in made.user_properties if key == properties.PROP_DRIVER),
+                  properties.driver_of(item))
+    exc = call.excinfo.value
+    key = exc.reproduction if isinstance(exc, MachineFailure) else None
+    note = transcript.failure_note(str(driver), item.nodeid, _transcript_folder(item.config), key)
+    if note is None:
+        return
+    for one in failing:
+        one["message"] = f"{one['message']}\n{note}"
+    if index is not None:
+        made.user_properties[index] = (properties.PROP_OUTCOMES, json.dumps(found))
+    if isinstance(made.longrepr, str):
+        made.longrepr += f"\n{note}"
+    else:
+        made.sections.append(("aalis-memory: reproduce over stdio", note))
+
+
+def _transcript_folder(config: pytest.Config) -> Path:
+    """Next to the first report asked for, else in pytest's temporary folder of the run."""
+    reports: list[str] = config.getoption("--memory-report") or []
+    if reports:
+        first = Path(reports[0]).resolve()
+        return first.with_name(f"{first.stem}-stdio-transcripts")
+    factory = getattr(config, "_tmp_path_factory", None)
+    base = Path(factory.getbasetemp()) if factory is not None else Path.cwd()
+    return base / "aalis-memory-stdio-transcripts"
+
+
+def call_timeout(config: pytest.Config) -> float | None:
+    """The per-call limit in seconds (``None``: no limit)."""
+    seconds = float(config.getoption("--memory-call-timeout"))
+    return seconds if seconds > 0 else None
+
+
+def pytest_keyboard_interrupt(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+    """Ctrl-C during a run names the driver calls that were in progress."""
+    calls = in_flight()
+    if calls:
+        lines = "\n".join(f"  {call}" for call in calls)
+        print(f"\naalis-memory: interrupted during driver call(s):\n{lines}", flush=True)
+
+
+@pytest.fixture
+def aalis_memory(
+    request: pytest.FixtureRequest,
+    aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext,
+    aalis_memory_loop: asyncio.Runner,
+) -> Iterator[Any]:
+    """A fresh, empty store of the selected driver, async whatever the driver's style.
+
+    While the test runs, its calls of methods its rules are not about are steps (:mod:`.steps`):
+    a driver lacking a required method (REQ-01 fails) has every test judged that does not need
+    the method, and the tests that do are blocked by REQ-01.
+    """
+    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop) as store:
+        wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires")
+                  for arg in mark.args]
+        missing_requirement = unmet(wanted, aalis_memory_registration, store)
+        if missing_requirement is not None:
+            skip(*missing_requirement)
+        with steps.judging(properties.spec_ids(request.node)):
+            yield store
+
+
+class RawAccess:
+    """Reaches a store's storage without the API, through the driver's raw_metadata hook."""
+
+    def __init__(self, registration: DriverRegistration, store: Any) -> None:
+        self._registration = registration
+        self._store = store
+
+    async def plant_metadata(self, namespace: str, key: str, kind: RawMetadataKind) -> None:
+        """Plant an unreadable entry; skip when this kind cannot exist in the backend."""
+        if self._registration.raw_metadata is None:
+            skip(Verdict.UNVERIFIED, f"no raw access (driver {self._registration.name!r} "
+                 "registers no raw_metadata hook)")
+        if not await plant_raw(self._registration, self._store, namespace, key, kind):
+            skip(Verdict.UNVERIFIED,
+                 f"driver {self._registration.name!r} cannot hold a {kind} entry")
+
+
+@pytest.fixture
+def aalis_memory_raw(aalis_memory_registration: DriverRegistration, aalis_memory: Any) -> RawAccess:
+    """Raw access to the store under test (tests using it say so when it is missing)."""
+    return RawAccess(aalis_memory_registration, aalis_memory)
+
+
+@pytest.fixture
+def aalis_clear_helper() -> ClearNamespaces:
+    """The clearing helper (``clear_metadata_namespaces``) the CLR-04..08 tests run over the
+    store under test: the contract's own. A project that ships its own implementation of the
+    helper overrides this fixture in its conftest.py, and the CLR rules judge that one."""
+    return clear_metadata_namespaces
+
+
+@pytest.fixture
+def aalis_memory_scaling(
+    request: pytest.FixtureRequest, aalis_memory_ctx: DriverContext
+) -> ScalingSizes:
+    """The scaling probe's sizes; a test using it is not run without ``--memory-scaling``
+    (asked after the driver's context, so an unusable driver is reported as such first)."""
+    sizes = request.config.stash[SCALING]
+    if sizes is None:
+        pytest.skip("the scaling probe is off (run it with --memory-scaling)")
+    return sizes
+
+
+@pytest.fixture
+def aalis_memory_strict(request: pytest.FixtureRequest) -> bool:
+    return request.config.stash[STRICT]

@@ -1,0 +1,94 @@
+"""The details an outcome carries: where in the test a check failed, the text of an exception
+inside a rule's test, and the failures a driver declares as known."""
+
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from aalis_memory.conformance.checks import failure_text
+from aalis_memory.conformance.registration import registry
+from aalis_memory.conformance.rules import CATALOGUE
+from aalis_memory.conformance.verdicts.model import (
+    Verdict,
+)
+from aalis_memory.conformance.verdicts.properties import (
+    Judged,
+)
+
+
+def unexpected(rule_id: str, what: str) -> str:
+    """An exception inside a test of ``rule_id``, with the rule's ID, level, text and ground, as
+    a failed check reads (see :func:`~aalis_memory.conformance.checks.failure_text`)."""
+    rule = CATALOGUE.get(rule_id)
+    return failure_text(rule, what) if rule is not None else what
+
+
+def known_failures(driver: str) -> dict[str, str]:
+    try:
+        return dict(registry.get(driver).known_failures)
+    except LookupError:
+        return {}
+
+
+def known(driver: str, found: list[Judged], report: pytest.TestReport) -> list[Judged]:
+    """Failures of rules the driver lists in ``known_failures`` become known failures; a test
+    left with no other failure is reported xfailed, with the reasons."""
+    listed = known_failures(driver)
+    if not listed:
+        return found
+    failing = (Verdict.FAIL.value, Verdict.ADVISORY.value)
+    out = [
+        {**one, "verdict": Verdict.KNOWN_FAILURE.value,
+         "message": f"known failure ({listed[one['rule']]}): {one['message']}"}
+        if one["verdict"] in failing and one["rule"] in listed else one
+        for one in found
+    ]
+    reasons = sorted({listed[one["rule"]] for one in out
+                      if one["verdict"] == Verdict.KNOWN_FAILURE.value})
+    # An x, not a dot: also a known SHOULD failure, whose advisory left the test passed.
+    if reasons and not report.skipped and not any(
+            one["verdict"] in failing for one in out):
+        report.outcome = "skipped"
+        report.wasxfail = "known failure: " + "; ".join(reasons)
+    return out
+
+
+def skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple):
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+@functools.cache
+def kit_dirs() -> tuple[Path, ...]:
+    import aalis_memory  # the root package; its subpackages may live apart (editable installs)
+
+    names = ("aalis_memory.conformance", "aalis_memory.drivers", "aalis_memory.fixtures")
+    found = [importlib.util.find_spec(name) for name in names]
+    paths = [*aalis_memory.__path__, *(p for spec in found if spec is not None
+                                       for p in spec.submodule_search_locations or ())]
+    return tuple(Path(p).resolve() for p in paths)
+
+
+def in_kit(path: Path) -> bool:
+    """Whether a traceback line is the kit's own code (not pytest's, pluggy's or the stdlib's)."""
+    return any(path.resolve().is_relative_to(root) for root in kit_dirs())
+
+
+def where_failed(item: pytest.Item, call: pytest.CallInfo[None]) -> str:
+    """The line of the test's own file where the check failed (else the innermost kit line)."""
+    assert call.excinfo is not None
+    own = Path(str(item.path))
+    entries = list(call.excinfo.traceback)
+    chosen = next((e for e in reversed(entries) if Path(str(e.path)) == own), None)
+    if chosen is None:
+        chosen = next((e for e in reversed(entries)
+                       if in_kit(Path(str(e.path))) and Path(str(e.path)).name != "checks.py"),
+                      entries[-1])
+    return f"{Path(str(chosen.path)).name}:{chosen.lineno + 1}"
