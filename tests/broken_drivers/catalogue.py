@@ -77,7 +77,12 @@ class DropsCustomKinds(InMemoryMemory):
 @broken("update-restamps", "UPD-04")
 class UpdateRestamps(RewriteVariant):
     """A rewritten message gets the time of the rewrite as its timestamp (an upsert that sets
-    every column), though it keeps its place."""
+    every column), though it keeps its place.
+
+    UPD-04: a rewrite "never changes a message's timestamp". The history it is read through keeps
+    the right messages in the right order (HIST-01, HIST-02 hold); the state machine names UPD-04
+    by where the stamp changed, the rewrite.
+    """
 
     def stored_after(self, message: Message, rewritten: str) -> Message:
         return attrs.evolve(message, content=rewritten, timestamp=time.time_ns() // 1_000_000)

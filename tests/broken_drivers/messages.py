@@ -299,7 +299,14 @@ def _control_by_role(message: Message) -> bool:
 @broken("control-by-role", "HIST-03", "HIST-04", "HIST-05", "COUNT-01")
 class ControlByRole(InMemoryMemory):
     """get_history and count_history take every system-role message for a control record (markers
-    are system messages), so system-role conversation uses no limit slot and is not counted."""
+    are system messages), so system-role conversation uses no limit slot and is not counted.
+
+    HIST-03: "CONTROL_KINDS records never use [the limit] up" (a user-role marker uses a slot, a
+    system conversation message none); HIST-04: the window starts after the (limit+1)-th newest
+    conversation message, which roles misplace; HIST-05: with at most limit conversation messages
+    the whole active history, which a counted marker cuts; COUNT-01: "the number of active
+    conversation messages". Positions (ARCH-03, UPD-01, FULL-02) do not depend on roles.
+    """
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
@@ -333,7 +340,10 @@ class WindowCutAtLastKept(InMemoryMemory):
 
 @broken("count-includes-markers", "COUNT-01")
 class CountIncludesMarkers(InMemoryMemory):
-    """count_history counts control records too."""
+    """count_history counts control records too.
+
+    COUNT-01: "the number of active conversation messages"; the history read beside it is right.
+    """
 
     async def count_history(self, session_id: str) -> int:
         return len(self._active(session_id))
