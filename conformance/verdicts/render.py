@@ -23,6 +23,24 @@ Results = Mapping[str, Mapping[str, RuleVerdict]]
 SCHEMA_PATH: Final = Path(__file__).resolve().parent / "report.schema.json"
 SCHEMA_VERSION: Final = 2
 
+#: How the reason of a rule left unchecked because its test stopped at another rule's failure
+#: begins: that is no "the kit could not check it here", so the summary words it apart.
+STOPPED_FIRST: Final = "not checked: the test stopped at "
+_NOT_REACHED: Final = "not reached"
+
+
+def _gap(result: RuleVerdict, caveat: Verdict) -> tuple[str, str]:
+    """How the summary names a part of a passing rule that did not pass, and why (the reason of
+    its first such outcome; a tier's exclusion is listed by rule alone, as before)."""
+    found = next((o for o in result.outcomes if o.verdict is caveat), None)
+    reason = first_line(found.message) if found is not None else ""
+    if caveat is Verdict.BLOCKED and found is not None and found.blocker:
+        return caveat.value, f"by {found.blocker}"
+    if caveat is Verdict.UNVERIFIED and reason.startswith(STOPPED_FIRST):
+        return _NOT_REACHED, reason.removeprefix("not checked: ")
+    return caveat.value, reason if caveat is Verdict.UNVERIFIED else ""
+
+
 #: Verdicts listed rule by rule in the summary, with their message; the rest are grouped.
 _LISTED: Final = (Verdict.FAIL, Verdict.ADVISORY, Verdict.KNOWN_FAILURE)
 _GROUPED: Final = (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED,
@@ -169,21 +187,24 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict],
         lines.append(f"  note: pytest's lines show {len(settled)} tests as FAILED that are blocked "
                      "here and in the reports: each failed a check that read the store through a "
                      "rule this driver breaks, which the kit can tell only once every test has run")
-    partly: dict[tuple[Verdict, str], list[str]] = defaultdict(list)
+    partly: dict[tuple[Verdict, str, str], list[str]] = defaultdict(list)
     for rule_id, result in sorted(per_rule.items()):
         for caveat in result.caveats:  # an absent optional method's part is no news
             if caveat is not Verdict.NOT_IMPLEMENTED:
-                partly[(result.verdict, caveat.value)].append(rule_id)
-    for (verdict, part), rule_ids in partly.items():
+                part, reason = _gap(result, caveat)
+                partly[(result.verdict, part, reason)].append(rule_id)
+    for (verdict, part, reason), rule_ids in partly.items():
         shown = "PARTIAL PASS, partly" if verdict is Verdict.PARTIAL else "pass, but partly"
-        lines.append(f"  {shown} {part}: {listed(rule_ids)}")
+        because = f" ({reason})" if reason else ""
+        lines.append(f"  {shown} {part}{because}: {listed(rule_ids)}")
     for verdict in _GROUPED:
         by_reason: dict[str, list[str]] = defaultdict(list)
         for rule_id, result in sorted(per_rule.items()):
             if result.verdict is verdict:
                 by_reason[result.message].append(rule_id)
         for reason, rule_ids in by_reason.items():
-            lines.append(f"  {verdict.value} ({first_line(reason)}): {listed(rule_ids)}")
+            label = _NOT_REACHED if reason.startswith(STOPPED_FIRST) else verdict.value
+            lines.append(f"  {label} ({first_line(reason)}): {listed(rule_ids)}")
     lines += [f"  WARNING: {driver} {warning}" for warning in warnings]
     return lines
 

@@ -59,7 +59,12 @@ from aalis_memory.conformance.verdicts.properties import (
     read_prop,
     spec_ids,
 )
-from aalis_memory.conformance.verdicts.render import driver_summary, first_line, write_reports
+from aalis_memory.conformance.verdicts.render import (
+    STOPPED_FIRST,
+    driver_summary,
+    first_line,
+    write_reports,
+)
 
 
 class Reporter:
@@ -165,7 +170,7 @@ class Reporter:
             # An example test's other rules were not checked here: a gap, so a pass they get
             # from other tests is only partial (a MUST aspect behind a failed SHOULD one is no
             # pass). The state machine's rules all have example tests of their own: not run.
-            stopped = f"not checked: the test stopped at {exc.rule.id} first"
+            stopped = f"{STOPPED_FIRST}{exc.rule.id} first"
             gap = (Verdict.NOT_RUN if read_prop(item.user_properties, PROP_CHECKED) is not None
                    else Verdict.UNVERIFIED)
             return exc.driver, [
