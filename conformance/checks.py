@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Final
 
@@ -155,21 +155,30 @@ def expect_fields(rule_id: str, call: str, got: Sequence[Message], saved: Sequen
 
 
 def _paired(saved: Sequence[Message], got: Sequence[Message]) -> list[tuple[Message, Message]]:
-    """``saved`` each with the returned message that is most plainly the same one."""
+    """``saved`` each with the returned message that is most plainly the same one: an equal one,
+    then the only one with its timestamp, then the only one with its content, then the rest in
+    order."""
     left = list(got)
     pairs: dict[int, Message] = {}
-    same_key: list[Any] = [lambda m: m, lambda m: m.timestamp, lambda m: m.content]
-    for key in same_key:
+
+    def take(index: int, found: Message) -> None:
+        pairs[index] = found
+        left.remove(found)
+
+    for index, want in enumerate(saved):
+        if want in left:
+            take(index, want)
+    keys: tuple[Callable[[Message], object], ...] = (lambda m: m.timestamp, lambda m: m.content)
+    for key in keys:
         for index, want in enumerate(saved):
             if index in pairs:
                 continue
             matches = [m for m in left if key(m) == key(want)]
-            if len(matches) == 1 or (matches and key is same_key[0]):
-                pairs[index] = matches[0]
-                left.remove(matches[0])
+            if len(matches) == 1:
+                take(index, matches[0])
     for index in range(len(saved)):
         if index not in pairs:
-            pairs[index] = left.pop(0)
+            take(index, left[0])
     return [(saved[index], pairs[index]) for index in range(len(saved))]
 
 

@@ -168,7 +168,8 @@ class TestSteps:
     #: made or read, and is blocked if one of them fails for the driver (see
     #: :func:`aalis_memory.conformance.verdicts.model.resolve_leaning`).
     observed: set[str] = attrs.field(factory=set)
-    #: While :func:`aside` runs: calls are neither under test nor steps.
+    #: While :func:`aside` runs: calls are steps for what they raise or hang, but nothing the
+    #: check stands on.
     aside: bool = False
     #: Rules a witness read confirmed for this test (:func:`confirmed`): never leaned on again.
     confirmed: set[str] = attrs.field(factory=set)
@@ -179,11 +180,11 @@ class TestSteps:
     def blocker_of(self, method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]
                    ) -> str | None:
         """The rule a call stands on when it is a step, ``None`` when it is under test."""
-        if self.aside:  # a step for what it raises or hangs, but nothing the check stands on
-            return self.via.get(method) or leaned_on(method, args, kwargs)
-        if self.subjects is None or method in self.subjects:
+        if not self.aside and (self.subjects is None or method in self.subjects):
             return None
         rule = self.via.get(method) or leaned_on(method, args, kwargs)
+        if self.aside:
+            return rule
         self.observed.update((rule, *also_stood_on(method, args, kwargs)))
         self.observed -= self.confirmed
         return rule
