@@ -21,13 +21,17 @@ class ConformanceFailure(AssertionError):
     """A driver broke ``rule``. The first line is what happened (expected vs actual); the next two
     say what the rule is and what it rests on, so the failure can be fixed without SPEC_MAP.md."""
 
-    def __init__(self, rule: Rule, message: str, driver: str | None = None) -> None:
+    def __init__(self, rule: Rule, message: str, driver: str | None = None,
+                 cases: Sequence[str] = ()) -> None:
         super().__init__(failure_text(rule, message))
         self.rule = rule
         #: What happened, without the rule's text: one line of a multi-case report.
         self.detail = message
         #: The driver that broke it, when one test drives several (differential mode).
         self.driver = driver
+        #: For a check over many cases, each failing case (also listed in the message): the
+        #: summary shows the first few under its line, the reports all of them.
+        self.cases = tuple(cases)
 
 
 def failure_text(rule: Rule, message: str) -> str:
@@ -107,9 +111,9 @@ def _short_repr(value: Any) -> str:
     return "".join(out)
 
 
-def fail(rule_id: str, message: str) -> ConformanceFailure:
-    """The failure to raise for ``rule_id``."""
-    return ConformanceFailure(rule(rule_id), message)
+def fail(rule_id: str, message: str, cases: Sequence[str] = ()) -> ConformanceFailure:
+    """The failure to raise for ``rule_id`` (``cases``: the failing cases ``message`` lists)."""
+    return ConformanceFailure(rule(rule_id), message, cases=cases)
 
 
 def expect_equal(rule_id: str, call: str, actual: Any, expected: Any) -> None:
@@ -241,11 +245,11 @@ def expect_raises(
     raise fail(rule_id, f"{call}: expected {names}, but it returned normally")
 
 
-def report(rule_id: str, what: str, failures: list[str], total: int) -> None:
+def expect_no_failures(rule_id: str, what: str, failures: list[str], total: int) -> None:
     """Fail ``rule_id`` listing every failing case (one per line after the summary)."""
     if failures:
         lines = "\n  ".join(failures)
-        raise fail(rule_id, f"{len(failures)} of {total} {what}:\n  {lines}")
+        raise fail(rule_id, f"{len(failures)} of {total} {what}:\n  {lines}", cases=failures)
 
 
 class EveryCase:
@@ -277,7 +281,7 @@ def every_case(rule_id: str, what: str) -> Iterator[EveryCase]:
     """``with every_case(ID, "bad payloads were not refused") as cases: ... with cases.case():``"""
     cases = EveryCase(rule_id)
     yield cases
-    report(rule_id, what, cases.failures, cases.total)
+    expect_no_failures(rule_id, what, cases.failures, cases.total)
 
 
 def contents(messages: Sequence[Message]) -> list[str | None]:

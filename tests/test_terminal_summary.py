@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from test_broken_drivers import run_suite
 
-from aalis_memory.conformance.verdicts.render import MAX_CASES, cases, shorten
+from aalis_memory.conformance.checks import ConformanceFailure, every_case, expect
+from aalis_memory.conformance.verdicts.render import MAX_CASES, shorten
 from reports import conformance_summary, rules
 
 #: Broken drivers whose failures and advisories list many cases (HOST-01, HOST-02, HOST-04).
@@ -28,7 +29,7 @@ def test_every_advisory_and_failure_shows_its_cases(tmp_path: Path) -> None:
         for rule, entry in rules(data, driver).items():
             if entry["verdict"] not in ("fail", "advisory"):
                 continue
-            found = cases(entry["message"])
+            found = entry["cases"]
             for case in found[:MAX_CASES]:
                 assert f"- {shorten(case)}" in summary, (driver, rule, case)
                 listed += 1
@@ -37,11 +38,16 @@ def test_every_advisory_and_failure_shows_its_cases(tmp_path: Path) -> None:
     assert listed >= MAX_CASES, summary  # the drivers really gave many-case findings
 
 
-@pytest.mark.parametrize(("message", "expected"), [
-    ("[X-01 SHOULD] 2 of 5 calls did not raise TypeError:\n  rule X-01: r\n  why: w\n"
-     "  a(1): returned 1\n  b(2): returned 2", ["a(1): returned 1", "b(2): returned 2"]),
-    ("[X-01 MUST] get_history(s): expected [], got [a]\n  rule X-01: r\n  cites: c", []),
-])
-def test_cases_are_the_lines_under_a_many_case_first_line(message: str, expected: list[str]
-                                                         ) -> None:
-    assert cases(message) == expected
+def test_a_many_case_check_carries_its_cases_as_data() -> None:
+    """Each failing case travels as its own item, beside the message that lists them too: the
+    summary never parses them back out of the text."""
+    def check() -> None:
+        with every_case("HOST-01", "calls failed") as each:
+            for value in (1, 2, 3):
+                with each.case():
+                    expect("HOST-01", value == 2, f"call({value}): returned {value}")
+
+    with pytest.raises(ConformanceFailure) as raised:
+        check()
+    assert raised.value.cases == ("call(1): returned 1", "call(3): returned 3")
+    assert raised.value.detail.startswith("2 of 3 calls failed:\n  call(1): returned 1\n")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from aalis_memory.conformance.registration.registry import (
 from aalis_memory.conformance.registration.requirements import unmet
 from aalis_memory.conformance.verdicts import properties
 from aalis_memory.conformance.verdicts.model import Verdict, skip
+from aalis_memory.conformance.verdicts.record import Judgement
 
 
 @pytest.fixture
@@ -80,7 +80,8 @@ def aalis_memory_ctx(
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """A failure of a stdio driver's test names the transcript of its store and the command that
     replays it (:mod:`aalis_memory.conformance.stdio.transcript`). It runs after the reporter
-    judged the test, so the note goes into the message of each rule the failure fails."""
+    judged the test, so the note goes into the judgement's message of each rule the failure fails
+(the record is replaced by its noted copy: nothing serialized is edited)."""
     outcome = yield
     driver = properties.driver_of(item)
     if driver is None:
@@ -105,24 +106,18 @@ def _note_transcript(item: pytest.Item, call: pytest.CallInfo[None], made: pytes
     from aalis_memory.conformance.machine.failure import MachineFailure
     from aalis_memory.conformance.stdio import transcript
 
-    index, found = next(((i, json.loads(str(value))) for i, (key, value)
-                         in enumerate(made.user_properties) if key == properties.PROP_OUTCOMES),
-                        (None, []))
-    failing = [one for one in found if one["verdict"] in (Verdict.FAIL.value,
-                                                          Verdict.ADVISORY.value)]
-    if not failing and not made.failed:
+    index, judgement = next(((i, value) for i, (key, value) in enumerate(made.user_properties)
+                             if isinstance(value, Judgement)), (None, None))
+    if (judgement is None or not judgement.failing()) and not made.failed:
         return
-    driver = next((value for key, value in made.user_properties if key == properties.PROP_DRIVER),
-                  properties.driver_of(item))
+    driver = judgement.driver if judgement is not None else properties.driver_of(item)
     exc = call.excinfo.value
     key = exc.reproduction if isinstance(exc, MachineFailure) else None
     note = transcript.failure_note(str(driver), item.nodeid, _transcript_folder(item.config), key)
     if note is None:
         return
-    for one in failing:
-        one["message"] = f"{one['message']}\n{note}"
-    if index is not None:
-        made.user_properties[index] = (properties.PROP_OUTCOMES, json.dumps(found))
+    if index is not None and judgement is not None:
+        made.user_properties[index] = (properties.PROP_OUTCOMES, judgement.noted(note))
     if isinstance(made.longrepr, str):
         made.longrepr += f"\n{note}"
     else:

@@ -17,7 +17,13 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import ConformanceFailure, expect, expect_equal, fail, report
+from aalis_memory.conformance.checks import (
+    ConformanceFailure,
+    expect,
+    expect_equal,
+    expect_no_failures,
+    fail,
+)
 from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.harness.steps import Blocked
 from aalis_memory.conformance.registration.requirements import requires
@@ -45,7 +51,7 @@ async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: Any) 
     expected = " ".join(word.upper() for word in words)
     contents = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
     lost = [f"message {i}: {c!r}" for i, c in enumerate(contents) if c != expected]
-    report("CONC-01", f"messages lost a rewrite (expected {expected!r})", lost, len(contents))
+    expect_no_failures("CONC-01", f"messages lost a rewrite (expected {expected!r})", lost, len(contents))
     expect_equal("CONC-01", f"the returns of {TASKS} concurrent rewrites of {MESSAGES} messages",
                  list(returns), [MESSAGES] * TASKS)
 
@@ -86,13 +92,13 @@ async def test_concurrent_commits_lose_nothing(aalis_memory: Any) -> None:
 
     errors = await asyncio.gather(*(writer(t) for t in range(TASKS)), return_exceptions=True)
     failures = [f"task {t}: {type(e).__name__}: {e}" for t, e in enumerate(errors) if e]
-    report("CONC-04", "writer tasks failed", failures, TASKS)
+    expect_no_failures("CONC-04", "writer tasks failed", failures, TASKS)
     keys = {e.key for e in await aalis_memory.list_metadata(NS)}
     missing = sorted(
         f"t{t}-b{b}-k{k}" for t in range(TASKS) for b in range(5) for k in range(3)
         if f"t{t}-b{b}-k{k}" not in keys
     )
-    report("CONC-04", "keys written by concurrent commits are missing", missing, TASKS * 15)
+    expect_no_failures("CONC-04", "keys written by concurrent commits are missing", missing, TASKS * 15)
 
 
 @pytest.mark.aalis_spec("CONC-04")
@@ -112,7 +118,7 @@ async def test_concurrent_puts_of_one_new_key_all_succeed(aalis_memory: Any) -> 
         got = await aalis_memory.get_metadata(NS, key)
         if got not in [{"task": t} for t in range(2 * TASKS)]:
             failures.append(f"{key}: expected one of the written values, got {got!r}")
-    report("CONC-04", "concurrent puts of one new key failed", failures, rounds * 2 * TASKS)
+    expect_no_failures("CONC-04", "concurrent puts of one new key failed", failures, rounds * 2 * TASKS)
 
 
 #: Rounds of each phase of the CONC-05 test: every round overlaps the tasks' writes once.
@@ -199,7 +205,7 @@ async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_me
                  + "\n  ".join(backwards) + "\n") if backwards else ""
         raise fail("CONC-05", f"the store raised, so part of the check did not run: "
                    f"{'; '.join(unchecked)}\n{found}".rstrip())
-    report("CONC-05", "reads saw updated_at go backwards", backwards, total)
+    expect_no_failures("CONC-05", "reads saw updated_at go backwards", backwards, total)
 
 
 def _raise_unexpected(errors: list[tuple[str, BaseException]]) -> None:

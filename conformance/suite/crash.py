@@ -405,7 +405,8 @@ def _report(request: pytest.FixtureRequest, campaign: Campaign, rule_id: str) ->
     if found:
         lines = "\n  ".join(found[:10])
         raise fail(rule_id, f"{len(found)} findings over {campaign.kills} SIGKILLs "
-                            f"({campaign.acked_ops} acknowledged writes):\n  {lines}")
+                            f"({campaign.acked_ops} acknowledged writes):\n  {lines}",
+                   cases=found[:10])
 
 
 @pytest.mark.aalis_spec("CRASH-01")

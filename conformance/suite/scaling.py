@@ -95,6 +95,6 @@ async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
         names = ", ".join(f"{g.call} grew {g.factor:.1f}x" for g in slow)
         raise fail(RULE, f"{names} (limit {GROWTH_LIMIT:g}x) with the same result size; "
                          f"medians of {plan.repetitions} interleaved repetitions:\n  "
-                         + "\n  ".join(lines))
+                         + "\n  ".join(lines), cases=lines)
     attach(request.node.user_properties, PROP_NOTES,
            {RULE: "growth within the limit; " + "; ".join(lines)})

@@ -1,5 +1,5 @@
 """The details an outcome carries: where in the test a check failed, the text of an exception
-inside a rule's test, and the failures a driver declares as known."""
+inside a rule's test, a skip's reason, and the failures a driver declares as known."""
 
 
 from __future__ import annotations
@@ -13,12 +13,6 @@ import pytest
 from aalis_memory.conformance.checks import failure_text
 from aalis_memory.conformance.registration import registry
 from aalis_memory.conformance.rules import CATALOGUE
-from aalis_memory.conformance.verdicts.model import (
-    Verdict,
-)
-from aalis_memory.conformance.verdicts.properties import (
-    Judged,
-)
 
 
 def unexpected(rule_id: str, what: str) -> str:
@@ -33,29 +27,6 @@ def known_failures(driver: str) -> dict[str, str]:
         return dict(registry.get(driver).known_failures)
     except LookupError:
         return {}
-
-
-def known(driver: str, found: list[Judged], report: pytest.TestReport) -> list[Judged]:
-    """Failures of rules the driver lists in ``known_failures`` become known failures; a test
-    left with no other failure is reported xfailed, with the reasons."""
-    listed = known_failures(driver)
-    if not listed:
-        return found
-    failing = (Verdict.FAIL.value, Verdict.ADVISORY.value)
-    out = [
-        {**one, "verdict": Verdict.KNOWN_FAILURE.value,
-         "message": f"known failure ({listed[one['rule']]}): {one['message']}"}
-        if one["verdict"] in failing and one["rule"] in listed else one
-        for one in found
-    ]
-    reasons = sorted({listed[one["rule"]] for one in out
-                      if one["verdict"] == Verdict.KNOWN_FAILURE.value})
-    # An x, not a dot: also a known SHOULD failure, whose advisory left the test passed.
-    if reasons and not report.skipped and not any(
-            one["verdict"] in failing for one in out):
-        report.outcome = "skipped"
-        report.wasxfail = "known failure: " + "; ".join(reasons)
-    return out
 
 
 def skip_reason(report: pytest.TestReport) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 import attrs
 import pytest
@@ -89,6 +89,23 @@ class Outcome:
     blocker: str = ""
     #: For a failed check: the rules its observation steps stood on (see :func:`resolve_leaning`).
     leaned: tuple[str, ...] = ()
+    #: The rule it is about (the key of its :class:`RuleVerdict` once added up).
+    rule: str = ""
+    #: For a check over many cases: each failing case, as the check listed it.
+    cases: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """Plain data, for a process boundary (an xdist worker's report, a JUnit property)."""
+        return {"rule": self.rule, "verdict": self.verdict.value, "test": self.test,
+                "message": self.message, "where": self.where, "duration": self.duration,
+                "cause": self.cause, "ran": self.ran, "blocker": self.blocker,
+                "leaned": list(self.leaned), "cases": list(self.cases)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(Verdict(data["verdict"]), data["test"], data["message"], data["where"],
+                   data["duration"], data["cause"], data["ran"], data["blocker"],
+                   tuple(data["leaned"]), data["rule"], tuple(data["cases"]))
 
 
 @attrs.define

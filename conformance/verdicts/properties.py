@@ -1,21 +1,17 @@
-"""The property protocol between the worker that runs a test and the process that writes the
-summary: plain data on the test report (xdist-safe), JSON text where it is structured, so a CI
-tool reading the JUnit file can read it back too."""
+"""The property protocol between a test, the judging of its phases and the process that writes
+the summary: named properties on pytest's reports, holding the kit's records as objects (see
+:mod:`.record` for where they become text)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.verdicts.model import Verdict
+from aalis_memory.conformance.verdicts.record import Judgement, Structured
 
-#: Report properties (xdist-safe: plain data on the test report).
-PROP_RULES: Final = "aalis_rules"
-PROP_DRIVER: Final = "aalis_driver"
-#: ``[{"rule", "verdict", "message", "where", "cause"}, ...]``: what this phase of the test
-#: says of each rule (see :func:`judged`).
+#: The phase's :class:`~aalis_memory.conformance.verdicts.record.Judgement`: what it says of
+#: each rule of its driver (in JUnit: the outcomes, as JSON).
 PROP_OUTCOMES: Final = "aalis_outcomes"
 #: Set by a time-budgeted state-machine run: how many histories it checked (shown in the summary).
 PROP_EXAMPLES: Final = "aalis_state_machine_examples"
@@ -28,9 +24,6 @@ PROP_ADVISORIES: Final = "aalis_advisories"
 #: Set by a test whose pass carries findings worth reading (the scaling probe's timings):
 #: ``{rule_id: text}``; the text becomes the message of the rule's pass.
 PROP_NOTES: Final = "aalis_notes"
-#: Set on a test the kit did not run because it had stopped using the driver (see
-#: ``health.UNUSABLE``): the cause. The run then fails, and says how many rules went untested.
-PROP_STOPPED: Final = "aalis_stopped"
 #: JUnit-visible properties: one per rule of the test (``"ARCH-01 MUST pass"``) and one for
 #: the whole test (its worst verdict).
 PROP_JUNIT_RULE: Final = "aalis_rule"
@@ -43,22 +36,6 @@ DIFFERENTIAL: Final = "test_state_machine_differential"
 ADVISORY: Final = "advisory"
 #: The test status word of a test a failed setup or observation step kept from judging.
 BLOCKED: Final = "blocked"
-
-Judged = dict[str, Any]
-
-#: The properties whose values are JSON text (see :func:`attach`).
-_JSON_PROPS: Final = frozenset({PROP_RULES, PROP_OUTCOMES, PROP_EXAMPLES, PROP_CHECKED,
-                                PROP_ADVISORIES, PROP_NOTES})
-
-
-def judged(rule: str, verdict: Verdict, message: str = "", where: str = "", cause: str = "",
-           blocker: str = "", leaned: list[str] | None = None) -> Judged:
-    """One rule's outcome in one test phase. ``cause`` groups failures that share one exception
-    (type, text and driver method) into one summary line; ``blocker`` is the rule a blocked
-    outcome waits on; ``leaned`` the rules a failed check's reads stood on."""
-    return {"rule": rule, "verdict": verdict.value, "message": message, "where": where,
-            "cause": cause, "blocker": blocker, "leaned": leaned or []}
-
 
 def spec_ids(item: pytest.Item | pytest.Collector) -> list[str]:
     return [str(arg) for mark in item.iter_markers("aalis_spec") for arg in mark.args]
@@ -75,14 +52,20 @@ def driver_of(item: pytest.Item) -> str | None:
     return f"{provider}@{driver}" if driver is not None and provider is not None else driver
 
 
-def attach(properties: list[tuple[str, Any]], name: str, value: Any) -> None:
-    """Add a test property; a structured value travels as JSON text. JUnit XML writes each
-    property of a test as ``str(value)``: JSON is what a CI tool can read back, a repr is not."""
-    properties.append((name, value if isinstance(value, str) else json.dumps(value)))
+def attach(properties: list[tuple[str, object]], name: str, value: Any) -> None:
+    """Add a test property for the judging: a structured value travels as itself (as JSON text
+    only across a process boundary and in the JUnit file, see :mod:`.record`)."""
+    properties.append((name, value if isinstance(value, str) else Structured(value)))
 
 
-def read_prop(properties: list[tuple[str, Any]], name: str) -> Any:
+def read_prop(properties: list[tuple[str, object]], name: str) -> Any:
     for key, value in properties:
         if key == name:
-            return json.loads(value) if name in _JSON_PROPS else value
+            return value.value if isinstance(value, Structured) else value
     return None
+
+
+def judgement_of(properties: list[tuple[str, object]]) -> Judgement | None:
+    """The phase's judgement, when the kit judged it."""
+    found = read_prop(properties, PROP_OUTCOMES)
+    return found if isinstance(found, Judgement) else None

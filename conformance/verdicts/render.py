@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
@@ -21,7 +21,7 @@ from aalis_memory.conformance.verdicts.model import LEANED_ON, RuleVerdict, Verd
 Results = Mapping[str, Mapping[str, RuleVerdict]]
 
 SCHEMA_PATH: Final = Path(__file__).resolve().parent / "report.schema.json"
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 
 #: How the reason of a rule left unchecked because its test stopped at another rule's failure
 #: begins: that is no "the kit could not check it here", so the summary words it apart.
@@ -114,20 +114,6 @@ def listed(rule_ids: list[str]) -> str:
 #: Failing cases of one check shown under its summary line; the JSON report has them all.
 MAX_CASES: Final = 10
 
-#: Lines of a failure's text that restate the rule (see ``checks.failure_text``), not cases.
-_GROUND_PREFIXES: Final = ("  rule ", "  cites: ", "  why: ")
-
-
-def cases(message: str) -> list[str]:
-    """The failing cases a many-case check listed under its first line (``"3 of 9 calls did not
-    raise TypeError:"``); none for any other message."""
-    first, _, rest = message.partition("\n")
-    if not first.endswith(":"):
-        return []
-    return [line.strip() for line in rest.split("\n")
-            if line.strip() and not line.startswith(_GROUND_PREFIXES)]
-
-
 #: A case line of the terminal summary is cut here (the reports keep it whole).
 CASE_WIDTH: Final = 200
 
@@ -136,9 +122,9 @@ def shorten(case: str) -> str:
     return case if len(case) <= CASE_WIDTH else case[: CASE_WIDTH - 3] + "..."
 
 
-def case_lines(message: str, report_hint: str) -> list[str]:
-    """The first :data:`MAX_CASES` cases, indented under their summary line, and how many more."""
-    found = cases(message)
+def case_lines(found: Sequence[str], report_hint: str) -> list[str]:
+    """The first :data:`MAX_CASES` failing cases of a check, indented under its summary line,
+    and how many more."""
     shown = [f"      - {shorten(case)}" for case in found[:MAX_CASES]]
     if len(found) > MAX_CASES:
         shown.append(f"      and {len(found) - MAX_CASES} more ({report_hint})")
@@ -166,7 +152,7 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict],
         message = first_line(first.message)
         if len(rule_ids) == 1:
             lines.append(f"  {first.verdict.value.upper()} {rule_ids[0]}: {message}{where}")
-            lines += case_lines(first.message, report_hint)
+            lines += case_lines(first.deciding.cases if first.deciding else (), report_hint)
             continue
         by_verdict = "; ".join(
             f"{verdict.value.upper()} {listed(ids)}" for verdict in _LISTED
@@ -260,6 +246,7 @@ def rule_json(rule_id: str, result: RuleVerdict, per_rule: Mapping[str, RuleVerd
         ],
         # empty for a pass, unless its test noted what it found (the scaling probe's timings)
         "message": result.message,
+        "cases": list(result.deciding.cases) if result.deciding else [],
         "caveats": [v.value for v in result.caveats],
         "messages": list(dict.fromkeys(o.message for o in result.outcomes
                                        if o.message and o.verdict is not Verdict.PASS)),

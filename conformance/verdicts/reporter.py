@@ -1,14 +1,13 @@
-"""Turning test outcomes into rule verdicts: the summary, the reports, JUnit properties.
+"""The pytest side of the verdicts: collecting, judging each phase, adding up, reporting.
 
-The worker that runs a test decides what it says about each of its rules (see
-:meth:`Reporter.judge`) and sends that along as a report property; the process that writes the
-summary only adds them up, so the verdicts are the same under pytest-xdist. A rule passes only
-when a test really checked it (see :mod:`aalis_memory.conformance.verdicts.model`).
+The worker that runs a test judges each phase (:func:`~.judging.judge`, a pure function) and
+puts the resulting :class:`~.record.Judgement` on the report; the process that writes the
+summary only adds them up, so the verdicts are the same under pytest-xdist. The records cross a
+process boundary only in :meth:`Reporter.pytest_report_to_serializable` and back.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections import defaultdict
 from collections.abc import Callable, Mapping
@@ -17,54 +16,33 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.harness import steps
-from aalis_memory.conformance.harness.adapters import RAISED_BY
-from aalis_memory.conformance.harness.health import CallTimeout, unusable_cause
-from aalis_memory.conformance.harness.steps import Blocked
+from aalis_memory.conformance.harness.health import unusable_cause
 from aalis_memory.conformance.rules import CATALOGUE, Level
-from aalis_memory.conformance.verdicts.details import (
-    known,
-    known_failures,
-    skip_reason,
-    unexpected,
-    where_failed,
-)
+from aalis_memory.conformance.verdicts.details import known_failures
+from aalis_memory.conformance.verdicts.judging import Phase, apply, judge
 from aalis_memory.conformance.verdicts.junit import mend_junit
 from aalis_memory.conformance.verdicts.model import (
     Outcome,
     RuleVerdict,
     Verdict,
     resolve_leaning,
-    skip_verdict,
 )
 from aalis_memory.conformance.verdicts.properties import (
     ADVISORY,
     BLOCKED,
     DIFFERENTIAL,
-    PROP_ADVISORIES,
-    PROP_CHECKED,
-    PROP_DRIVER,
     PROP_EXAMPLES,
     PROP_JUNIT_RULE,
     PROP_JUNIT_VERDICT,
-    PROP_NOTES,
     PROP_OUTCOMES,
-    PROP_RULES,
-    PROP_STOPPED,
-    Judged,
-    attach,
     driver_of,
-    judged,
+    judgement_of,
     read_prop,
     spec_ids,
 )
-from aalis_memory.conformance.verdicts.render import (
-    STOPPED_FIRST,
-    driver_summary,
-    first_line,
-    write_reports,
-)
+from aalis_memory.conformance.verdicts.record import decode_properties, encode_properties
+from aalis_memory.conformance.verdicts.render import driver_summary, first_line, write_reports
 
 
 class Reporter:
@@ -104,7 +82,8 @@ class Reporter:
                 continue
             for rule in spec_ids(item):
                 self.results[driver][rule].add(
-                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected", ran=False)
+                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected", ran=False,
+                            rule=rule)
                 )
 
     # -- running: the worker judges each phase --------------------------------------------
@@ -119,160 +98,67 @@ class Reporter:
         driver = driver_of(item)
         if not rules or driver is None:
             return
-        blamed, found = self.judge(item, call, report, rules)
-        found = known(blamed or driver, found, report)
-        stopped = unusable_cause(driver)
-        if stopped is not None and any(j["verdict"] == Verdict.NOT_RUN.value for j in found):
-            attach(report.user_properties, PROP_STOPPED, stopped)
-        attach(report.user_properties, PROP_RULES, rules)
-        attach(report.user_properties, PROP_DRIVER, blamed or driver)
-        attach(report.user_properties, PROP_OUTCOMES, found)
-        if found:  # JUnit keeps the properties of the teardown report: put them on the item
-            worst = min((Verdict(j["verdict"]) for j in found), key=lambda v: v.rank)
+        judgement, change = judge(Phase(item, call, report, driver, tuple(rules), self.strict,
+                                        steps.current(), unusable_cause(driver), known_failures))
+        apply(report, change)
+        report.user_properties.append((PROP_OUTCOMES, judgement))
+        worst = judgement.worst
+        if worst is not None:  # JUnit keeps the properties of the teardown report: on the item
             item.user_properties.append((PROP_JUNIT_VERDICT, worst.value))
-            for one in found:
-                rule = CATALOGUE.get(one["rule"])
+            for one in judgement.outcomes:
+                rule = CATALOGUE.get(one.rule)
                 level = rule.level.value if rule else "?"
                 item.user_properties.append(
-                    (PROP_JUNIT_RULE, f"{one['rule']} {level} {one['verdict']}")
+                    (PROP_JUNIT_RULE, f"{one.rule} {level} {one.verdict.value}")
                 )
 
-    def judge(
-        self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport,
-        rules: list[str],
-    ) -> tuple[str | None, list[Judged]]:
-        """What this phase says of each rule, and the driver a differential failure belongs to.
-        Turns a SHOULD failure outside strict mode into a pass lettered ``A`` (advisory)."""
-        if report.skipped and report.when in ("setup", "call"):
-            verdict, text = skip_verdict(skip_reason(report))
-            return None, [judged(rule, verdict, text) for rule in rules]
-        if report.when == "call" and report.passed:
-            return None, self._passed(item, rules)
-        if not report.failed or call.excinfo is None:
-            return None, []
-        exc = call.excinfo.value
-        where = where_failed(item, call)
-        if isinstance(exc, Blocked):
-            report.outcome = "skipped"  # the run still fails: see pytest_sessionfinish
-            report.longrepr = (str(item.path), item.reportinfo()[1] or 0, str(exc))
-            passed = self._checked_before(item, rules, "")
-            held = {one["rule"] for one in passed}
-            return None, [
-                *(judged(r, Verdict.BLOCKED, str(exc), where, f"{exc.step} {exc.cause}",
-                         exc.blocker) for r in rules if r not in held),
-                *passed,
-            ]
-        if isinstance(exc, ConformanceFailure):
-            report.longrepr = f"{exc}\n  (checked at {where})"
-            verdict = self._failed(exc.rule.id)
-            if verdict is Verdict.ADVISORY:
-                report.outcome = "passed"
-            # An example test's other rules were not checked here: a gap, so a pass they get
-            # from other tests is only partial (a MUST aspect behind a failed SHOULD one is no
-            # pass). The state machine's rules all have example tests of their own: not run.
-            stopped = f"{STOPPED_FIRST}{exc.rule.id} first"
-            gap = (Verdict.NOT_RUN if read_prop(item.user_properties, PROP_CHECKED) is not None
-                   else Verdict.UNVERIFIED)
-            return exc.driver, [
-                judged(exc.rule.id, verdict, str(exc), where, leaned=_observed(rules)),
-                *(judged(r, gap, stopped) for r in rules if r != exc.rule.id),
-                *self._checked_before(item, rules, exc.rule.id),
-            ]
-        phase = "" if report.when == "call" else f"{report.when}: "
-        call_note = next((n.removeprefix(RAISED_BY) for n in getattr(exc, "__notes__", ())
-                          if n.startswith(RAISED_BY)), "")
-        text = f"{phase}{type(exc).__name__}: {exc}"
-        method = re.search(r": (\w+)\(", call_note)
-        cause = f"{text} (raised by {method.group(1)})" if method else text
-        if isinstance(exc, CallTimeout):  # one method's timeouts, whatever the arguments
-            cause = f"CallTimeout: {exc.cause}"
-        if call_note:
-            text += f" (raised by {call_note})"
-        named = ", ".join(f"{r} ({CATALOGUE[r].level.value})" for r in rules if r in CATALOGUE)
-        report.sections.append(("conformance rules", f"this test checks {named}"))
-        if isinstance(exc, CallTimeout):  # its message says it all: no kit internals around it
-            report.longrepr = f"{phase}{exc}\n  (at {where}; this test checks {named})"
-        if report.when != "call":  # opening or closing the store: no rule's check, and the
-            # run fails with the error (never an advisory pass of a SHOULD-only test)
-            driver = driver_of(item) or ""
-            why = unusable_cause(driver)
-            text = f"driver {driver!r} {why}" if why is not None else text
-            return None, [judged(rule, Verdict.NOT_RUN, text, where, cause) for rule in rules]
-        test = item.name.split("[", 1)[0].removeprefix("test_").replace("_", " ")
-        checking = f"while checking that {test}"
-        found = [judged(rule, self._failed(rule), unexpected(rule, f"{checking}: {text}"), where,
-                        cause) for rule in rules]
-        if all(one["verdict"] == Verdict.ADVISORY.value for one in found):
-            report.outcome = "passed"  # only SHOULD rules, outside strict mode
-        return None, found
-
-    def _failed(self, rule_id: str) -> Verdict:
-        """A failed check of ``rule_id``: an advisory for a SHOULD rule outside strict mode."""
-        rule = CATALOGUE.get(rule_id)
-        should = rule is not None and rule.level is Level.SHOULD
-        return Verdict.ADVISORY if should and not self.strict else Verdict.FAIL
-
-    def _passed(self, item: pytest.Item, rules: list[str]) -> list[Judged]:
-        """A passing test passes its rules, or only those it reports having checked."""
-        checked = read_prop(item.user_properties, PROP_CHECKED)
-        notes = read_prop(item.user_properties, PROP_NOTES) or {}
-        found = [
-            judged(rule, Verdict.PASS, notes.get(rule, ""))
-            if checked is None or checked.get(rule, 0) > 0
-            else judged(rule, Verdict.NOT_RUN, "no generated history exercised it")
-            for rule in rules
-        ]
-        found += [judged(a["rule"], self._failed(a["rule"]), a["message"])
-                  for a in read_prop(item.user_properties, PROP_ADVISORIES) or []]
-        running = steps.current()  # the store fixture's teardown has not run yet
-        if running is not None:
-            found += [judged(rule, Verdict.BLOCKED, f"partly {exc}",
-                             cause=f"{exc.step} {exc.cause}", blocker=exc.blocker)
-                      for rule, exc in running.set_aside.items() if rule in rules]
-            found += [judged(rule, Verdict.UNVERIFIED, reason)
-                      for rule, reason in running.unverified.items() if rule in rules]
-        return found
-
-    def _checked_before(self, item: pytest.Item, rules: list[str], failed: str
-                        ) -> list[Judged]:
-        """A failing state machine still passes what it checked before the failure."""
-        checked = read_prop(item.user_properties, PROP_CHECKED) or {}
-        return [judged(r, Verdict.PASS) for r in rules if r != failed and checked.get(r, 0) > 0]
-
     def pytest_report_teststatus(self, report: pytest.TestReport) -> Any:
-        found = read_prop(report.user_properties, PROP_OUTCOMES) or []
-        if report.skipped and any(j["verdict"] == Verdict.BLOCKED.value for j in found):
+        judgement = judgement_of(report.user_properties)
+        found = judgement.outcomes if judgement is not None else ()
+        if report.skipped and any(o.verdict is Verdict.BLOCKED for o in found):
             return BLOCKED, "B", "BLOCKED"
         if report.when == "call" and report.passed and any(
-            j["verdict"] == Verdict.ADVISORY.value
-            for j in read_prop(report.user_properties, PROP_OUTCOMES) or []
-        ):
+                o.verdict is Verdict.ADVISORY for o in found):
             return ADVISORY, "A", "ADVISORY"
         return None
+
+    # -- crossing a process boundary (pytest-xdist): the records as text, and back ---------
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_report_to_serializable(
+        self, report: pytest.TestReport | pytest.CollectReport
+    ) -> Any:
+        data = yield
+        if isinstance(data, dict) and "user_properties" in data:
+            data["user_properties"] = encode_properties(data["user_properties"])
+        return data
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_report_from_serializable(self, data: dict[str, Any]) -> Any:
+        report = yield
+        if isinstance(report, pytest.TestReport):
+            report.user_properties = decode_properties(report.user_properties)
+        return report
 
     # -- the controller adds up ------------------------------------------------------------
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        found = read_prop(report.user_properties, PROP_OUTCOMES)
-        driver = read_prop(report.user_properties, PROP_DRIVER)
-        if found is None or driver is None:
+        judgement = judgement_of(report.user_properties)
+        if judgement is None:
             return
+        driver = judgement.driver
         if report.when == "call" and DIFFERENTIAL in report.nodeid:
             self.differential.append((report.nodeid, report.outcome))
-        stopped = read_prop(report.user_properties, PROP_STOPPED)
-        if stopped is not None:
-            self.stopped.setdefault(driver, (stopped, set()))[1].add(report.nodeid)
+        if judgement.stopped is not None:
+            self.stopped.setdefault(driver, (judgement.stopped, set()))[1].add(report.nodeid)
         examples = read_prop(report.user_properties, PROP_EXAMPLES)
         if report.when == "call" and examples is not None:
             self.budgeted.append((report.nodeid, examples))
-        for one in found:
-            outcome = Outcome(Verdict(one["verdict"]), report.nodeid, one["message"],
-                              one["where"], report.duration, one["cause"],
-                              blocker=one.get("blocker", ""),
-                              leaned=tuple(one.get("leaned", ())))
-            if not self.selected(one["rule"]):  # a selected test may check others too
-                outcome = Outcome(Verdict.NOT_RUN, report.nodeid, "not selected (--memory-rules)")
-            self.results[driver][one["rule"]].add(outcome)
+        for outcome in judgement.outcomes:
+            if not self.selected(outcome.rule):  # a selected test may check others too
+                outcome = Outcome(Verdict.NOT_RUN, report.nodeid, "not selected (--memory-rules)",
+                                  rule=outcome.rule)
+            self.results[driver][outcome.rule].add(outcome)
 
     def fixed_known_failures(self) -> list[str]:
         """Rules listed in a driver's ``known_failures`` that passed: the entry must go."""
@@ -370,8 +256,3 @@ class Reporter:
                           f"--memory-rules={failing[0]}{strict}{adapter}")
         write_reports(self.config.getoption("--memory-report") or [], self.results, self.strict)
 
-
-def _observed(rules: list[str]) -> list[str]:
-    """The rules the running test's reads stood on, its own rules left out."""
-    running = steps.current()
-    return sorted(running.observed - set(rules)) if running is not None else []
