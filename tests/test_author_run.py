@@ -256,6 +256,7 @@ def test_the_catalogue_at_a_terminal(pytester: pytest.Pytester) -> None:
         "    */suite/archive.py::test_*",
         "  run only it: pytest --memory-driver=NAME --memory-rules=ARCH-10",
     ])
+    # not in the catalogue on purpose: ARCH-99 (what explain says of an ID it lacks)
     unknown = pytester.run(sys.executable, "-m", "aalis_memory.conformance", "explain", "ARCH-99")
     assert unknown.ret == 2
     unknown.stderr.fnmatch_lines(["explain: no rule 'ARCH-99' in the catalogue; did you mean *"])

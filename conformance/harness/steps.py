@@ -7,10 +7,11 @@ rule that may well hold. Such a test is *blocked* by the rule the failed step st
 of the whole history with ``math.inf`` stands on LIM-02, a missing required method on REQ-01).
 
 The split is made from the catalogue, not by hand in each test: a rule judges the methods it is
-about (:data:`SUBJECTS`); in a test, a call of any other method is a step. Rules whose checks
-call every method as a subject (hostile input, concurrency, crashes, the compression provider)
-have no steps. The store the suite sees (:class:`~aalis_memory.conformance.harness.adapters.GuardedStore`)
-asks :func:`blocker_of` on every call.
+about (its ``subjects`` in the catalogue, gathered in :data:`SUBJECTS`); in a test, a call of
+any other method is a step. Rules whose checks call every method as a subject (hostile input,
+concurrency, crashes, the compression provider) have no steps. The store the suite sees
+(:class:`~aalis_memory.conformance.harness.adapters.GuardedStore`) asks :func:`blocker_of` on
+every call.
 """
 
 from __future__ import annotations
@@ -23,54 +24,19 @@ from typing import Any, Final
 
 import attrs
 
+from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.service import REQUIRED_METHODS
 
 #: The rule a driver lacking a required method breaks; steps calling it are blocked by it.
 REQUIRED_RULE: Final = "REQ-01"
 
 _READS = frozenset({"get_history", "get_full_history"})
-_LIMITED = _READS | {"update_message_content", "get_recent_messages_across_sessions"}
-_COUNTED = _READS | {"count_history", "archive_span", "get_messages_by_session_range",
-                     "get_recent_messages_across_sessions"}
 
-
-def _same(methods: Iterable[str], *rule_ids: str) -> dict[str, frozenset[str]]:
-    return dict.fromkeys(rule_ids, frozenset(methods))
-
-
-#: The methods each rule judges. A rule not listed judges every method (no call is a step).
+#: The methods each rule judges, from the catalogue (:attr:`Rule.subjects
+#: <aalis_memory.conformance.rules.rule.Rule.subjects>`). A rule not listed judges every method
+#: (no call is a step).
 SUBJECTS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    "LIM-01": _READS | {"get_recent_messages_across_sessions"},
-    **_same(_READS, "LIM-02"),
-    **_same({"update_message_content"}, "LIM-03", "UPD-01", "UPD-02", "UPD-03", "UPD-04"),
-    **_same({"get_recent_messages_across_sessions"}, "LIM-04", "CROSS-01", "CROSS-02", "CROSS-03",
-            "CROSS-04", "CROSS-05"),
-    **_same(_READS | {"update_message_content"}, "LIM-05", "LIM-07"),
-    "LIM-06": _LIMITED,
-    **_same({"save_message"} | _READS, "MSG-01", "MSG-02", "MSG-03", "MSG-05"),
-    "MSG-04": _COUNTED,
-    "MSG-06": frozenset({"clear_session", "delete_messages_by_timestamps", "save_message",
-                         "archive_span", "update_message_content"}),
-    **_same({"get_history"}, "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05"),
-    "COUNT-01": frozenset({"count_history"}),
-    # the clearing helper is kit code run over the store: every store call it makes is a step
-    **_same((), "CLR-04", "CLR-05", "CLR-06", "CLR-07", "CLR-08", "CLR-09"),
-    **_same({"get_full_history"}, "FULL-01", "FULL-02"),
-    **_same({"archive_span"}, "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06",
-            "ARCH-07", "ARCH-08", "ARCH-10", "ARCH-11"),
-    "ARCH-09": frozenset({"archive_span", "get_full_history"}),
-    **_same({"clear_session"}, "CLEAR-01", "CLEAR-02"),
-    **_same({"clear_all"}, "CLEAR-03", "CLEAR-04"),
-    **_same({"get_messages_by_session_range"}, "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04"),
-    **_same({"delete_messages_by_timestamps"}, "DEL-01", "DEL-02"),
-    **_same({"save_metadata", "get_metadata"}, "META-01", "META-06", "META-07"),
-    **_same({"list_metadata"}, "META-02", "META-04", "META-09"),
-    **_same({"delete_metadata"}, "META-03", "META-11"),
-    "META-05": frozenset({"save_metadata", "commit_metadata", "list_metadata"}),
-    "META-08": frozenset({"save_metadata", "commit_metadata"}),
-    "META-10": frozenset({"list_metadata_keys"}),
-    **_same({"commit_metadata"}, "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04", "COMMIT-05",
-            "COMMIT-06", "COMMIT-07"),
+    rule_id: rule.subjects for rule_id, rule in CATALOGUE.items() if rule.subjects is not None
 })
 
 #: The rule a step of each method stands on (the reads are refined by their limit, see

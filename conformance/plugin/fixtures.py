@@ -160,7 +160,9 @@ def aalis_memory(
 
     While the test runs, its calls of methods its rules are not about are steps (:mod:`.steps`):
     a driver lacking a required method (REQ-01 fails) has every test judged that does not need
-    the method, and the tests that do are blocked by REQ-01.
+    the method, and the tests that do are blocked by REQ-01. It is ``Any`` here because it has
+    exactly the methods the driver has; each test types it as the protocol whose methods it
+    calls (``MemoryService``, or ``FullMemoryService`` for an optional one).
     """
     with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop) as store:
         wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires")

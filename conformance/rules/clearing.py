@@ -2,6 +2,8 @@
 clear-type registry) and what a plugin keeping data in metadata owes the hook (api-memory
 §钩子与贡献点)."""
 
+from collections.abc import Iterable
+
 from aalis_memory.conformance.rules.rule import (
     HELPERS,
     METADATA_KEEPERS,
@@ -17,11 +19,16 @@ from aalis_memory.conformance.rules.rule import (
 A = "api-memory"
 HOOK = "钩子与贡献点"
 BY_SCOPE_AND_TYPES = "要挂这个中间件按 scope 与 types 清理自己的命名空间"
+#: The subjects of a rule about the clearing helper, kit code run over the store: no store
+#: method is judged, so every store call the helper makes is a step.
+OVER_THE_STORE: tuple[str, ...] = ()
 
 
-def hook(rule_id: str, summary: str, *phrases: str, binds: Binds = HELPERS) -> Rule:
+def hook(rule_id: str, summary: str, *phrases: str, binds: Binds = HELPERS,
+         subjects: Iterable[str] | None = None) -> Rule:
     """A rule §钩子与贡献点 states."""
-    return must(rule_id, summary, *(cite(A, HOOK, p) for p in phrases), binds=binds)
+    return must(rule_id, summary, *(cite(A, HOOK, p) for p in phrases), binds=binds,
+                subjects=subjects)
 
 
 RULES = (
@@ -46,30 +53,36 @@ RULES = (
     hook("CLR-04",
          "clear_metadata_namespaces deletes every readable entry of the given namespaces in a "
          "single commit_metadata and leaves other namespaces alone.",
-         "它在一次 commitMetadata 里删掉这些命名空间的全部条目"),
+         "它在一次 commitMetadata 里删掉这些命名空间的全部条目",
+         subjects=OVER_THE_STORE),
     ordered(hook("CLR-05",
                  "It returns the deleted keys of each namespace, namespaces in the order they were "
                  "passed (an empty namespace maps to no keys).",
-                 "返回各命名空间删掉的键(与传入顺序相同)")),
+                 "返回各命名空间删掉的键(与传入顺序相同)",
+                 subjects=OVER_THE_STORE)),
     hook("CLR-06",
          "When the store has list_metadata_keys, unreadable entries are deleted too and counted "
          "among the returned keys.",
-         "读不出的条目一并删除、计入返回的键"),
+         "读不出的条目一并删除、计入返回的键",
+         subjects=OVER_THE_STORE),
     hook("CLR-07",
          "Deleting unreadable entries logs exactly one info line naming them as namespace/key: "
          "the first 10, then how many more.",
-         "并经 logger 记一条 info 点名(namespace/key,超过 10 条只列前 10 条)"),
+         "并经 logger 记一条 info 点名(namespace/key,超过 10 条只列前 10 条)",
+         subjects=OVER_THE_STORE),
     hook("CLR-08",
          "Without list_metadata_keys it falls back to list_metadata: readable entries go, "
          "unreadable entries stay and are neither returned nor logged.",
-         "后端没有实现时退回 listMetadata,读不出的条目留在库里"),
+         "后端没有实现时退回 listMetadata,读不出的条目留在库里",
+         subjects=OVER_THE_STORE),
     should("CLR-09",
            "A namespaces argument that is a single string or holds non-strings raises TypeError "
            "before anything is read or deleted.",
            point="a namespaces argument of the wrong shape",
            argument="a Python string is a sequence of one-letter names: clearing those would "
                     "delete the wrong namespaces, so the helper refuses before touching anything",
-           binds=HELPERS),
+           binds=HELPERS,
+           subjects=OVER_THE_STORE),
     # -- clear types (pure) ----------------------------------------------------------------
     hook("CLR-10",
          "A requested clear type counts as handled only when some result row names it, "

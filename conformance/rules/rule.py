@@ -1,4 +1,5 @@
-"""What a rule is: a stable ID, a level, its ground, whom it binds, and a paraphrase.
+"""What a rule is: a stable ID, a level, its ground, whom it binds, a paraphrase, and the
+methods it judges.
 
 A rule must show why it exists without any file its user cannot open. A MUST rule cites the
 exact words of a document (document, section, one short verbatim clause) so that a repository
@@ -9,13 +10,14 @@ the one-line argument for its reading.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Final
 
 import attrs
 
 from aalis_memory.conformance.rules.english import ENGLISH
+from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 
 #: A citation is a clause, not a paragraph: longer phrases are refused.
 MAX_PHRASE: Final = 60
@@ -139,6 +141,16 @@ def _cites(value: tuple[Citation, ...] | list[Citation]) -> tuple[Citation, ...]
     return tuple(value)
 
 
+def _subjects(value: Iterable[str] | None) -> frozenset[str] | None:
+    if value is None:
+        return None
+    methods = frozenset(value)
+    unknown = sorted(methods.difference(REQUIRED_METHODS, OPTIONAL_METHODS))
+    if unknown:
+        raise ValueError(f"subjects name no contract method: {unknown}")
+    return methods
+
+
 @attrs.frozen
 class Rule:
     """One checkable statement. ``source`` names where it comes from in a few words; ``cites``
@@ -155,6 +167,11 @@ class Rule:
     #: the records a read returned without their order (see ``checks.expect_equal``): a
     #: history in the wrong order breaks the order rules alone.
     judges_order: bool = False
+    #: The contract methods whose calls the rule judges: in its tests a call of any other method
+    #: is a step, which blocks the test when it fails (see ``harness.steps``). ``None``: every
+    #: call is under test (hostile input, concurrency); empty: none is, the rule is about kit
+    #: code run over the store (the clearing helper).
+    subjects: frozenset[str] | None = attrs.field(default=None, converter=_subjects)
 
     def ground(self) -> str:
         """The ground on one line: the cited words, or the reading and its argument."""
@@ -179,11 +196,14 @@ def _where(cites: tuple[Citation, ...]) -> str:
     return "; ".join(dict.fromkeys(c.where for c in cites))
 
 
-def must(rule_id: str, summary: str, *cites: Citation, binds: Binds = EVERY_BACKEND) -> Rule:
-    """A rule the documents state; ``cites`` are the words it rests on (at least one)."""
+def must(rule_id: str, summary: str, *cites: Citation, binds: Binds = EVERY_BACKEND,
+         subjects: Iterable[str] | None = None) -> Rule:
+    """A rule the documents state; ``cites`` are the words it rests on (at least one),
+    ``subjects`` the methods it judges (see :attr:`Rule.subjects`)."""
     if not cites:
         raise ValueError(f"MUST rule {rule_id} needs the words it rests on")
-    return Rule(rule_id, MUST, _where(cites), summary, cites=cites, binds=binds)
+    return Rule(rule_id, MUST, _where(cites), summary, cites=cites, binds=binds,
+                subjects=subjects)
 
 
 def should(
@@ -194,12 +214,14 @@ def should(
     argument: str,
     cites: tuple[Citation, ...] = (),
     binds: Binds = EVERY_BACKEND,
+    subjects: Iterable[str] | None = None,
 ) -> Rule:
     """A reading of a silent point: ``summary`` is the reading, ``point`` what the documents leave
-    open, ``argument`` why; ``cites`` the nearby words it builds on, if any."""
+    open, ``argument`` why; ``cites`` the nearby words it builds on, if any; ``subjects`` as for
+    :func:`must`."""
     source = "; ".join(filter(None, [_where(cites), "this project's reading"]))
     return Rule(rule_id, SHOULD, source, summary, cites=cites,
-                reading=Reading(point, argument), binds=binds)
+                reading=Reading(point, argument), binds=binds, subjects=subjects)
 
 
 def ordered(rule: Rule) -> Rule:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from aalis_memory.service import MemoryService
 from aalis_memory.types import Message
 
 MARKER = "event-marker"
@@ -30,7 +31,7 @@ def turn(content: str, ts: int | None, role: str = "system") -> Message:
     return Message(role=role, content=content, timestamp=ts, kind=MARKER)
 
 
-async def save_all(memory: Any, session_id: str, messages: Iterable[Message]) -> None:
+async def save_all(memory: MemoryService, session_id: str, messages: Iterable[Message]) -> None:
     """Save in the given order (the write order)."""
     for message in messages:
         await memory.save_message(session_id, message)

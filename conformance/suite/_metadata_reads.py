@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from aalis_memory.conformance.harness.steps import confirmed
+from aalis_memory.service import MemoryService
 from aalis_memory.types import JsonObject, MetadataEntry
 
 
@@ -28,7 +29,7 @@ def now_ms_ceil() -> int:
     return -(-time.time_ns() // 1_000_000)
 
 
-async def read_back_first(memory: Any, saved: dict[tuple[str, str], JsonObject]) -> None:
+async def read_back_first(memory: MemoryService, saved: dict[tuple[str, str], JsonObject]) -> None:
     """Read the saved entries before the call under test. When each reads back as it was saved,
     get_metadata works for these very keys, so what they read afterwards is that call's doing: the
     check no longer stands on META-01 (a META-01 failure elsewhere, on a nested overwrite, cannot
@@ -39,18 +40,18 @@ async def read_back_first(memory: Any, saved: dict[tuple[str, str], JsonObject])
     confirmed("META-01")
 
 
-async def entries(memory: Any, namespace: str) -> list[tuple[str, JsonObject]]:
+async def entries(memory: MemoryService, namespace: str) -> list[tuple[str, JsonObject]]:
     """``list_metadata`` as (key, data) pairs sorted by key (duplicates stay visible)."""
     listed: list[MetadataEntry] = await memory.list_metadata(namespace)
     return sorted(((e.key, e.data) for e in listed), key=lambda pair: pair[0])
 
 
-async def state(memory: Any, namespace: str) -> dict[str, JsonObject]:
+async def state(memory: MemoryService, namespace: str) -> dict[str, JsonObject]:
     """``list_metadata`` as a key -> data mapping."""
     return dict(await entries(memory, namespace))
 
 
-async def entry(memory: Any, namespace: str, key: str) -> MetadataEntry | None:
+async def entry(memory: MemoryService, namespace: str, key: str) -> MetadataEntry | None:
     """The listed entry of ``key`` (``updated_at`` is only visible through ``list_metadata``)."""
     listed: list[MetadataEntry] = await memory.list_metadata(namespace)
     found = [e for e in listed if e.key == key]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.harness.steps import aside
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import RecentMessageRecord
 
 #: "Everything" for the suite's reads: a finite limit above every history a test writes, so a
@@ -30,12 +31,12 @@ async def witness(read: Callable[[], Awaitable[T]]) -> T | None:
             return None
 
 
-async def active(memory: Any, session_id: str, limit: int = ALL) -> list[str | None]:
+async def active(memory: MemoryService, session_id: str, limit: int = ALL) -> list[str | None]:
     """Contents of the whole active history (``get_history(session, ALL)``)."""
     return contents(await memory.get_history(session_id, limit))
 
 
-async def everything(memory: Any, session_id: str) -> list[str | None]:
+async def everything(memory: FullMemoryService, session_id: str) -> list[str | None]:
     """Contents of the whole history, archived messages included (``get_full_history``)."""
     return contents(await memory.get_full_history(session_id, ALL))
 

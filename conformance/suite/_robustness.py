@@ -10,6 +10,7 @@ import attrs
 
 from aalis_memory.conformance.checks import describe, expect_no_failures
 from aalis_memory.conformance.harness.steps import Blocked, set_aside
+from aalis_memory.service import MemoryService
 
 #: One case: a readable label and the call to make on the store.
 Call = Callable[[Any], Awaitable[Any]]
@@ -26,12 +27,12 @@ class Case:
     writes: bool = True
 
 
-def available(memory: Any, cases: Sequence[Case]) -> list[Case]:
+def available(memory: MemoryService, cases: Sequence[Case]) -> list[Case]:
     """The cases whose optional method the store implements."""
     return [c for c in cases if c.needs is None or callable(getattr(memory, c.needs, None))]
 
 
-async def snapshot(memory: Any, sessions: Sequence[str], namespaces: Sequence[str]) -> Any:
+async def snapshot(memory: MemoryService, sessions: Sequence[str], namespaces: Sequence[str]) -> Any:
     """Everything observable of these sessions and namespaces, archived messages included when
     the store can show them."""
     full = getattr(memory, "get_full_history", None)
@@ -50,7 +51,7 @@ async def snapshot(memory: Any, sessions: Sequence[str], namespaces: Sequence[st
     return history, metadata
 
 
-async def outcome(call: Call, memory: Any) -> tuple[str, Any]:
+async def outcome(call: Call, memory: MemoryService) -> tuple[str, Any]:
     """("raised", exception) or ("returned", value): a case never stops the others."""
     try:
         return "returned", await call(memory)
@@ -75,7 +76,7 @@ def shown(result: tuple[str, Any]) -> str:
 
 
 async def expect_refused(
-    memory: Any, rule_id: str, cases: Sequence[Case], errors: tuple[type[BaseException], ...]
+    memory: MemoryService, rule_id: str, cases: Sequence[Case], errors: tuple[type[BaseException], ...]
 ) -> None:
     """Every case must raise one of ``errors``."""
     wanted = " or ".join(e.__name__ for e in errors)
@@ -92,7 +93,7 @@ async def expect_refused(
 
 
 async def expect_unchanged(
-    memory: Any,
+    memory: MemoryService,
     rule_id: str,
     cases: Sequence[Case],
     sessions: Sequence[str],

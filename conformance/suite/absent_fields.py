@@ -9,13 +9,12 @@ reports here which fields came back so.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from aalis_memory.conformance.checks import expect_equal
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import save_all
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import ABSENT, Message
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
@@ -26,7 +25,7 @@ BARE = (Message(role="assistant", content="bare", timestamp=1000),
         Message(role="assistant", content=None, timestamp=1001))
 
 
-def _returned_as_null(aalis_memory: Any) -> list[str]:
+def _returned_as_null(aalis_memory: MemoryService) -> list[str]:
     return list(getattr(aalis_memory, "absent_fields_returned_as_null", []))
 
 
@@ -35,7 +34,7 @@ def _reasoning_absent(messages: list[Message]) -> list[bool]:
 
 
 @pytest.mark.aalis_spec("MSG-07")
-async def test_absent_fields_come_back_absent(aalis_memory: Any) -> None:
+async def test_absent_fields_come_back_absent(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, list(BARE))
     got = await aalis_memory.get_history(S, 10)
     expect_equal("MSG-07", "get_history of messages saved with no optional field", got,
@@ -52,7 +51,7 @@ async def test_absent_fields_come_back_absent(aalis_memory: Any) -> None:
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("MSG-07")
-async def test_absent_fields_come_back_absent_across_sessions(aalis_memory: Any) -> None:
+async def test_absent_fields_come_back_absent_across_sessions(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, list(BARE))
     records = await aalis_memory.get_recent_messages_across_sessions(Query(limit=5))
     expect_equal("MSG-07", "reasoning_content absent in the cross-session read",

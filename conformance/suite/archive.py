@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Final
+from typing import Final
 
 import pytest
 
@@ -21,11 +21,12 @@ from aalis_memory.conformance.probes.concurrent_reads import Read, only_from_out
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._reads import active, everything
+from aalis_memory.service import FullMemoryService, MemoryService
 
 S = "s-arch"
 
 
-async def archive_counted(memory: Any, session: str, count: int, keep: list[int] | None = None
+async def archive_counted(memory: MemoryService, session: str, count: int, keep: list[int] | None = None
                           ) -> tuple[int, int]:
     """``archive_span``'s return value, and how many messages it took out of the active history:
     ARCH-07 compares the two, so a wrong span (another rule's failure) is no wrong count."""
@@ -40,7 +41,7 @@ def keeps() -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-01")
-async def test_archive_takes_the_earliest(aalis_memory: Any) -> None:
+async def test_archive_takes_the_earliest(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-01", "get_history after archive_span(s, 2) of m0..m5",
@@ -48,7 +49,7 @@ async def test_archive_takes_the_earliest(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-01")
-async def test_archive_same_millisecond_in_write_order(aalis_memory: Any) -> None:
+async def test_archive_same_millisecond_in_write_order(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 200)])
     await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-01", "get_history after archive_span(s, 2) with b, c, d at 200 ms",
@@ -57,7 +58,7 @@ async def test_archive_same_millisecond_in_write_order(aalis_memory: Any) -> Non
 
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("ARCH-01")
-async def test_archive_follows_timestamp_order(aalis_memory: Any) -> None:
+async def test_archive_follows_timestamp_order(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-01", "get_history after archive_span(s, 2), written a@100 c@300 b@200 d@400",
@@ -65,7 +66,7 @@ async def test_archive_follows_timestamp_order(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-02")
-async def test_archive_keep_stays_active_and_unchanged(aalis_memory: Any) -> None:
+async def test_archive_keep_stays_active_and_unchanged(aalis_memory: MemoryService) -> None:
     saved = timeline("m0", "m1", "m2", "m3", "m4", "m5")
     await save_all(aalis_memory, S, saved)
     await aalis_memory.archive_span(S, 4, [1, 3])
@@ -78,7 +79,7 @@ async def test_archive_keep_stays_active_and_unchanged(aalis_memory: Any) -> Non
 
 
 @pytest.mark.aalis_spec("ARCH-02")
-async def test_archive_keep_everything_archives_nothing(aalis_memory: Any) -> None:
+async def test_archive_keep_everything_archives_nothing(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     await aalis_memory.archive_span(S, 2, [0, 1])
     expect_equal("ARCH-02", "get_history after archive_span(s, 2, keep=[0, 1]) of [a, b, c]",
@@ -86,7 +87,7 @@ async def test_archive_keep_everything_archives_nothing(aalis_memory: Any) -> No
 
 
 @pytest.mark.aalis_spec("ARCH-03")
-async def test_archive_counts_markers_as_positions(aalis_memory: Any) -> None:
+async def test_archive_counts_markers_as_positions(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "a", "#t1", "b", "c"))
     await aalis_memory.archive_span(S, 2)
     expect_equal("ARCH-03", "get_history after archive_span(s, 2) of [d0, a, t1, b, c]",
@@ -94,7 +95,7 @@ async def test_archive_counts_markers_as_positions(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-03")
-async def test_archive_keep_positions_count_markers(aalis_memory: Any) -> None:
+async def test_archive_keep_positions_count_markers(aalis_memory: MemoryService) -> None:
     keeps()
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c", "e"))
     await aalis_memory.archive_span(S, 3, [2])
@@ -103,7 +104,7 @@ async def test_archive_keep_positions_count_markers(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-03")
-async def test_archive_markers_only_history(aalis_memory: Any) -> None:
+async def test_archive_markers_only_history(aalis_memory: MemoryService) -> None:
     keeps()
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1", "a"))
     await aalis_memory.archive_span(S, 3, [1])
@@ -112,7 +113,7 @@ async def test_archive_markers_only_history(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-04", "ARCH-07")
-async def test_archive_count_zero_archives_nothing(aalis_memory: Any) -> None:
+async def test_archive_count_zero_archives_nothing(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     first, first_left = await archive_counted(aalis_memory, S, 0)
     second, second_left = await archive_counted(aalis_memory, S, 0, [0, 1])
@@ -124,7 +125,7 @@ async def test_archive_count_zero_archives_nothing(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-05", "ARCH-07")
-async def test_archive_count_above_active_takes_everything(aalis_memory: Any) -> None:
+async def test_archive_count_above_active_takes_everything(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     archived, left = await archive_counted(aalis_memory, S, 10)
     expect_equal("ARCH-07", f"archive_span(s, 10) of [a, d1, b], which archived {left}",
@@ -134,7 +135,7 @@ async def test_archive_count_above_active_takes_everything(aalis_memory: Any) ->
 
 
 @pytest.mark.aalis_spec("ARCH-05")
-async def test_archive_count_above_active_with_keep(aalis_memory: Any) -> None:
+async def test_archive_count_above_active_with_keep(aalis_memory: MemoryService) -> None:
     keeps()
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     await aalis_memory.archive_span(S, 10, [2])
@@ -143,7 +144,7 @@ async def test_archive_count_above_active_with_keep(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
-async def test_archive_keep_duplicates_and_outside_positions(aalis_memory: Any) -> None:
+async def test_archive_keep_duplicates_and_outside_positions(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     keeps()
     archived, left = await archive_counted(aalis_memory, S, 3, [1, 1, 7, 3])
@@ -154,7 +155,7 @@ async def test_archive_keep_duplicates_and_outside_positions(aalis_memory: Any) 
 
 
 @pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
-async def test_archive_keep_beyond_the_active_history(aalis_memory: Any) -> None:
+async def test_archive_keep_beyond_the_active_history(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
     keeps()
     archived, left = await archive_counted(aalis_memory, S, 3, [5, 0, 0, 99])
@@ -165,7 +166,7 @@ async def test_archive_keep_beyond_the_active_history(aalis_memory: Any) -> None
 
 
 @pytest.mark.aalis_spec("ARCH-07")
-async def test_archive_returns_the_number_archived(aalis_memory: Any) -> None:
+async def test_archive_returns_the_number_archived(aalis_memory: MemoryService) -> None:
     # Each case on a fresh session of eight messages, so only the return value is in question:
     # it must be how many the call took out of the active history, whichever those were.
     cases: list[tuple[int, list[int]]] = [(2, []), (4, [0, 2]), (1, [0]), (8, []), (8, [7, 6])]
@@ -178,7 +179,7 @@ async def test_archive_returns_the_number_archived(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
-async def test_archive_after_archive_counts_only_active(aalis_memory: Any) -> None:
+async def test_archive_after_archive_counts_only_active(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     keeps()
     await aalis_memory.archive_span(S, 2)
@@ -190,7 +191,7 @@ async def test_archive_after_archive_counts_only_active(aalis_memory: Any) -> No
 
 
 @pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
-async def test_archive_leaves_later_appends_alone(aalis_memory: Any) -> None:
+async def test_archive_leaves_later_appends_alone(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3"))
     snapshot = await active(aalis_memory, S)
     # Two messages arrive after the caller's snapshot: they sit after the span.
@@ -208,7 +209,7 @@ async def test_archive_leaves_later_appends_alone(aalis_memory: Any) -> None:
 
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("ARCH-08")
-async def test_archive_positions_include_late_arrivals(aalis_memory: Any) -> None:
+async def test_archive_positions_include_late_arrivals(aalis_memory: MemoryService) -> None:
     stands_on("HIST-02")  # the positions follow get_history's timestamp order: HIST-02's
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("d", 400)])
     # A late arrival lands inside the span: positions are taken at call time, so it is archived.
@@ -220,7 +221,7 @@ async def test_archive_positions_include_late_arrivals(aalis_memory: Any) -> Non
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("ARCH-09")
-async def test_archived_stay_in_full_history_in_place(aalis_memory: Any) -> None:
+async def test_archived_stay_in_full_history_in_place(aalis_memory: FullMemoryService) -> None:
     keeps()
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     await aalis_memory.archive_span(S, 5, [1, 3])
@@ -245,11 +246,11 @@ _BAD_SPANS: Final[tuple[tuple[object, tuple[object, ...]], ...]] = (
 @pytest.mark.aalis_spec("ARCH-11")
 @pytest.mark.parametrize(("count", "keep"), _BAD_SPANS, ids=repr)
 async def test_archive_bad_positions_raise_and_archive_nothing(
-    aalis_memory: Any, count: object, keep: tuple[object, ...]
+    aalis_memory: MemoryService, count: object, keep: tuple[object, ...]
 ) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     with expect_raises("ARCH-11", f"archive_span(s, {count!r}, keep={list(keep)!r})", ValueError):
-        await aalis_memory.archive_span(S, count, keep)
+        await aalis_memory.archive_span(S, count, keep)  # type: ignore[arg-type]  # bad on purpose
     expect_equal("ARCH-11", f"get_history after archive_span(s, {count!r}, keep={list(keep)!r})",
                  await active(aalis_memory, S), ["a", "b", "c"])
 
@@ -265,7 +266,7 @@ def describe_size(seen: object) -> str:
 
 @requires.atomic_archive
 @pytest.mark.aalis_spec("ARCH-10")
-async def test_concurrent_readers_never_see_part_of_an_archive(aalis_memory: Any) -> None:
+async def test_concurrent_readers_never_see_part_of_an_archive(aalis_memory: FullMemoryService) -> None:
     saved = conversation("m", 210)
     await save_all(aalis_memory, S, saved)
     after = [f"m{i}" for i in range(200, 210)]

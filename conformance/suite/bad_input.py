@@ -27,6 +27,7 @@ from aalis_memory.conformance.suite._robustness import (
     snapshot,
 )
 from aalis_memory.conformance.verdicts.model import Verdict, skip
+from aalis_memory.service import MemoryService
 from aalis_memory.types import Message, MetadataPut, RecentMessagesAcrossSessionsQuery
 
 S = "s-input"
@@ -36,7 +37,7 @@ NAMESPACES: Final = (NS,)
 HUGE: Final = 2**70
 
 
-async def _seed(memory: Any) -> None:
+async def _seed(memory: MemoryService) -> None:
     # A message at 0 ms and one at 1 ms: what False and True would address if taken as numbers.
     await save_all(memory, S, [msg("at-0", 0), msg("at-1", 1), msg("at-1000", 1000)])
     await memory.save_metadata(NS, "k", {"v": 1})
@@ -67,7 +68,7 @@ def _timestamp_cases(bad: object, name: str) -> list[Case]:
 
 
 @pytest.mark.aalis_spec("INPUT-01")
-async def test_bool_timestamps_raise_type_error_and_change_nothing(aalis_memory: Any) -> None:
+async def test_bool_timestamps_raise_type_error_and_change_nothing(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     cases = available(aalis_memory, _timestamp_cases(True, "True") + _timestamp_cases(False, "False"))
     await expect_refused(aalis_memory, "INPUT-01", cases, (TypeError,))
@@ -85,7 +86,7 @@ def _save_at(timestamp: float) -> Call:
 
 
 @pytest.mark.aalis_spec("INPUT-02")
-async def test_nan_and_infinite_message_timestamps_raise_value_error(aalis_memory: Any) -> None:
+async def test_nan_and_infinite_message_timestamps_raise_value_error(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     cases = _timestamp_cases(math.nan, "nan")
     cases += [Case(f"save_message(s, msg at {name})", _save_at(value))
@@ -96,7 +97,7 @@ async def test_nan_and_infinite_message_timestamps_raise_value_error(aalis_memor
 
 
 @pytest.mark.aalis_spec("INPUT-02")
-async def test_infinite_bounds_are_unbounded(aalis_memory: Any) -> None:
+async def test_infinite_bounds_are_unbounded(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     every = ["at-0", "at-1", "at-1000"]
     cases = [
@@ -126,7 +127,7 @@ async def test_infinite_bounds_are_unbounded(aalis_memory: Any) -> None:
 
 @pytest.mark.aalis_spec("INPUT-03")
 async def test_integers_past_64_bits_raise_value_error_and_change_nothing(
-    aalis_memory: Any,
+    aalis_memory: MemoryService,
 ) -> None:
     transport = transport_of(aalis_memory)
     if transport is not None and not transport.carries_integer(HUGE):
@@ -148,7 +149,7 @@ LONE: Final = "\ud800"
 
 
 @pytest.mark.aalis_spec("INPUT-04")
-async def test_lone_surrogates_raise_value_error_and_store_nothing(aalis_memory: Any) -> None:
+async def test_lone_surrogates_raise_value_error_and_store_nothing(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     cases = [
         Case("save_message(s, content with a lone surrogate)",
@@ -176,7 +177,7 @@ async def test_lone_surrogates_raise_value_error_and_store_nothing(aalis_memory:
 
 
 @pytest.mark.aalis_spec("INPUT-05")
-async def test_nul_characters_round_trip(aalis_memory: Any) -> None:
+async def test_nul_characters_round_trip(aalis_memory: MemoryService) -> None:
     session, cut = "s-nul\x00tail", "s-nul"
     message = msg("before\x00after", 3000, metadata={"k\x00ey": "v\x00al"})
     await aalis_memory.save_message(session, message)
@@ -200,7 +201,7 @@ BIG: Final = 20 * 1024 * 1024
 
 
 @pytest.mark.aalis_spec("INPUT-06")
-async def test_oversized_documents_round_trip_or_raise_value_error(aalis_memory: Any) -> None:
+async def test_oversized_documents_round_trip_or_raise_value_error(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     text = "x" * BIG
     checks: dict[str, tuple[Call, Call, Callable[[Any], bool]]] = {
@@ -239,7 +240,7 @@ def _nested(depth: int) -> dict[str, Any]:
 
 @pytest.mark.aalis_spec("INPUT-07")
 async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
-    aalis_memory: Any,
+    aalis_memory: MemoryService,
 ) -> None:
     await _seed(aalis_memory)
     moderate = _nested(20)

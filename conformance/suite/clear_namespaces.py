@@ -16,6 +16,7 @@ from aalis_memory.conformance.checks import expect, expect_equal
 from aalis_memory.conformance.harness.steps import calls_stand_on, stands_on, unverified_part
 from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import MetadataOp
 
 NS_A = "clr-a"
@@ -37,7 +38,7 @@ class InfoLines:
 class CountingCommits:
     """The store, with its commit_metadata calls counted (everything else passes through)."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: MemoryService) -> None:
         self.wrapped = store
         self.commits = 0
 
@@ -52,7 +53,7 @@ class CountingCommits:
 class WithoutListKeys:
     """The store as a backend that never implemented list_metadata_keys."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: MemoryService) -> None:
         self.wrapped = store
 
     def __getattr__(self, name: str) -> Any:
@@ -61,7 +62,7 @@ class WithoutListKeys:
         return getattr(self.wrapped, name)
 
 
-def reads_through(store: Any, *, fallback: bool = False, unreadable: bool = False) -> None:
+def reads_through(store: MemoryService, *, fallback: bool = False, unreadable: bool = False) -> None:
     """The helper finds what to delete through the store's listings (the readable entries from
     list_metadata, every key from list_metadata_keys) and deletes in one batch, so its rules'
     checks stand on the store rules of those calls: a listing of keys that skips entries is
@@ -76,12 +77,12 @@ def reads_through(store: Any, *, fallback: bool = False, unreadable: bool = Fals
     calls_stand_on(calls)
 
 
-async def _fill(aalis_memory: Any, namespace: str, *keys: str) -> None:
+async def _fill(aalis_memory: MemoryService, namespace: str, *keys: str) -> None:
     for key in keys:
         await aalis_memory.save_metadata(namespace, key, {"key": key})
 
 
-async def _keys(aalis_memory: Any, namespace: str) -> list[str]:
+async def _keys(aalis_memory: FullMemoryService, namespace: str) -> list[str]:
     """Every key of a namespace, unreadable ones too when the store can list them.
 
     De-duplicated: a listing that repeats keys is META-10's finding, not the clearing rules'.
@@ -97,7 +98,7 @@ def _sorted_values(result: dict[str, list[str]]) -> dict[str, list[str]]:
 
 @pytest.mark.aalis_spec("CLR-04")
 async def test_clear_deletes_the_namespaces_in_one_commit(
-    aalis_memory: Any, aalis_clear_helper: ClearNamespaces
+    aalis_memory: FullMemoryService, aalis_clear_helper: ClearNamespaces
 ) -> None:
     reads_through(aalis_memory)
     await _fill(aalis_memory, NS_A, "a1", "a2", "a3")
@@ -118,7 +119,7 @@ async def test_clear_deletes_the_namespaces_in_one_commit(
 
 @pytest.mark.aalis_spec("CLR-05")
 async def test_clear_returns_keys_per_namespace_in_input_order(
-    aalis_memory: Any, aalis_clear_helper: ClearNamespaces
+    aalis_memory: MemoryService, aalis_clear_helper: ClearNamespaces
 ) -> None:
     reads_through(aalis_memory)
     await _fill(aalis_memory, NS_A, "a2", "a1")
@@ -136,7 +137,7 @@ async def test_clear_returns_keys_per_namespace_in_input_order(
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_clear_deletes_unreadable_entries(
-    aalis_memory: Any, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any,
+    aalis_memory: FullMemoryService, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any,
     kind: RawMetadataKind,
 ) -> None:
     reads_through(aalis_memory, unreadable=True)
@@ -156,7 +157,7 @@ async def test_clear_deletes_unreadable_entries(
 @requires.list_metadata_keys
 @requires.raw_metadata
 async def test_clear_names_few_unreadable_entries_in_one_line(
-    aalis_memory: Any, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any
+    aalis_memory: MemoryService, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any
 ) -> None:
     reads_through(aalis_memory, unreadable=True)
     await _fill(aalis_memory, NS_A, "ok")
@@ -177,7 +178,7 @@ async def test_clear_names_few_unreadable_entries_in_one_line(
 @requires.list_metadata_keys
 @requires.raw_metadata
 async def test_clear_names_ten_unreadable_entries_then_counts(
-    aalis_memory: Any, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any
+    aalis_memory: MemoryService, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any
 ) -> None:
     reads_through(aalis_memory, unreadable=True)
     planted = [f"bad-{i:02d}" for i in range(13)]
@@ -196,7 +197,7 @@ async def test_clear_names_ten_unreadable_entries_then_counts(
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_clear_without_list_keys_leaves_unreadable_entries(
-    aalis_memory: Any, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any,
+    aalis_memory: FullMemoryService, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any,
     kind: RawMetadataKind,
 ) -> None:
     """The rule is for backends without list_metadata_keys: one without it is judged as it is

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from aalis_memory.conformance.checks import expect_equal
@@ -11,25 +9,26 @@ from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import msg, save_all, timeline
 from aalis_memory.conformance.suite._metadata_reads import read_back_first
 from aalis_memory.conformance.suite._reads import active, everything
+from aalis_memory.service import FullMemoryService, MemoryService
 
 S = "s-clear"
 OTHER = "s-clear-other"
 NS = "clear-ns"
 
 
-async def _two_sessions(aalis_memory: Any) -> None:
+async def _two_sessions(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "|d2", "c"))
     await save_all(aalis_memory, OTHER, timeline("x", "y", "z", start_ts=5000))
 
 
-async def _two_sessions_with_archives(aalis_memory: Any) -> None:
+async def _two_sessions_with_archives(aalis_memory: MemoryService) -> None:
     await _two_sessions(aalis_memory)
     await aalis_memory.archive_span(S, 2)
     await aalis_memory.archive_span(OTHER, 1)
 
 
 @pytest.mark.aalis_spec("CLEAR-01")
-async def test_clear_session_empties_history(aalis_memory: Any) -> None:
+async def test_clear_session_empties_history(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c"))
     await aalis_memory.clear_session(S)
     expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
@@ -39,14 +38,14 @@ async def test_clear_session_empties_history(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("CLEAR-01")
-async def test_clear_session_with_archives_empties_history(aalis_memory: Any) -> None:
+async def test_clear_session_with_archives_empties_history(aalis_memory: MemoryService) -> None:
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.clear_session(S)
     expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
 
 
 @pytest.mark.aalis_spec("MSG-06", "CLEAR-02")
-async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: Any) -> None:
+async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: MemoryService) -> None:
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.save_metadata(NS, S, {"summary": "kept"})
     await read_back_first(aalis_memory, {(NS, S): {"summary": "kept"}})
@@ -60,7 +59,7 @@ async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: An
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("CLEAR-02", "MSG-06")
-async def test_clear_session_removes_archived(aalis_memory: Any) -> None:
+async def test_clear_session_removes_archived(aalis_memory: FullMemoryService) -> None:
     await _two_sessions_with_archives(aalis_memory)
     before = await aalis_memory.get_full_history(OTHER, 10)
     await aalis_memory.clear_session(S)
@@ -72,7 +71,7 @@ async def test_clear_session_removes_archived(aalis_memory: Any) -> None:
 
 @requires.clear_all
 @pytest.mark.aalis_spec("CLEAR-03")
-async def test_clear_all_empties_every_history(aalis_memory: Any) -> None:
+async def test_clear_all_empties_every_history(aalis_memory: FullMemoryService) -> None:
     """Active messages only: archives are test_clear_all_removes_archived's, so a driver without a
     working archive_span still has this part of CLEAR-03 judged."""
     await _two_sessions(aalis_memory)
@@ -85,7 +84,7 @@ async def test_clear_all_empties_every_history(aalis_memory: Any) -> None:
 @requires.clear_all
 @requires.get_full_history
 @pytest.mark.aalis_spec("CLEAR-03")
-async def test_clear_all_removes_archived(aalis_memory: Any) -> None:
+async def test_clear_all_removes_archived(aalis_memory: FullMemoryService) -> None:
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.clear_all()
     expect_equal("CLEAR-03", "get_full_history(s) after clear_all()",
@@ -96,7 +95,7 @@ async def test_clear_all_removes_archived(aalis_memory: Any) -> None:
 
 @requires.clear_all
 @pytest.mark.aalis_spec("CLEAR-04")
-async def test_clear_all_keeps_metadata(aalis_memory: Any) -> None:
+async def test_clear_all_keeps_metadata(aalis_memory: FullMemoryService) -> None:
     """No archive is seeded: whether clear_all keeps metadata is observed whatever archive_span
     does."""
     await _two_sessions(aalis_memory)

@@ -21,6 +21,7 @@ from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._metadata_reads import UNSERIALIZABLE, entries, state
 from aalis_memory.conformance.verdicts.model import Verdict, skip
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
 
 NS = "plugin-commit"
@@ -34,7 +35,8 @@ def delete(key: str, namespace: str = NS) -> MetadataDel:
     return MetadataDel(namespace, key)
 
 
-async def _commit_expecting_success(aalis_memory: Any, rule_id: str, call: str, ops: list[Any]) -> None:
+async def _commit_expecting_success(aalis_memory: MemoryService, rule_id: str, call: str,
+                                    ops: list[Any]) -> None:
     """A batch that must be accepted: an exception is a finding of ``rule_id``, not a crash."""
     try:
         await aalis_memory.commit_metadata(ops)
@@ -43,7 +45,7 @@ async def _commit_expecting_success(aalis_memory: Any, rule_id: str, call: str, 
 
 
 @pytest.mark.aalis_spec("COMMIT-01")
-async def test_ops_apply_in_order(aalis_memory: Any) -> None:
+async def test_ops_apply_in_order(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
     await aalis_memory.save_metadata(NS, "doomed", {"v": "old"})
     await aalis_memory.save_metadata(NS, "del-then-put", {"v": "old"})
@@ -76,7 +78,7 @@ async def test_ops_apply_in_order(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("COMMIT-02")
-async def test_one_batch_spans_namespaces(aalis_memory: Any) -> None:
+async def test_one_batch_spans_namespaces(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata("ns-red", "old", {"v": "red-old"})
     await aalis_memory.save_metadata("ns-blue", "old", {"v": "blue-old"})
     await aalis_memory.commit_metadata(
@@ -99,7 +101,7 @@ async def test_one_batch_spans_namespaces(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("COMMIT-03")
-async def test_empty_batch_and_del_of_missing_key(aalis_memory: Any) -> None:
+async def test_empty_batch_and_del_of_missing_key(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata(NS, "kept", {"v": 1})
     await _commit_expecting_success(aalis_memory, "COMMIT-03", "commit_metadata([])", [])
     expect_equal(
@@ -120,7 +122,7 @@ async def test_empty_batch_and_del_of_missing_key(aalis_memory: Any) -> None:
     )
 
 
-async def _seed(aalis_memory: Any, namespace: str = NS) -> dict[str, JsonObject]:
+async def _seed(aalis_memory: MemoryService, namespace: str = NS) -> dict[str, JsonObject]:
     await aalis_memory.save_metadata(namespace, "a", {"v": "a-old"})
     await aalis_memory.save_metadata(namespace, "b", {"v": "b-old"})
     await aalis_memory.save_metadata(namespace, "z", {"v": "z-old"})
@@ -162,7 +164,7 @@ def _bad_put(namespace: str, build: Callable[[], JsonObject]) -> Callable[[], ob
 
 @pytest.mark.aalis_spec("COMMIT-04")
 @requires.atomic_metadata
-async def test_a_rejected_batch_applies_nothing(aalis_memory: Any) -> None:
+async def test_a_rejected_batch_applies_nothing(aalis_memory: MemoryService) -> None:
     """All or nothing, whatever made the batch fail: each batch holds one op no store can apply
     after valid ops (and before others); when commit_metadata raises, nothing of it may be left.
     A batch the driver accepts says nothing about this rule."""
@@ -196,7 +198,7 @@ async def test_a_rejected_batch_applies_nothing(aalis_memory: Any) -> None:
 
 @pytest.mark.aalis_spec("COMMIT-04")
 @requires.atomic_metadata
-async def test_a_rejected_batch_applies_nothing_first_or_last(aalis_memory: Any) -> None:
+async def test_a_rejected_batch_applies_nothing_first_or_last(aalis_memory: MemoryService) -> None:
     seeded = await _seed(aalis_memory)
     for name in ("None in place of an op", "a put of <set>", "a put of <NaN>"):
         bad = _refusable(NS)[name]
@@ -218,7 +220,7 @@ async def test_a_rejected_batch_applies_nothing_first_or_last(aalis_memory: Any)
                 seeded = await _seed(aalis_memory)
 
 
-async def _bad_payload_in_the_middle(aalis_memory: Any, rule_id: str) -> None:
+async def _bad_payload_in_the_middle(aalis_memory: MemoryService, rule_id: str) -> None:
     await _seed(aalis_memory)
     with every_case(rule_id, "batches with a payload JSON cannot hold were not rejected "
                              "whole") as cases:
@@ -241,7 +243,7 @@ async def _bad_payload_in_the_middle(aalis_memory: Any, rule_id: str) -> None:
                 )
 
 
-async def _bad_payload_first_or_last(aalis_memory: Any, rule_id: str) -> None:
+async def _bad_payload_first_or_last(aalis_memory: MemoryService, rule_id: str) -> None:
     seeded = await _seed(aalis_memory)
     batches: dict[str, list[MetadataOp]] = {
         "first": [put("bad", {"when": {1}}), put("a", {"v": "a-new"}), delete("z")],
@@ -259,7 +261,7 @@ async def _bad_payload_first_or_last(aalis_memory: Any, rule_id: str) -> None:
 
 
 @pytest.mark.aalis_spec("META-08")
-async def test_commit_of_unserializable_data_raises(aalis_memory: Any) -> None:
+async def test_commit_of_unserializable_data_raises(aalis_memory: MemoryService) -> None:
     """The payload's refusal, in a batch (what the refused batch leaves is COMMIT-04's for the
     atomic tier, COMMIT-07's for the ordered one)."""
     with every_case("META-08", "batches with a payload JSON cannot hold were not refused") as cases:
@@ -272,13 +274,13 @@ async def test_commit_of_unserializable_data_raises(aalis_memory: Any) -> None:
 
 @pytest.mark.aalis_spec("COMMIT-07")
 @requires.ordered_metadata  # the atomic tier's stronger promise is COMMIT-04's
-async def test_ordered_tier_bad_payload_in_the_middle_applies_nothing(aalis_memory: Any) -> None:
+async def test_ordered_tier_bad_payload_in_the_middle_applies_nothing(aalis_memory: MemoryService) -> None:
     await _bad_payload_in_the_middle(aalis_memory, "COMMIT-07")
 
 
 @pytest.mark.aalis_spec("COMMIT-07")
 @requires.ordered_metadata  # the atomic tier's stronger promise is COMMIT-04's
-async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(aalis_memory: Any) -> None:
+async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(aalis_memory: MemoryService) -> None:
     await _bad_payload_first_or_last(aalis_memory, "COMMIT-07")
 
 
@@ -287,7 +289,7 @@ async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(aalis_memo
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", ["not-json", "not-object"])
 async def test_batch_del_removes_unreadable_entries(
-    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: FullMemoryService, aalis_memory_raw: Any, kind: RawMetadataKind
 ) -> None:
     await aalis_memory.save_metadata(NS, "good", {"v": 1})
     await aalis_memory_raw.plant_metadata(NS, "broken", kind)
@@ -312,7 +314,7 @@ def _gen_counts(seen: dict[str, JsonObject]) -> str:
 
 @pytest.mark.aalis_spec("COMMIT-05", "COMMIT-01")
 @requires.atomic_metadata
-async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: Any) -> None:
+async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: MemoryService) -> None:
     keys = [f"k{i:03d}" for i in range(BATCH_SIZE)]
     await aalis_memory.commit_metadata([put(k, {"gen": 0, "i": i}) for i, k in enumerate(keys)])
     before = await state(aalis_memory, NS)

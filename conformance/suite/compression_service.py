@@ -33,6 +33,7 @@ from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import conversation, marker, msg, save_all, turn
 from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.drivers.summary import CompressionSettings
+from aalis_memory.service import MemoryService
 from aalis_memory.types import Message
 
 S = "s-cmp"
@@ -41,20 +42,20 @@ OTHER = "s-cmp-other"
 GENEROUS = CompressionSettings(picks_ratio=1.0)
 
 
-async def talk(memory: Any, session_id: str) -> list[str | None]:
+async def talk(memory: MemoryService, session_id: str) -> list[str | None]:
     """Contents of the active conversation (control records left out)."""
     history: list[Message] = await memory.get_history(session_id, math.inf)
     return [m.content for m in history if not m.is_control]
 
 
-async def snapshot(memory: Any, session_id: str) -> list[Message]:
+async def snapshot(memory: MemoryService, session_id: str) -> list[Message]:
     return list(await memory.get_history(session_id, math.inf))
 
 
 class ArchiveCalls:
     """The store, with its archive_span calls recorded."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: MemoryService) -> None:
         self.wrapped = store
         self.calls: list[tuple[int, list[int]]] = []
 
@@ -70,7 +71,7 @@ class ArchiveCalls:
 class UnreadableHistory:
     """The store with a get_history that fails, as a backend that lost its connection."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: MemoryService) -> None:
         self.wrapped = store
 
     async def get_history(self, session_id: str, limit: float | None = None) -> list[Message]:

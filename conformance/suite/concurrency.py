@@ -13,7 +13,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 import pytest
 
@@ -28,6 +28,7 @@ from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.harness.steps import Blocked
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import msg, save_all
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import MetadataPut
 
 S = "s-conc"
@@ -42,7 +43,7 @@ LIMIT: Final = 10_000
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("CONC-01")
-async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: Any) -> None:
+async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: FullMemoryService) -> None:
     words = [f"w{i}" for i in range(TASKS)]
     await save_all(aalis_memory, S, [msg(" ".join(words), 1000 + i) for i in range(MESSAGES)])
     returns = await asyncio.gather(*(
@@ -57,7 +58,7 @@ async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: Any) 
 
 
 @pytest.mark.aalis_spec("CONC-02", "CONC-03")
-async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memory: Any) -> None:
+async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memory: MemoryService) -> None:
     """The same calls run one after another on a twin session are the reference: what the
     concurrent calls do differently is a concurrency bug (the ARCH rules judge the rest)."""
     calls, count, twin = 8, 3, f"{S}-one-by-one"
@@ -83,7 +84,7 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memo
 
 
 @pytest.mark.aalis_spec("CONC-04")
-async def test_concurrent_commits_lose_nothing(aalis_memory: Any) -> None:
+async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService) -> None:
     async def writer(task: int) -> None:
         for batch in range(5):
             await aalis_memory.commit_metadata(
@@ -102,7 +103,7 @@ async def test_concurrent_commits_lose_nothing(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("CONC-04")
-async def test_concurrent_puts_of_one_new_key_all_succeed(aalis_memory: Any) -> None:
+async def test_concurrent_puts_of_one_new_key_all_succeed(aalis_memory: MemoryService) -> None:
     failures: list[str] = []
     rounds = 6
     for round_ in range(rounds):
@@ -144,7 +145,7 @@ def _clock_past(stamp: int) -> None:
 
 
 @pytest.mark.aalis_spec("CONC-05")
-async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_memory: Any) -> None:
+async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_memory: MemoryService) -> None:
     """Each writer reads the key right after each of its writes (save_metadata, commit_metadata,
     or the two mixed: one phase each, on a key of its own). Two reads in flight at once may be
     answered in either order (a connection pool), so only a read that began after another had
@@ -228,7 +229,7 @@ def _backwards(reads: list[Read]) -> list[str]:
 
 
 @pytest.mark.aalis_spec("CONC-06")
-async def test_concurrent_saves_lose_nothing(aalis_memory: Any) -> None:
+async def test_concurrent_saves_lose_nothing(aalis_memory: MemoryService) -> None:
     per_task = 15
 
     async def writer(task: int) -> None:

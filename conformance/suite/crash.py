@@ -46,6 +46,7 @@ from aalis_memory.conformance.probes.crash_child import (
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.conformance.verdicts.properties import attach
+from aalis_memory.service import FullMemoryService
 
 KILLS: Final = 24
 THOROUGH_KILLS: Final = 200
@@ -261,7 +262,7 @@ def _note(kill: Kill, words: list[str]) -> None:
             kill.archives += 1
 
 
-async def _check(store: Any, kill: Kill, atomic_metadata: bool, atomic_archive: bool) -> None:
+async def _check(store: FullMemoryService, kill: Kill, atomic_metadata: bool, atomic_archive: bool) -> None:
     full = await store.get_full_history(SESSION, 10**9)
     active = await store.get_history(SESSION, 10**9)
     numbers = [int(str(m.content)[1:]) for m in full]

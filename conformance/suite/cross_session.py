@@ -16,6 +16,7 @@ from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.conformance.suite._reads import records
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
@@ -26,25 +27,26 @@ C = "x-c"
 pytestmark = requires.get_recent_messages_across_sessions
 
 
-async def _three_sessions(aalis_memory: Any) -> None:
+async def _three_sessions(aalis_memory: MemoryService) -> None:
     """Nine user/assistant messages spread over three sessions, timestamps 100..900."""
     await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant"), msg("a7", 700)])
     await save_all(aalis_memory, B, [msg("b2", 200), msg("b5", 500), msg("b8", 800, role="assistant")])
     await save_all(aalis_memory, C, [msg("c3", 300, role="assistant"), msg("c6", 600), msg("c9", 900)])
 
 
-async def _read(aalis_memory: Any, **query: Any) -> list[tuple[str, str | None]]:
+async def _read(aalis_memory: FullMemoryService, **query: Any) -> list[tuple[str, str | None]]:
     return records(await aalis_memory.get_recent_messages_across_sessions(Query(**query)))
 
 
 @pytest.mark.aalis_spec("LIM-01")
-async def test_cross_session_limit_zero_is_empty(aalis_memory: Any) -> None:
+async def test_cross_session_limit_zero_is_empty(aalis_memory: FullMemoryService) -> None:
     await _three_sessions(aalis_memory)
     expect_equal("LIM-01", "cross-session read with limit=0", await _read(aalis_memory, limit=0), [])
 
 
 @pytest.mark.aalis_spec("LIM-04")
-async def test_cross_session_inf_is_capped(aalis_memory: Any, aalis_memory_ctx: DriverContext) -> None:
+async def test_cross_session_inf_is_capped(aalis_memory: FullMemoryService,
+                                           aalis_memory_ctx: DriverContext) -> None:
     cap = aalis_memory_ctx.cross_session_max_limit
     await _three_sessions(aalis_memory)
     got = await _read(aalis_memory, limit=math.inf)
@@ -56,7 +58,7 @@ async def test_cross_session_inf_is_capped(aalis_memory: Any, aalis_memory_ctx: 
 @pytest.mark.aalis_spec("CROSS-01")
 @pytest.mark.parametrize(("over", "available"), [(2, 9), (1, 9), (2, 3)])
 async def test_cross_session_limit_above_cap_is_narrowed(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext, over: int, available: int
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, over: int, available: int
 ) -> None:
     """Narrowed, not refused: exactly ``min(cap, matching)`` records come back."""
     cap = aalis_memory_ctx.cross_session_max_limit
@@ -73,7 +75,7 @@ async def test_cross_session_limit_above_cap_is_narrowed(
 
 
 @pytest.mark.aalis_spec("CROSS-02")
-async def test_cross_session_newest_ascending(aalis_memory: Any) -> None:
+async def test_cross_session_newest_ascending(aalis_memory: FullMemoryService) -> None:
     await _three_sessions(aalis_memory)
     expect_equal("CROSS-02", "cross-session read with limit=4", await _read(aalis_memory, limit=4),
                  [(C, "c6"), (A, "a7"), (B, "b8"), (C, "c9")])
@@ -82,7 +84,7 @@ async def test_cross_session_newest_ascending(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-02")
-async def test_cross_session_skips_archived(aalis_memory: Any) -> None:
+async def test_cross_session_skips_archived(aalis_memory: FullMemoryService) -> None:
     await _three_sessions(aalis_memory)
     await aalis_memory.archive_span(C, 3, [1])
     expect_equal("CROSS-02", "cross-session read with limit=3 after archiving c3, c9",
@@ -90,7 +92,7 @@ async def test_cross_session_skips_archived(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-02")
-async def test_cross_session_orders_by_timestamp_not_writes(aalis_memory: Any) -> None:
+async def test_cross_session_orders_by_timestamp_not_writes(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, B, [msg("b3", 300)])
     await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400)])
     await save_all(aalis_memory, C, [msg("c2", 200)])
@@ -99,7 +101,7 @@ async def test_cross_session_orders_by_timestamp_not_writes(aalis_memory: Any) -
 
 
 @pytest.mark.aalis_spec("CROSS-02")
-async def test_cross_session_same_millisecond_newest_write_wins(aalis_memory: Any) -> None:
+async def test_cross_session_same_millisecond_newest_write_wins(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, A, [msg("a1", 500)])
     await save_all(aalis_memory, B, [msg("b2", 500)])
     await save_all(aalis_memory, A, [msg("a3", 500)])
@@ -110,7 +112,7 @@ async def test_cross_session_same_millisecond_newest_write_wins(aalis_memory: An
 
 
 @pytest.mark.aalis_spec("CROSS-03")
-async def test_cross_session_roles(aalis_memory: Any) -> None:
+async def test_cross_session_roles(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, A, [
         msg("u", 100), msg("s", 200, role="system"), msg("t", 300, role="tool"),
         msg("a", 400, role="assistant"), msg("n", 500, role="notice"),
@@ -127,7 +129,7 @@ async def test_cross_session_roles(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-04")
-async def test_cross_session_kinds(aalis_memory: Any) -> None:
+async def test_cross_session_kinds(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, A, [
         msg("plain", 100), msg("poke", 200, kind="poke"), msg("recall", 300, kind="group_recall"),
         msg("img", 400, role="assistant", kind="outbound-image"), msg("plain2", 500),
@@ -146,7 +148,7 @@ async def test_cross_session_kinds(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-05")
-async def test_cross_session_since_ts_is_inclusive(aalis_memory: Any) -> None:
+async def test_cross_session_since_ts_is_inclusive(aalis_memory: FullMemoryService) -> None:
     await _three_sessions(aalis_memory)
     expect_equal("CROSS-05", "cross-session read with since_ts=700",
                  await _read(aalis_memory, limit=5, since_ts=700),
@@ -156,7 +158,7 @@ async def test_cross_session_since_ts_is_inclusive(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-05")
-async def test_cross_session_platform(aalis_memory: Any) -> None:
+async def test_cross_session_platform(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, A, [
         msg("q1", 100, metadata={"platform": "qq"}),
         msg("t1", 200, metadata={"platform": "telegram"}),
@@ -169,7 +171,7 @@ async def test_cross_session_platform(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-05")
-async def test_cross_session_excluded_sessions(aalis_memory: Any) -> None:
+async def test_cross_session_excluded_sessions(aalis_memory: FullMemoryService) -> None:
     """Five messages and a limit of five: which sessions are dropped is the filter's alone, never
     which newest messages a limit picks (CROSS-02's; crowded reads are judged below)."""
     await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant")])
@@ -220,7 +222,7 @@ FILTER_NAMES = {"CROSS-03": "roles", "CROSS-04": "kinds / exclude_kinds",
 Saved = tuple[str, Message]
 
 
-async def _mixed(aalis_memory: Any) -> list[Saved]:
+async def _mixed(aalis_memory: MemoryService) -> list[Saved]:
     """MIXED_COUNT messages over four sessions, timestamps 1000, 1010, ... in write order."""
     saved: list[Saved] = []
     for i in range(MIXED_COUNT):
@@ -311,7 +313,7 @@ def _judge(rule_id: str, query: Query, saved: list[Saved], found: list[RecentMes
     return True, ""
 
 
-async def _combined(aalis_memory: Any, cap: int, rule_id: str) -> None:
+async def _combined(aalis_memory: FullMemoryService, cap: int, rule_id: str) -> None:
     saved = await _mixed(aalis_memory)
     with every_case(rule_id, "cross-session reads with combined filters went wrong") as cases:
         for query in _combined_queries(cap):
@@ -324,7 +326,7 @@ async def _combined(aalis_memory: Any, cap: int, rule_id: str) -> None:
 
 @pytest.mark.aalis_spec("CROSS-01")
 async def test_cross_session_combined_filters_above_the_cap(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """A finite limit above the cap: exactly min(cap, matching) of the filtered records."""
     await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-01")
@@ -332,7 +334,7 @@ async def test_cross_session_combined_filters_above_the_cap(
 
 @pytest.mark.aalis_spec("LIM-04")
 async def test_cross_session_combined_filters_inf(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """math.inf: exactly min(cap, matching) of the filtered records."""
     await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "LIM-04")
@@ -340,7 +342,7 @@ async def test_cross_session_combined_filters_inf(
 
 @pytest.mark.aalis_spec("CROSS-02")
 async def test_cross_session_combined_filters_newest(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """The newest matching records, ascending; within the cap, exactly limit of them."""
     await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-02")
@@ -348,21 +350,21 @@ async def test_cross_session_combined_filters_newest(
 
 @pytest.mark.aalis_spec("CROSS-03")
 async def test_cross_session_combined_filters_roles(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-03")
 
 
 @pytest.mark.aalis_spec("CROSS-04")
 async def test_cross_session_combined_filters_kinds(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-04")
 
 
 @pytest.mark.aalis_spec("CROSS-05")
 async def test_cross_session_combined_filters_window(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """since_ts, platform and exclude_session_ids hold together and with the other filters."""
     await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-05")
@@ -393,7 +395,7 @@ CROWDED: tuple[dict[str, Any], ...] = (
 )
 
 
-async def _crowded(aalis_memory: Any) -> list[Saved]:
+async def _crowded(aalis_memory: MemoryService) -> list[Saved]:
     """Four old messages that pass every crowded read (two kind-less, two of kinds a kinds
     whitelist names), then CROWD_COUNT newer tool messages of kind poke on another platform in
     the crowd session."""
@@ -411,7 +413,7 @@ async def _crowded(aalis_memory: Any) -> list[Saved]:
     return saved
 
 
-async def _crowded_reads(aalis_memory: Any, cap: int, rule_id: str) -> None:
+async def _crowded_reads(aalis_memory: FullMemoryService, cap: int, rule_id: str) -> None:
     saved = await _crowded(aalis_memory)
     with every_case(rule_id, "cross-session reads crowded by newer filtered-out messages went "
                              "wrong") as cases:
@@ -427,7 +429,7 @@ async def _crowded_reads(aalis_memory: Any, cap: int, rule_id: str) -> None:
 
 @pytest.mark.aalis_spec("CROSS-02")
 async def test_cross_session_crowded_filters_newest(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """Within the cap: the newest limit matching records, however many newer ones are
     filtered out."""
@@ -436,7 +438,7 @@ async def test_cross_session_crowded_filters_newest(
 
 @pytest.mark.aalis_spec("CROSS-01")
 async def test_cross_session_crowded_filters_above_the_cap(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """Above the cap: exactly min(cap, matching) records, however many newer ones are
     filtered out."""
@@ -445,7 +447,7 @@ async def test_cross_session_crowded_filters_above_the_cap(
 
 @pytest.mark.aalis_spec("LIM-04")
 async def test_cross_session_crowded_filters_inf(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """math.inf: exactly min(cap, matching) records, however many newer ones are filtered out."""
     await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "LIM-04")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 import pytest
 
@@ -18,12 +17,13 @@ from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import save_all, timeline
 from aalis_memory.conformance.suite._metadata_reads import entry, now_ms
 from aalis_memory.conformance.suite._reads import active
+from aalis_memory.service import FullMemoryService, MemoryService
 
 S = "s-edges"
 
 
 @pytest.mark.aalis_spec("LIM-06")
-async def test_bool_limit_raises(aalis_memory: Any) -> None:
+async def test_bool_limit_raises(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
     with expect_raises("LIM-06", "get_history(s, True)", ValueError):
         await aalis_memory.get_history(S, True)
@@ -31,26 +31,26 @@ async def test_bool_limit_raises(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-06")
-async def test_bool_full_history_limit_raises(aalis_memory: Any) -> None:
+async def test_bool_full_history_limit_raises(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
     with expect_raises("LIM-06", "get_full_history(s, True)", ValueError):
         await aalis_memory.get_full_history(S, True)
 
 
 @pytest.mark.aalis_spec("ARCH-11")
-async def test_archive_count_inf_or_bool_raises_and_archives_nothing(aalis_memory: Any) -> None:
+async def test_archive_count_inf_or_bool_raises_and_archives_nothing(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     spans: list[tuple[object, tuple[object, ...]]] = [(math.inf, ()), (True, ()), (2, (True,))]
     for count, keep in spans:
         call = f"archive_span(s, {count!r}, keep={list(keep)!r})"
         with expect_raises("ARCH-11", call, ValueError):
-            await aalis_memory.archive_span(S, count, keep)
+            await aalis_memory.archive_span(S, count, keep)  # type: ignore[arg-type]  # bad on purpose
         expect_equal("ARCH-11", f"get_history after {call}", await active(aalis_memory, S),
                      ["a", "b", "c"])
 
 
 @pytest.mark.aalis_spec("META-05")
-async def test_updated_at_follows_the_clock_not_a_counter(aalis_memory: Any) -> None:
+async def test_updated_at_follows_the_clock_not_a_counter(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata("ns-edges", "k", {"v": 0})
     first = await entry(aalis_memory, "ns-edges", "k")
     assert first is not None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 
@@ -12,6 +11,7 @@ from aalis_memory.conformance.harness.steps import Blocked, confirmed
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import conversation, marker, msg, save_all, timeline
 from aalis_memory.conformance.suite._reads import ALL, active, everything, witness
+from aalis_memory.service import FullMemoryService, MemoryService
 
 S = "s-hist"
 
@@ -20,13 +20,13 @@ S = "s-hist"
 
 
 @pytest.mark.aalis_spec("LIM-01")
-async def test_history_limit_zero_is_empty(aalis_memory: Any) -> None:
+async def test_history_limit_zero_is_empty(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     expect_equal("LIM-01", "get_history(s, 0)", contents(await aalis_memory.get_history(S, 0)), [])
 
 
 @pytest.mark.aalis_spec("LIM-01")
-async def test_history_limit_zero_is_empty_with_markers_only(aalis_memory: Any) -> None:
+async def test_history_limit_zero_is_empty_with_markers_only(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d1", "#t1"))
     expect_equal(
         "LIM-01", "get_history(s, 0) over [d1, t1]", contents(await aalis_memory.get_history(S, 0)), []
@@ -34,7 +34,7 @@ async def test_history_limit_zero_is_empty_with_markers_only(aalis_memory: Any) 
 
 
 @pytest.mark.aalis_spec("LIM-02")
-async def test_history_limit_inf_is_everything(aalis_memory: Any) -> None:
+async def test_history_limit_inf_is_everything(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, conversation("m", 60))
     got = contents(await aalis_memory.get_history(S, math.inf))
     expect_equal("LIM-02", "get_history(s, inf) over m0..m59", got, [f"m{i}" for i in range(60)])
@@ -42,7 +42,7 @@ async def test_history_limit_inf_is_everything(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-01")
-async def test_full_history_limit_zero_is_empty(aalis_memory: Any) -> None:
+async def test_full_history_limit_zero_is_empty(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     await aalis_memory.archive_span(S, 1)
     got = contents(await aalis_memory.get_full_history(S, 0))
@@ -51,7 +51,7 @@ async def test_full_history_limit_zero_is_empty(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-02")
-async def test_full_history_limit_inf_is_everything(aalis_memory: Any) -> None:
+async def test_full_history_limit_inf_is_everything(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, conversation("m", 210))
     got = contents(await aalis_memory.get_full_history(S, math.inf))
     expect_equal(
@@ -62,7 +62,7 @@ async def test_full_history_limit_inf_is_everything(aalis_memory: Any) -> None:
 # -- get_history ----------------------------------------------------------------------------
 
 
-async def _witness_count(memory: Any) -> int | None:
+async def _witness_count(memory: FullMemoryService) -> int | None:
     """count_history as a witness, or None without one (or when it raises)."""
     if not callable(getattr(memory, "count_history", None)):
         return None
@@ -71,7 +71,7 @@ async def _witness_count(memory: Any) -> int | None:
 
 
 @pytest.mark.aalis_spec("HIST-01")
-async def test_history_leaves_out_archived(aalis_memory: Any) -> None:
+async def test_history_leaves_out_archived(aalis_memory: FullMemoryService) -> None:
     """HIST-01 asks only that archived messages stay out: which active ones come back, and in
     what order, is HIST-02..05's (a driver dropping the leading divider d1 breaks HIST-05).
 
@@ -102,7 +102,7 @@ async def test_history_leaves_out_archived(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("HIST-02")
-async def test_history_is_ascending(aalis_memory: Any) -> None:
+async def test_history_is_ascending(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
     expect_equal("HIST-02", "get_history(s, ALL)", await active(aalis_memory, S), ["a", "b", "c", "d"])
     expect_equal("HIST-02", "get_history(s, 2)", contents(await aalis_memory.get_history(S, 2)),
@@ -110,7 +110,7 @@ async def test_history_is_ascending(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("HIST-02")
-async def test_history_same_millisecond_keeps_write_order(aalis_memory: Any) -> None:
+async def test_history_same_millisecond_keeps_write_order(aalis_memory: MemoryService) -> None:
     # An assistant tool call and its tool reply often share one millisecond.
     await save_all(aalis_memory, S, [
         msg("q", 500),
@@ -127,7 +127,7 @@ async def test_history_same_millisecond_keeps_write_order(aalis_memory: Any) -> 
 
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("HIST-02")
-async def test_history_puts_late_arrivals_in_timestamp_order(aalis_memory: Any) -> None:
+async def test_history_puts_late_arrivals_in_timestamp_order(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 300)])
     expect_equal("HIST-02", "get_history(s, ALL) written a@100, c@300, b@200, d@300",
                  await active(aalis_memory, S), ["a", "b", "c", "d"])
@@ -136,21 +136,21 @@ async def test_history_puts_late_arrivals_in_timestamp_order(aalis_memory: Any) 
 
 
 @pytest.mark.aalis_spec("HIST-03")
-async def test_history_limit_counts_only_conversation(aalis_memory: Any) -> None:
+async def test_history_limit_counts_only_conversation(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "|d1", "c", "#t1"))
     expect_equal("HIST-03", "get_history(s, 2) over [a, b, d1, c, t1]",
                  contents(await aalis_memory.get_history(S, 2)), ["b", "d1", "c", "t1"])
 
 
 @pytest.mark.aalis_spec("HIST-03")
-async def test_history_trailing_markers_use_no_slot(aalis_memory: Any) -> None:
+async def test_history_trailing_markers_use_no_slot(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "|d1", "#t1", "|d2"))
     expect_equal("HIST-03", "get_history(s, 2) over [a, b, c, d1, t1, d2]",
                  contents(await aalis_memory.get_history(S, 2)), ["b", "c", "d1", "t1", "d2"])
 
 
 @pytest.mark.aalis_spec("HIST-03")
-async def test_history_limit_counts_system_role_conversation(aalis_memory: Any) -> None:
+async def test_history_limit_counts_system_role_conversation(aalis_memory: MemoryService) -> None:
     """A control record is told by its kind, never by its role: a system-role message without a
     control kind is conversation and uses a slot (markers are system messages too)."""
     await save_all(aalis_memory, S, [msg("a", 1000), msg("rules", 1010, role="system"),
@@ -165,7 +165,7 @@ EVERY_ROLE = ("a", "rules:system", "b:assistant", "|d1:user", "#t1:tool", "c", "
 
 
 @pytest.mark.aalis_spec("HIST-03")
-async def test_history_limit_ignores_the_role_of_a_record(aalis_memory: Any) -> None:
+async def test_history_limit_ignores_the_role_of_a_record(aalis_memory: MemoryService) -> None:
     """User-, assistant- and tool-role markers use no slot; a system-role message without a
     kind uses one. Each window begins at a conversation message (what comes before the cut is
     HIST-04's)."""
@@ -179,7 +179,7 @@ async def test_history_limit_ignores_the_role_of_a_record(aalis_memory: Any) -> 
 
 
 @pytest.mark.aalis_spec("HIST-04")
-async def test_history_window_starts_after_a_system_role_message(aalis_memory: Any) -> None:
+async def test_history_window_starts_after_a_system_role_message(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 1000), msg("b", 1010),
                                      msg("note", 1020, role="system"), msg("c", 1030)])
     expect_equal("HIST-04", "get_history(s, 2) over [a, b, note (system, no kind), c]",
@@ -187,7 +187,7 @@ async def test_history_window_starts_after_a_system_role_message(aalis_memory: A
 
 
 @pytest.mark.aalis_spec("HIST-04")
-async def test_history_window_keeps_markers_in_between(aalis_memory: Any) -> None:
+async def test_history_window_keeps_markers_in_between(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "#t1", "|d2", "c"))
     expect_equal("HIST-04", "get_history(s, 1) over [a, d1, b, t1, d2, c]",
                  contents(await aalis_memory.get_history(S, 1)), ["t1", "d2", "c"])
@@ -196,7 +196,7 @@ async def test_history_window_keeps_markers_in_between(aalis_memory: Any) -> Non
 
 
 @pytest.mark.aalis_spec("HIST-04")
-async def test_history_window_ignores_the_role_of_a_record(aalis_memory: Any) -> None:
+async def test_history_window_ignores_the_role_of_a_record(aalis_memory: MemoryService) -> None:
     """The cut falls after the (limit+1)-th newest conversation message whatever the roles:
     markers of every role in between come back, a system-role message without a kind counts."""
     await save_all(aalis_memory, S, timeline("a", "b:assistant", "|d1:tool", "note:system",
@@ -210,7 +210,7 @@ async def test_history_window_ignores_the_role_of_a_record(aalis_memory: Any) ->
 
 
 @pytest.mark.aalis_spec("HIST-05")
-async def test_history_within_limit_is_everything_active(aalis_memory: Any) -> None:
+async def test_history_within_limit_is_everything_active(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "a", "|d1", "b"))
     expected = ["d0", "t0", "a", "d1", "b"]
     expect_equal("HIST-05", "get_history(s, 2) over [d0, t0, a, d1, b]",
@@ -220,7 +220,7 @@ async def test_history_within_limit_is_everything_active(aalis_memory: Any) -> N
 
 
 @pytest.mark.aalis_spec("HIST-05")
-async def test_history_of_markers_only(aalis_memory: Any) -> None:
+async def test_history_of_markers_only(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1"))
     expect_equal("HIST-05", "get_history(s, 1) over [d0, t0, d1]",
                  contents(await aalis_memory.get_history(S, 1)), ["d0", "t0", "d1"])
@@ -229,7 +229,7 @@ async def test_history_of_markers_only(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("HIST-05")
-async def test_history_within_limit_keeps_markers_of_every_role(aalis_memory: Any) -> None:
+async def test_history_within_limit_keeps_markers_of_every_role(aalis_memory: MemoryService) -> None:
     """Leading markers of every role come back while the conversation (a system-role message
     without a kind among it) fits the limit."""
     names = ("|d0:user", "#t0:assistant", "|d1:tool", "#t2:system", "a", "rules:system",
@@ -243,7 +243,7 @@ async def test_history_within_limit_keeps_markers_of_every_role(aalis_memory: An
 
 
 @pytest.mark.aalis_spec("HIST-05")
-async def test_history_of_markers_of_every_role_only(aalis_memory: Any) -> None:
+async def test_history_of_markers_of_every_role_only(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0:user", "#t0:assistant", "|d1:tool"))
     expect_equal("HIST-05", "get_history(s, 1) over [d0:user, t0:assistant, d1:tool]",
                  contents(await aalis_memory.get_history(S, 1)), ["d0", "t0", "d1"])
@@ -254,7 +254,7 @@ async def test_history_of_markers_of_every_role_only(aalis_memory: Any) -> None:
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
-async def test_count_history_counts_active_conversation(aalis_memory: Any) -> None:
+async def test_count_history_counts_active_conversation(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "|d1", "#t1", "c", "|d2"))
     expect_equal("COUNT-01", "count_history over [a, b, d1, t1, c, d2]",
                  await aalis_memory.count_history(S), 3)
@@ -265,7 +265,7 @@ async def test_count_history_counts_active_conversation(aalis_memory: Any) -> No
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
-async def test_count_history_counts_system_role_conversation(aalis_memory: Any) -> None:
+async def test_count_history_counts_system_role_conversation(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 1000), msg("rules", 1010, role="system"),
                                      marker("d1", 1020), msg("b", 1030)])
     expect_equal("COUNT-01", "count_history over [a, rules (system, no kind), d1, b]",
@@ -274,14 +274,14 @@ async def test_count_history_counts_system_role_conversation(aalis_memory: Any) 
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
-async def test_count_history_of_markers_only_is_zero(aalis_memory: Any) -> None:
+async def test_count_history_of_markers_only_is_zero(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0"))
     expect_equal("COUNT-01", "count_history over [d0, t0]", await aalis_memory.count_history(S), 0)
 
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
-async def test_count_history_ignores_the_role_of_a_record(aalis_memory: Any) -> None:
+async def test_count_history_ignores_the_role_of_a_record(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0:user", "a", "#t0:assistant", "rules:system",
                                              "|d1:tool", "b:assistant", "#t1:system"))
     shown = "[d0:user, a, t0:assistant, rules:system, d1:tool, b:assistant, t1:system]"
@@ -293,7 +293,7 @@ async def test_count_history_ignores_the_role_of_a_record(aalis_memory: Any) -> 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-01")
-async def test_full_history_includes_archived(aalis_memory: Any) -> None:
+async def test_full_history_includes_archived(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d", "e"))
     await aalis_memory.archive_span(S, 3)
     expect_equal("FULL-01", "get_full_history(s, ALL) after archiving 3",
@@ -304,7 +304,7 @@ async def test_full_history_includes_archived(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-02")
-async def test_full_history_limit_counts_markers(aalis_memory: Any) -> None:
+async def test_full_history_limit_counts_markers(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "#t1", "c"))
     expect_equal("FULL-02", "get_full_history(s, 3) over [a, d1, b, t1, c]",
                  contents(await aalis_memory.get_full_history(S, 3)), ["b", "t1", "c"])
@@ -314,7 +314,7 @@ async def test_full_history_limit_counts_markers(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-02")
-async def test_full_history_same_millisecond_keeps_write_order(aalis_memory: Any) -> None:
+async def test_full_history_same_millisecond_keeps_write_order(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 300)])
     expect_equal("FULL-02", "get_full_history(s, ALL) with b and c at 200 ms",
                  await everything(aalis_memory, S), ["a", "b", "c", "d"])
@@ -323,7 +323,7 @@ async def test_full_history_same_millisecond_keeps_write_order(aalis_memory: Any
 @requires.timestamp_ordering
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-02")
-async def test_full_history_puts_late_arrivals_in_timestamp_order(aalis_memory: Any) -> None:
+async def test_full_history_puts_late_arrivals_in_timestamp_order(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200)])
     expect_equal("FULL-02", "get_full_history(s, ALL) written a@100, c@300, b@200",
                  await everything(aalis_memory, S), ["a", "b", "c"])

@@ -21,6 +21,7 @@ from aalis_memory.conformance.suite._robustness import (
     expect_refused,
     expect_unchanged,
 )
+from aalis_memory.service import MemoryService
 from aalis_memory.types import (
     Message,
     MetadataDel,
@@ -56,7 +57,7 @@ ODD_IDS: Final = (
 )
 
 
-async def _seed(memory: Any) -> None:
+async def _seed(memory: MemoryService) -> None:
     for index, session in enumerate(SESSIONS):
         await save_all(memory, session, [msg(f"{session} alpha {i}", 1000 + i) for i in range(3)])
         await memory.archive_span(session, 1)
@@ -114,7 +115,7 @@ def _metadata_cases(bad: object, name: str) -> list[Case]:
     ]
 
 
-def _hostile_cases(memory: Any) -> list[Case]:
+def _hostile_cases(memory: MemoryService) -> list[Case]:
     cases: list[Case] = []
     for name, build in HOSTILE.items():
         cases += _session_cases(build(), name) + _metadata_cases(build(), name)
@@ -122,13 +123,13 @@ def _hostile_cases(memory: Any) -> list[Case]:
 
 
 @pytest.mark.aalis_spec("HOST-01")
-async def test_non_string_identifiers_raise_type_error(aalis_memory: Any) -> None:
+async def test_non_string_identifiers_raise_type_error(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     await expect_refused(aalis_memory, "HOST-01", _hostile_cases(aalis_memory), (TypeError,))
 
 
 @pytest.mark.aalis_spec("HOST-02")
-async def test_non_string_identifiers_read_and_change_nothing(aalis_memory: Any) -> None:
+async def test_non_string_identifiers_read_and_change_nothing(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     await expect_unchanged(
         aalis_memory, "HOST-02", _hostile_cases(aalis_memory), SESSIONS, NAMESPACES
@@ -139,7 +140,7 @@ async def test_non_string_identifiers_read_and_change_nothing(aalis_memory: Any)
 
 
 @pytest.mark.aalis_spec("HOST-03")
-async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: Any) -> None:
+async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: MemoryService) -> None:
     for index, session in enumerate(ODD_IDS):
         await aalis_memory.save_message(session, msg(f"m{index}", 1000 + index))
     await aalis_memory.save_message(SESSIONS[0], msg("plain", 999))
@@ -164,7 +165,7 @@ async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: A
 
 @pytest.mark.aalis_spec("HOST-03")
 async def test_operator_and_sql_looking_namespaces_and_keys_are_ordinary(
-    aalis_memory: Any,
+    aalis_memory: MemoryService,
 ) -> None:
     for index, name in enumerate(ODD_IDS):
         await aalis_memory.save_metadata(name, name, {"i": index})
@@ -309,7 +310,7 @@ WRONG_TYPES: Final[tuple[Case, ...]] = (
 
 @pytest.mark.aalis_spec("HOST-04")
 async def test_arguments_of_the_wrong_type_raise_type_error_and_change_nothing(
-    aalis_memory: Any,
+    aalis_memory: MemoryService,
 ) -> None:
     await _seed(aalis_memory)
     cases = available(aalis_memory, WRONG_TYPES)

@@ -21,6 +21,7 @@ from aalis_memory.conformance.checks import expect_equal
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import transport_of
 from aalis_memory.conformance.verdicts.model import Verdict, skip
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
@@ -55,7 +56,7 @@ def _messages() -> list[Message]:
     ]
 
 
-async def _save_all(aalis_memory: Any, messages: list[Message]) -> None:
+async def _save_all(aalis_memory: MemoryService, messages: list[Message]) -> None:
     for message in messages:
         await aalis_memory.save_message(S, message)
 
@@ -77,7 +78,7 @@ def _vandalize(message: Message) -> None:
             segment["meta"]["n"] = 99
 
 
-def _remote(aalis_memory: Any) -> Any:
+def _remote(aalis_memory: Any) -> Any:  # an adapter's probe is beyond the contract
     """The adapter's isolation probe when the store is in another process (``None``: the store
     is in this one); skips ``unverified`` when the adapter has none."""
     transport = transport_of(aalis_memory)
@@ -91,7 +92,7 @@ def _remote(aalis_memory: Any) -> Any:
 
 
 @pytest.mark.aalis_spec("ISO-01")
-async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Any) -> None:
+async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: MemoryService) -> None:
     probe = _remote(aalis_memory)
     if probe is not None:
         _again, history = await probe("saved", S, _messages(), "get_history", S, 10)
@@ -109,7 +110,7 @@ async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Any
 
 
 async def _read_then_vandalize(
-    aalis_memory: Any, call: str, read: Callable[[], Awaitable[list[Any]]], expected: list[Any],
+    aalis_memory: MemoryService, call: str, read: Callable[[], Awaitable[list[Any]]], expected: list[Any],
     method: str, *args: Any,
 ) -> None:
     probe = _remote(aalis_memory)
@@ -130,7 +131,7 @@ async def _read_then_vandalize(
 
 
 @pytest.mark.aalis_spec("ISO-02")
-async def test_history_read_is_the_callers_own(aalis_memory: Any) -> None:
+async def test_history_read_is_the_callers_own(aalis_memory: MemoryService) -> None:
     await _read_then_vandalize(aalis_memory, "get_history(s, 10)",
                                lambda: aalis_memory.get_history(S, 10), _messages(),
                                "get_history", S, 10)
@@ -138,7 +139,7 @@ async def test_history_read_is_the_callers_own(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("ISO-02")
-async def test_full_history_read_is_the_callers_own(aalis_memory: Any) -> None:
+async def test_full_history_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
     await _read_then_vandalize(aalis_memory, "get_full_history(s, 10)",
                                lambda: aalis_memory.get_full_history(S, 10), _messages(),
                                "get_full_history", S, 10)
@@ -146,7 +147,7 @@ async def test_full_history_read_is_the_callers_own(aalis_memory: Any) -> None:
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("ISO-02")
-async def test_range_read_is_the_callers_own(aalis_memory: Any) -> None:
+async def test_range_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
     await _read_then_vandalize(
         aalis_memory, "get_messages_by_session_range(s, 0, 10**12)",
         lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12), _messages(),
@@ -156,7 +157,7 @@ async def test_range_read_is_the_callers_own(aalis_memory: Any) -> None:
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("ISO-02")
-async def test_cross_session_read_is_the_callers_own(aalis_memory: Any) -> None:
+async def test_cross_session_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
     await _read_then_vandalize(
         aalis_memory, "cross-session read with limit=5",
         lambda: aalis_memory.get_recent_messages_across_sessions(Query(limit=5)),

@@ -17,6 +17,7 @@ from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import integer_limit
 from aalis_memory.conformance.suite._builders import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._reads import active, witness
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery
 
 S = "s-lim"
@@ -26,7 +27,7 @@ BAD_LIMITS: Final[tuple[object, ...]] = (-1, -math.inf, math.nan, 2.5, "5")
 
 
 @pytest.mark.aalis_spec("LIM-05")
-async def test_history_default_limit_is_50(aalis_memory: Any) -> None:
+async def test_history_default_limit_is_50(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, conversation("m", 60))
     expect_equal("LIM-05", "get_history(s) over m0..m59", contents(await aalis_memory.get_history(S)),
                  [f"m{i}" for i in range(10, 60)])
@@ -34,7 +35,7 @@ async def test_history_default_limit_is_50(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-05")
-async def test_full_history_default_limit_is_200(aalis_memory: Any) -> None:
+async def test_full_history_default_limit_is_200(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, conversation("m", 210))
     expect_equal("LIM-05", "get_full_history(s) over m0..m209",
                  contents(await aalis_memory.get_full_history(S)), [f"m{i}" for i in range(10, 210)])
@@ -42,7 +43,7 @@ async def test_full_history_default_limit_is_200(aalis_memory: Any) -> None:
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-05")
-async def test_update_default_recent_limit_is_100(aalis_memory: Any) -> None:
+async def test_update_default_recent_limit_is_100(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg(f"cat {i}", 1000 + i) for i in range(110)])
     changed = await aalis_memory.update_message_content(S, "cat", "dog")
     expect_equal("LIM-05", "update_message_content(s, cat, dog) over 110 matches", changed, 100)
@@ -56,7 +57,7 @@ HUGE_LIMITS: Final = (("2**63 - 1", 2**63 - 1), ("2**63", 2**63), ("2**64", 2**6
                       ("2**70", 2**70))
 
 
-def huge_limits(aalis_memory: Any) -> tuple[tuple[str, int | float], ...]:
+def huge_limits(aalis_memory: MemoryService) -> tuple[tuple[str, int | float], ...]:
     """:data:`HUGE_LIMITS` as the store's transport carries them: past its largest integer, the
     largest one it holds and the huge limits as the doubles its callers would pass."""
     largest = integer_limit(aalis_memory)
@@ -76,7 +77,7 @@ def _whole_read_rule(method: str, got: list[str | None]) -> str:
 
 
 @pytest.mark.aalis_spec("LIM-07")
-async def test_huge_finite_limits_read_everything(aalis_memory: Any) -> None:
+async def test_huge_finite_limits_read_everything(aalis_memory: MemoryService) -> None:
     """A huge count reads the whole history. LIM-07 says only that the size of a count does not
     matter: when a huge count reads something else and ``math.inf`` (read aside, never a step)
     reads the very same, the difference is in which records the read holds, LIM-02's, HIST-01's
@@ -105,7 +106,7 @@ async def _unlimited(read: Any) -> list[str | None]:
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-07")
-async def test_huge_finite_recent_limits_rewrite_everything(aalis_memory: Any) -> None:
+async def test_huge_finite_recent_limits_rewrite_everything(aalis_memory: FullMemoryService) -> None:
     words = ("cat", "dog", "cow", "elk", "owl")
     await save_all(aalis_memory, S, timeline("cat a", "cat b"))
     for (name, limit), old, new in zip(huge_limits(aalis_memory), words[:-1], words[1:],
@@ -118,10 +119,10 @@ async def test_huge_finite_recent_limits_rewrite_everything(aalis_memory: Any) -
 
 @pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_history_bad_limit_raises(aalis_memory: Any, limit: object) -> None:
+async def test_history_bad_limit_raises(aalis_memory: MemoryService, limit: object) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
     with expect_raises("LIM-06", f"get_history(s, {limit!r})", ValueError):
-        await aalis_memory.get_history(S, limit)
+        await aalis_memory.get_history(S, limit)  # type: ignore[arg-type]  # a bad limit on purpose
     expect_equal("LIM-06", f"get_history after get_history(s, {limit!r})",
                  await active(aalis_memory, S), ["a", "b"])
 
@@ -129,21 +130,21 @@ async def test_history_bad_limit_raises(aalis_memory: Any, limit: object) -> Non
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_full_history_bad_limit_raises(aalis_memory: Any, limit: object) -> None:
+async def test_full_history_bad_limit_raises(aalis_memory: FullMemoryService, limit: object) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
     with expect_raises("LIM-06", f"get_full_history(s, {limit!r})", ValueError):
-        await aalis_memory.get_full_history(S, limit)
+        await aalis_memory.get_full_history(S, limit)  # type: ignore[arg-type]  # a bad limit on purpose
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
 async def test_update_bad_recent_limit_raises_and_changes_nothing(
-    aalis_memory: Any, limit: object
+    aalis_memory: FullMemoryService, limit: object
 ) -> None:
     await save_all(aalis_memory, S, timeline("cat a", "cat b"))
     with expect_raises("LIM-06", f"update_message_content(s, cat, dog, {limit!r})", ValueError):
-        await aalis_memory.update_message_content(S, "cat", "dog", limit)
+        await aalis_memory.update_message_content(S, "cat", "dog", limit)  # type: ignore[arg-type]  # on purpose
     expect_equal("LIM-06", f"get_history after update_message_content(..., {limit!r})",
                  await active(aalis_memory, S), ["cat a", "cat b"])
 
@@ -151,7 +152,7 @@ async def test_update_bad_recent_limit_raises_and_changes_nothing(
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_cross_session_bad_limit_raises(aalis_memory: Any, limit: object) -> None:
+async def test_cross_session_bad_limit_raises(aalis_memory: FullMemoryService, limit: object) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
     query = RecentMessagesAcrossSessionsQuery(limit=limit)  # type: ignore[arg-type]
     with expect_raises("LIM-06", f"cross-session read with limit={limit!r}", ValueError):

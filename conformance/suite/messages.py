@@ -4,7 +4,6 @@ sessions (api-memory §概述 and §核心方法)."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pytest
 
@@ -12,6 +11,7 @@ from aalis_memory.conformance.checks import contents, expect, expect_equal, expe
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import marker, msg, save_all, timeline, turn
 from aalis_memory.conformance.suite._reads import ALL, active, everything
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessagesAcrossSessionsQuery
 
 S = "s-msg"
@@ -26,7 +26,7 @@ def _epoch_ms() -> int:
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_sessions_do_not_share_history(aalis_memory: Any) -> None:
+async def test_sessions_do_not_share_history(aalis_memory: MemoryService) -> None:
     # Ids that differ only in case or by a trailing space are still different sessions.
     await save_all(aalis_memory, "chat-A", timeline("A1", "A2"))
     await save_all(aalis_memory, "chat-a", timeline("a1", "a2", "a3"))
@@ -38,7 +38,7 @@ async def test_sessions_do_not_share_history(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_archive_stays_in_its_session(aalis_memory: Any) -> None:
+async def test_archive_stays_in_its_session(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, "chat-a", timeline("a1", "a2", "a3"))
     await save_all(aalis_memory, "chat-A", timeline("A1", "A2", start_ts=2000))
     expect_equal("MSG-01", "archive_span(chat-A, 2)", await aalis_memory.archive_span("chat-A", 2), 2)
@@ -89,7 +89,7 @@ def _expect_kinds(call: str, got: list[Message], saved: list[Message]) -> None:
 
 
 @pytest.mark.aalis_spec("MSG-05", "MSG-02")
-async def test_every_field_round_trips(aalis_memory: Any) -> None:
+async def test_every_field_round_trips(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
     got = await aalis_memory.get_history(S, 10)
     _expect_kinds("get_history(s, 10)", got, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
@@ -101,7 +101,7 @@ async def test_every_field_round_trips(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("MSG-05", "MSG-02")
-async def test_every_field_round_trips_through_archive(aalis_memory: Any) -> None:
+async def test_every_field_round_trips_through_archive(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [FULL, BARE])
     await aalis_memory.archive_span(S, 1)
     got = await aalis_memory.get_full_history(S, 10)
@@ -123,7 +123,7 @@ KINDS = [
 
 
 @pytest.mark.aalis_spec("MSG-05")
-async def test_kinds_come_back_with_the_history(aalis_memory: Any) -> None:
+async def test_kinds_come_back_with_the_history(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, KINDS)
     _expect_kinds("get_history(s, ALL)", await aalis_memory.get_history(S, ALL), KINDS)
     _expect_kinds("get_history(s, 2) (the marker in between comes back)",
@@ -132,7 +132,7 @@ async def test_kinds_come_back_with_the_history(aalis_memory: Any) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("MSG-05")
-async def test_kinds_come_back_from_the_archive(aalis_memory: Any) -> None:
+async def test_kinds_come_back_from_the_archive(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, KINDS)
     await aalis_memory.archive_span(S, 4, [1])
     _expect_kinds("get_full_history(s, ALL) after archiving four of six",
@@ -141,7 +141,7 @@ async def test_kinds_come_back_from_the_archive(aalis_memory: Any) -> None:
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("MSG-05")
-async def test_kinds_come_back_from_a_range_read(aalis_memory: Any) -> None:
+async def test_kinds_come_back_from_a_range_read(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, KINDS)
     _expect_kinds("get_messages_by_session_range(s, 1000, 1050)",
                   await aalis_memory.get_messages_by_session_range(S, 1000, 1050), KINDS)
@@ -151,7 +151,7 @@ async def test_kinds_come_back_from_a_range_read(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("MSG-03")
-async def test_missing_timestamp_is_stamped_at_save(aalis_memory: Any) -> None:
+async def test_missing_timestamp_is_stamped_at_save(aalis_memory: MemoryService) -> None:
     before = _epoch_ms()
     await aalis_memory.save_message(S, msg("now", None))
     after = _epoch_ms()
@@ -169,7 +169,7 @@ async def test_missing_timestamp_is_stamped_at_save(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_reads_empty(aalis_memory: Any) -> None:
+async def test_unknown_session_reads_empty(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a"))
     expect_equal("MSG-04", "get_history(unknown)", await aalis_memory.get_history(UNKNOWN), [])
     expect_equal("MSG-04", "get_history(unknown, 5)", await aalis_memory.get_history(UNKNOWN, 5), [])
@@ -181,40 +181,40 @@ async def test_unknown_session_reads_empty(aalis_memory: Any) -> None:
 
 @requires.count_history
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_counts_zero(aalis_memory: Any) -> None:
+async def test_unknown_session_counts_zero(aalis_memory: FullMemoryService) -> None:
     expect_equal("MSG-04", "count_history(unknown)", await aalis_memory.count_history(UNKNOWN), 0)
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_full_history_is_empty(aalis_memory: Any) -> None:
+async def test_unknown_session_full_history_is_empty(aalis_memory: FullMemoryService) -> None:
     expect_equal("MSG-04", "get_full_history(unknown)", await everything(aalis_memory, UNKNOWN), [])
 
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_range_is_empty(aalis_memory: Any) -> None:
+async def test_unknown_session_range_is_empty(aalis_memory: FullMemoryService) -> None:
     expect_equal("MSG-04", "get_messages_by_session_range(unknown, 0, 10**12)",
                  await aalis_memory.get_messages_by_session_range(UNKNOWN, 0, 10**12), [])
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_update_changes_nothing(aalis_memory: Any) -> None:
+async def test_unknown_session_update_changes_nothing(aalis_memory: FullMemoryService) -> None:
     expect_equal("MSG-04", "update_message_content(unknown, a, b)",
                  await aalis_memory.update_message_content(UNKNOWN, "a", "b"), 0)
 
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_delete_removes_nothing(aalis_memory: Any) -> None:
+async def test_unknown_session_delete_removes_nothing(aalis_memory: FullMemoryService) -> None:
     expect_equal("MSG-04", "delete_messages_by_timestamps(unknown, [1])",
                  await aalis_memory.delete_messages_by_timestamps(UNKNOWN, [1]), 0)
 
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("MSG-04")
-async def test_empty_store_cross_session_read_is_empty(aalis_memory: Any) -> None:
+async def test_empty_store_cross_session_read_is_empty(aalis_memory: FullMemoryService) -> None:
     got = await aalis_memory.get_recent_messages_across_sessions(
         RecentMessagesAcrossSessionsQuery(limit=5)
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import pytest
 
@@ -26,6 +26,7 @@ from aalis_memory.conformance.suite._metadata_reads import (
     now_ms,
     now_ms_ceil,
 )
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import JsonObject, MetadataEntry, MetadataPut
 
 NS = "plugin-meta"
@@ -33,7 +34,7 @@ UNREADABLE: list[RawMetadataKind] = ["not-json", "not-object"]
 
 
 @pytest.mark.aalis_spec("META-01")
-async def test_get_returns_saved_object_and_none_when_missing(aalis_memory: Any) -> None:
+async def test_get_returns_saved_object_and_none_when_missing(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata(NS, "profile", {"name": "Ann", "age": 31})
     expect_equal(
         "META-01", "get_metadata(ns, 'profile')",
@@ -61,7 +62,7 @@ async def test_get_returns_saved_object_and_none_when_missing(aalis_memory: Any)
     ids=["same-values-other-keys", "same-scalar-other-key", "superset"],
 )
 async def test_overwrite_replaces_the_whole_object(
-    aalis_memory: Any, first: JsonObject, second: JsonObject
+    aalis_memory: MemoryService, first: JsonObject, second: JsonObject
 ) -> None:
     # Found by the state machine on FerretDB: a $set whose new subdocument had the old one's
     # values under other keys was skipped, leaving the old object in place.
@@ -79,7 +80,7 @@ async def test_overwrite_replaces_the_whole_object(
 
 
 @pytest.mark.aalis_spec("META-01", "META-02")
-async def test_namespaces_are_isolated(aalis_memory: Any) -> None:
+async def test_namespaces_are_isolated(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata("ns-left", "shared-key", {"side": "left"})
     await aalis_memory.save_metadata("ns-right", "shared-key", {"side": "right"})
     expect_equal(
@@ -97,7 +98,7 @@ async def test_namespaces_are_isolated(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("META-02")
-async def test_list_returns_the_namespace_entries_only(aalis_memory: Any) -> None:
+async def test_list_returns_the_namespace_entries_only(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata("user", "k1", {"n": 1})
     await aalis_memory.save_metadata("user", "k2", {"n": 2})
     await aalis_memory.save_metadata("user2", "k1", {"n": 21})
@@ -119,7 +120,7 @@ async def test_list_returns_the_namespace_entries_only(aalis_memory: Any) -> Non
 
 
 @pytest.mark.aalis_spec("META-03")
-async def test_delete_removes_the_entry(aalis_memory: Any) -> None:
+async def test_delete_removes_the_entry(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata(NS, "gone", {"v": 1})
     await aalis_memory.save_metadata(NS, "stays", {"v": 2})
     await aalis_memory.save_metadata("ns-other", "gone", {"v": 3})
@@ -139,7 +140,7 @@ async def test_delete_removes_the_entry(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("META-11")
-async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: Any) -> None:
+async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata(NS, "stays", {"v": 2})
     for namespace in (NS, "unknown-namespace"):
         try:
@@ -154,7 +155,7 @@ async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("META-04")
-async def test_list_is_sorted_by_key(aalis_memory: Any) -> None:
+async def test_list_is_sorted_by_key(aalis_memory: MemoryService) -> None:
     keys = ["b", "a10", "_x", "A", "a2", "a1", "Z9"]
     for key in keys:
         await aalis_memory.save_metadata(NS, key, {"key": key})
@@ -168,7 +169,7 @@ async def test_list_is_sorted_by_key(aalis_memory: Any) -> None:
 SAME_MS_TRIES: Final = 20
 
 
-async def _overwrite(memory: Any, version: int) -> None:
+async def _overwrite(memory: MemoryService, version: int) -> None:
     """Overwrite key ``k``: save_metadata and a commit_metadata put, by turns."""
     if version % 2:
         await memory.save_metadata(NS, "k", {"v": version})
@@ -176,7 +177,7 @@ async def _overwrite(memory: Any, version: int) -> None:
         await memory.commit_metadata([MetadataPut(NS, "k", {"v": version})])
 
 
-async def _stamp_after_overwrite(memory: Any, version: int, previous: int, when: str) -> int:
+async def _stamp_after_overwrite(memory: MemoryService, version: int, previous: int, when: str) -> int:
     """Overwrite, then updated_at must be an int above ``previous``; returns it."""
     await _overwrite(memory, version)
     current = await entry(memory, NS, "k")
@@ -190,7 +191,7 @@ async def _stamp_after_overwrite(memory: Any, version: int, previous: int, when:
 
 
 @pytest.mark.aalis_spec("META-05")
-async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Any) -> None:
+async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: MemoryService) -> None:
     """Two phases, each made to happen rather than left to the clock: overwrites within one
     millisecond (updated_at must still grow), then overwrites each begun at least 2 ms after the
     stamp before it (updated_at is the write time, so previous + 1 no longer passes for it)."""
@@ -238,7 +239,7 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Any) 
 
 
 @pytest.mark.aalis_spec("META-06")
-async def test_stored_data_is_isolated_from_callers(aalis_memory: Any) -> None:
+async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService) -> None:
     original: dict[str, Any] = {"tags": ["a", "b"], "inner": {"n": 1}}
     passed: dict[str, Any] = {"tags": ["a", "b"], "inner": {"n": 1}}
     await aalis_memory.save_metadata(NS, "k", passed)
@@ -249,7 +250,8 @@ async def test_stored_data_is_isolated_from_callers(aalis_memory: Any) -> None:
         "META-06", "get_metadata after mutating the dict passed to save_metadata",
         await aalis_memory.get_metadata(NS, "k"), original,
     )
-    returned = await aalis_memory.get_metadata(NS, "k")
+    # the read above returned the saved object (a None fails on the subscript, as it always did)
+    returned = cast(JsonObject, await aalis_memory.get_metadata(NS, "k"))
     returned["tags"].append("mutated")
     returned["inner"]["n"] = 98
     returned["added"] = True
@@ -299,7 +301,7 @@ def _rich_document() -> dict[str, Any]:
 
 
 @pytest.mark.aalis_spec("META-01")
-async def test_get_returns_whatever_json_object_was_saved(aalis_memory: Any) -> None:
+async def test_get_returns_whatever_json_object_was_saved(aalis_memory: MemoryService) -> None:
     """What was saved comes back: nesting, empty objects and lists, unicode, keys MongoDB treats
     specially ('.' inside, '$' in front), through save_metadata, list_metadata and a batch put.
     Compared as JSON values (True is not 1; a tuple and a list are one array, 2 and 2.0 one
@@ -348,7 +350,7 @@ ALIKE_READ: Final[dict[str, Any]] = {
 
 @pytest.mark.aalis_spec("META-07")
 async def test_values_json_cannot_tell_apart_come_back_as_json_reads_them(
-    aalis_memory: Any,
+    aalis_memory: MemoryService,
 ) -> None:
     await aalis_memory.save_metadata(NS, "alike", _alike())
     _expect_json("META-07", "get_metadata(ns, 'alike')",
@@ -369,7 +371,7 @@ def _expect_json(rule_id: str, call: str, actual: Any, expected: Any, *,
 
 
 @pytest.mark.aalis_spec("META-08")
-async def test_save_of_unserializable_data_raises_and_stores_nothing(aalis_memory: Any) -> None:
+async def test_save_of_unserializable_data_raises_and_stores_nothing(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
     with every_case("META-08", "payloads JSON cannot hold were not refused cleanly") as cases:
         for name, build in UNSERIALIZABLE.items():
@@ -392,7 +394,7 @@ async def test_save_of_unserializable_data_raises_and_stores_nothing(aalis_memor
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_list_skips_unreadable_entries(
-    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: MemoryService, aalis_memory_raw: Any, kind: RawMetadataKind
 ) -> None:
     await aalis_memory.save_metadata(NS, "a", {"v": "a"})
     await aalis_memory.save_metadata(NS, "c", {"v": "c"})
@@ -406,7 +408,7 @@ async def test_list_skips_unreadable_entries(
 
 @pytest.mark.aalis_spec("META-10")
 @requires.list_metadata_keys
-async def test_list_keys_lists_the_namespace_keys(aalis_memory: Any) -> None:
+async def test_list_keys_lists_the_namespace_keys(aalis_memory: FullMemoryService) -> None:
     await aalis_memory.save_metadata(NS, "k2", {"v": 2})
     await aalis_memory.save_metadata(NS, "k1", {"v": 1})
     await aalis_memory.save_metadata(f"{NS}-2", "k9", {"v": 9})
@@ -425,7 +427,7 @@ async def test_list_keys_lists_the_namespace_keys(aalis_memory: Any) -> None:
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_list_keys_includes_unreadable_entries(
-    aalis_memory: Any, aalis_memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: FullMemoryService, aalis_memory_raw: Any, kind: RawMetadataKind
 ) -> None:
     await aalis_memory.save_metadata(NS, "a", {"v": "a"})
     await aalis_memory_raw.plant_metadata(NS, "b", kind)

@@ -12,6 +12,7 @@ from aalis_memory.conformance.checks import contents, expect, expect_equal
 from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import MARKER, conversation, msg, save_all, timeline
+from aalis_memory.service import FullMemoryService
 
 S = "s-range"
 
@@ -30,7 +31,7 @@ def expect_capped(cap: int, call: str, got: list[Any], available: int) -> None:
 @requires.get_messages_by_session_range
 @pytest.mark.parametrize("extra", [5, 1, 0, -2])
 async def test_range_is_cut_to_the_cap(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext, extra: int
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, extra: int
 ) -> None:
     cap = aalis_memory_ctx.range_query_limit
     await save_all(aalis_memory, S, conversation("m", cap + extra))
@@ -49,7 +50,7 @@ CROWDED_FILTERS: tuple[tuple[list[str] | None, list[str] | None], ...] = (
 @requires.range_cap  # checked after the method (marks nearer the function come first)
 @requires.get_messages_by_session_range
 async def test_range_cap_holds_when_filters_drop_a_crowd(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """Many times the cap of earlier messages that the roles or exclude_kinds drop (tool pokes
     and system markers), then more matching messages than the cap: still exactly the cap (a
@@ -73,7 +74,7 @@ async def test_range_cap_holds_when_filters_drop_a_crowd(
 
 
 @pytest.mark.aalis_spec("RANGE-02")
-async def test_range_bounds_are_inclusive(aalis_memory: Any) -> None:
+async def test_range_bounds_are_inclusive(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     expect_equal("RANGE-02", "range [200, 300]",
                  contents(await aalis_memory.get_messages_by_session_range(S, 200, 300)), ["b", "c"])
@@ -84,7 +85,7 @@ async def test_range_bounds_are_inclusive(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("RANGE-02")
-async def test_range_includes_archived(aalis_memory: Any) -> None:
+async def test_range_includes_archived(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
     expect_equal("RANGE-02", "range [100, 300] after archiving a and b",
@@ -93,7 +94,7 @@ async def test_range_includes_archived(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_range_stays_in_its_session(aalis_memory: Any) -> None:
+async def test_range_stays_in_its_session(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, "s-range-other", [msg("x", 150)])
     expect_equal("MSG-01", "range [0, 1000] of s",
@@ -101,7 +102,7 @@ async def test_range_stays_in_its_session(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("RANGE-03")
-async def test_range_is_ascending_by_timestamp(aalis_memory: Any) -> None:
+async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("c", 300), msg("a", 100), msg("b1", 200), msg("b2", 200)])
     expect_equal("RANGE-03", "range [0, 1000] written c@300, a@100, b1@200, b2@200",
                  contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
@@ -112,7 +113,7 @@ async def test_range_is_ascending_by_timestamp(aalis_memory: Any) -> None:
 @requires.range_cap  # checked after the method (marks nearer the function come first)
 @requires.get_messages_by_session_range
 async def test_range_truncation_keeps_the_earliest(
-    aalis_memory: Any, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
 ) -> None:
     """How many come back is RANGE-01's; which ones, RANGE-03's."""
     cap = aalis_memory_ctx.range_query_limit
@@ -126,7 +127,7 @@ async def test_range_truncation_keeps_the_earliest(
 
 
 @pytest.mark.aalis_spec("RANGE-04")
-async def test_range_roles_whitelist(aalis_memory: Any) -> None:
+async def test_range_roles_whitelist(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [
         msg("u1", 100), msg("a1", 200, role="assistant"), msg("t1", 300, role="tool"),
         msg("n1", 400, role="notice"), msg("u2", 500),
@@ -144,7 +145,7 @@ async def test_range_roles_whitelist(aalis_memory: Any) -> None:
 
 
 @pytest.mark.aalis_spec("RANGE-04")
-async def test_range_exclude_kinds_keeps_kindless(aalis_memory: Any) -> None:
+async def test_range_exclude_kinds_keeps_kindless(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [
         *timeline("a", "|d1", "#t1"),
         msg("poke", 2000, kind="poke"),

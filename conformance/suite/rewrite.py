@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 
@@ -12,6 +11,7 @@ from aalis_memory.conformance.checks import contents, expect_equal, expect_raise
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import marker, msg, save_all
 from aalis_memory.conformance.suite._reads import ALL, active, everything
+from aalis_memory.service import FullMemoryService
 from aalis_memory.types import Message
 
 S = "s-rw"
@@ -27,7 +27,7 @@ def _cats(count: int) -> list[Message]:
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-03")
-async def test_update_recent_limit_zero_changes_nothing(aalis_memory: Any) -> None:
+async def test_update_recent_limit_zero_changes_nothing(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, _cats(3))
     changed = await aalis_memory.update_message_content(S, "cat", "dog", 0)
     # its own answer first: that check stands on no read of another rule
@@ -38,7 +38,7 @@ async def test_update_recent_limit_zero_changes_nothing(aalis_memory: Any) -> No
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-03")
-async def test_update_recent_limit_inf_covers_all_active(aalis_memory: Any) -> None:
+async def test_update_recent_limit_inf_covers_all_active(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, _cats(120))
     changed = await aalis_memory.update_message_content(S, "cat", "dog", math.inf)
     expect_equal("LIM-03", "update_message_content(s, cat, dog, inf) over 120 matches",
@@ -49,7 +49,7 @@ async def test_update_recent_limit_inf_covers_all_active(aalis_memory: Any) -> N
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
-async def test_update_window_is_newest_active_with_markers(aalis_memory: Any) -> None:
+async def test_update_window_is_newest_active_with_markers(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [
         msg("cat a", 100), msg("cat b", 200), msg("cat c", 300), marker("divider", 400),
         msg("cat e", 500),
@@ -62,7 +62,7 @@ async def test_update_window_is_newest_active_with_markers(aalis_memory: Any) ->
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
-async def test_update_window_skips_archived(aalis_memory: Any) -> None:
+async def test_update_window_skips_archived(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [
         msg("cat a", 100), msg("cat b", 200), msg("cat c", 300), msg("plain d", 400),
         msg("plain e", 500),
@@ -81,7 +81,7 @@ async def test_update_window_skips_archived(aalis_memory: Any) -> None:
 @requires.get_full_history
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
-async def test_update_leaves_archived_text_alone(aalis_memory: Any) -> None:
+async def test_update_leaves_archived_text_alone(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("cat a", 100), msg("cat b", 200), msg("cat c", 300)])
     await aalis_memory.archive_span(S, 1)
     await aalis_memory.update_message_content(S, "cat", "dog", ALL)
@@ -91,7 +91,7 @@ async def test_update_leaves_archived_text_alone(aalis_memory: Any) -> None:
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-02", "UPD-04")
-async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: Any) -> None:
+async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: FullMemoryService) -> None:
     segments = ({"type": "text", "content": "world"},)
     saved = [
         msg("hello world, world", 100),
@@ -115,7 +115,7 @@ async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: A
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-04")
-async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: Any) -> None:
+async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: FullMemoryService) -> None:
     """The rewritten messages keep their stamps: downstream indexes find the old entry by session
     and timestamp to replace it."""
     await save_all(aalis_memory, S, [msg("cat 0", 1000), marker("d", 1010),
@@ -129,7 +129,7 @@ async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: A
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-02")
-async def test_update_without_a_match_changes_nothing(aalis_memory: Any) -> None:
+async def test_update_without_a_match_changes_nothing(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, _cats(3))
     changed = await aalis_memory.update_message_content(S, "CAT", "dog", 10)
     expect_equal("UPD-02", "update_message_content(s, CAT, dog, 10) over lower-case cats",
@@ -140,7 +140,7 @@ async def test_update_without_a_match_changes_nothing(aalis_memory: Any) -> None
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-02")
-async def test_update_to_the_same_text_counts_nothing(aalis_memory: Any) -> None:
+async def test_update_to_the_same_text_counts_nothing(aalis_memory: FullMemoryService) -> None:
     """Counting matches instead of changes (MongoDB's matched vs modified count) would tell the
     caller, who re-indexes what changed, that unchanged messages were rewritten."""
     await save_all(aalis_memory, S, _cats(3))
@@ -152,7 +152,7 @@ async def test_update_to_the_same_text_counts_nothing(aalis_memory: Any) -> None
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-03")
-async def test_update_with_empty_old_text_raises(aalis_memory: Any) -> None:
+async def test_update_with_empty_old_text_raises(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, _cats(2))
     with expect_raises("UPD-03", "update_message_content(s, '', dog)", ValueError):
         await aalis_memory.update_message_content(S, "", "dog", 10)
@@ -165,7 +165,7 @@ async def test_update_with_empty_old_text_raises(aalis_memory: Any) -> None:
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("DEL-01")
-async def test_delete_by_timestamps_reaches_archived(aalis_memory: Any) -> None:
+async def test_delete_by_timestamps_reaches_archived(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [
         msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 300), msg("e", 400),
     ])
@@ -178,7 +178,7 @@ async def test_delete_by_timestamps_reaches_archived(aalis_memory: Any) -> None:
 @requires.get_full_history
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("DEL-01")
-async def test_delete_by_timestamps_removes_from_full_history(aalis_memory: Any) -> None:
+async def test_delete_by_timestamps_removes_from_full_history(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
     await aalis_memory.delete_messages_by_timestamps(S, [200, 300])
@@ -188,7 +188,7 @@ async def test_delete_by_timestamps_removes_from_full_history(aalis_memory: Any)
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("DEL-02")
-async def test_delete_by_empty_list_returns_zero(aalis_memory: Any) -> None:
+async def test_delete_by_empty_list_returns_zero(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     deleted = await aalis_memory.delete_messages_by_timestamps(S, [])
     expect_equal("DEL-02", "delete_messages_by_timestamps(s, [])", deleted, 0)
@@ -197,7 +197,7 @@ async def test_delete_by_empty_list_returns_zero(aalis_memory: Any) -> None:
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("MSG-06")
-async def test_delete_by_timestamps_stays_in_its_session(aalis_memory: Any) -> None:
+async def test_delete_by_timestamps_stays_in_its_session(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, OTHER, [msg("x", 100), msg("y", 200)])
     deleted = await aalis_memory.delete_messages_by_timestamps(S, [100])

@@ -11,7 +11,6 @@ before the write, so a read that is wrong on its own (another rule's failure) is
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
 
@@ -19,20 +18,21 @@ from aalis_memory.conformance.checks import expect_equal
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.conformance.suite._reads import ALL
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message
 
 S = "s-bound"
 OTHER = "s-bound-other"
 
 
-async def _snapshot(memory: Any) -> tuple[list[Message], list[Message] | None]:
+async def _snapshot(memory: MemoryService) -> tuple[list[Message], list[Message] | None]:
     """The other session's active history and, where the store has the read, its full one."""
     full = getattr(memory, "get_full_history", None)
     return (await memory.get_history(OTHER, ALL),
             await full(OTHER, ALL) if callable(full) else None)
 
 
-async def _leaves_other_session(memory: Any, rule_id: str, call: str,
+async def _leaves_other_session(memory: MemoryService, rule_id: str, call: str,
                                 write: Callable[[], Awaitable[object]]) -> None:
     """Fill both sessions (the other one with two archived messages), ``write`` to ``S``, then
     the other session must read as before, through get_history and get_full_history."""
@@ -51,14 +51,14 @@ async def _leaves_other_session(memory: Any, rule_id: str, call: str,
 
 
 @pytest.mark.aalis_spec("MSG-06")
-async def test_clear_session_leaves_other_sessions_archive(aalis_memory: Any) -> None:
+async def test_clear_session_leaves_other_sessions_archive(aalis_memory: MemoryService) -> None:
     await _leaves_other_session(aalis_memory, "MSG-06", "clear_session(s)",
                                 lambda: aalis_memory.clear_session(S))
 
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("MSG-06")
-async def test_delete_by_timestamps_leaves_other_sessions_archive(aalis_memory: Any) -> None:
+async def test_delete_by_timestamps_leaves_other_sessions_archive(aalis_memory: FullMemoryService) -> None:
     await _leaves_other_session(
         aalis_memory, "MSG-06", "delete_messages_by_timestamps(s, [100, 200, 300, 400]) with "
         "the same timestamps in other",
@@ -66,20 +66,20 @@ async def test_delete_by_timestamps_leaves_other_sessions_archive(aalis_memory: 
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_save_leaves_other_sessions(aalis_memory: Any) -> None:
+async def test_save_leaves_other_sessions(aalis_memory: MemoryService) -> None:
     await _leaves_other_session(aalis_memory, "MSG-01", "save_message(s, cat e@300)",
                                 lambda: aalis_memory.save_message(S, msg("cat e", 300)))
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_archive_span_leaves_other_sessions(aalis_memory: Any) -> None:
+async def test_archive_span_leaves_other_sessions(aalis_memory: MemoryService) -> None:
     await _leaves_other_session(aalis_memory, "MSG-01", "archive_span(s, 3)",
                                 lambda: aalis_memory.archive_span(S, 3))
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("MSG-01")
-async def test_update_content_leaves_other_sessions(aalis_memory: Any) -> None:
+async def test_update_content_leaves_other_sessions(aalis_memory: FullMemoryService) -> None:
     await _leaves_other_session(
         aalis_memory, "MSG-01", "update_message_content(s, cat, dog, 10) with cats in other",
         lambda: aalis_memory.update_message_content(S, "cat", "dog", 10))

@@ -19,6 +19,7 @@ from aalis_memory.conformance.registration.transport import transport_of
 from aalis_memory.conformance.suite._builders import save_all
 from aalis_memory.conformance.suite._reads import records
 from aalis_memory.conformance.verdicts.model import Verdict, skip
+from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
@@ -62,7 +63,7 @@ def odd_stamps_kept() -> None:
 
 
 @pytest.mark.aalis_spec("TS-01")
-async def test_odd_timestamps_read_back_exactly(aalis_memory: Any) -> None:
+async def test_odd_timestamps_read_back_exactly(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, _messages(ODD))
     expect_equal("TS-01", "(content, timestamp) of get_history after saving timestamps "
                  "-5, -0.25, 0, 1.5, 1700000000000.5", _stamps(await aalis_memory.get_history(S, 10)),
@@ -71,7 +72,7 @@ async def test_odd_timestamps_read_back_exactly(aalis_memory: Any) -> None:
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-01")
-async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: Any) -> None:
+async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, _messages(ODD))
     expect_equal("TS-01", "(content, timestamp) of the range [-10, 2e12]",
                  _stamps(await aalis_memory.get_messages_by_session_range(S, -10, 2 * 10**12)),
@@ -80,7 +81,7 @@ async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: Any) 
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-02")
-async def test_range_orders_odd_timestamps_by_value(aalis_memory: Any) -> None:
+async def test_range_orders_odd_timestamps_by_value(aalis_memory: FullMemoryService) -> None:
     odd_stamps_kept()
     await save_all(aalis_memory, S, _messages(SCRAMBLED))
     expect_equal("TS-02", "range [-10, 10] written at 2, 1.5, 0, 1.25, -1",
@@ -89,7 +90,7 @@ async def test_range_orders_odd_timestamps_by_value(aalis_memory: Any) -> None:
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-03")
-async def test_range_bounds_at_zero_and_fractions(aalis_memory: Any) -> None:
+async def test_range_bounds_at_zero_and_fractions(aalis_memory: FullMemoryService) -> None:
     odd_stamps_kept()
     # No message sits on a bound: whether bounds are inclusive is RANGE-02's test (below).
     await save_all(aalis_memory, S, _messages(AROUND_ZERO))
@@ -101,7 +102,7 @@ async def test_range_bounds_at_zero_and_fractions(aalis_memory: Any) -> None:
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("RANGE-02")
-async def test_range_zero_to_zero_is_inclusive(aalis_memory: Any) -> None:
+async def test_range_zero_to_zero_is_inclusive(aalis_memory: FullMemoryService) -> None:
     """RANGE-02 is about the ends: the messages on them are in. That [0, 0] holds nothing else
     is TS-03's (a range bound of 0 is a bound)."""
     await save_all(aalis_memory, S, _messages(POINTS))
@@ -114,7 +115,7 @@ async def test_range_zero_to_zero_is_inclusive(aalis_memory: Any) -> None:
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("TS-03")
-async def test_since_zero_and_fractional_since(aalis_memory: Any) -> None:
+async def test_since_zero_and_fractional_since(aalis_memory: FullMemoryService) -> None:
     odd_stamps_kept()
     # No message sits on a since_ts below: whether the bound is inclusive is CROSS-05's test.
     await save_all(aalis_memory, S, _messages(AROUND_ZERO))
@@ -126,7 +127,7 @@ async def test_since_zero_and_fractional_since(aalis_memory: Any) -> None:
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("CROSS-05")
-async def test_since_zero_is_inclusive(aalis_memory: Any) -> None:
+async def test_since_zero_is_inclusive(aalis_memory: FullMemoryService) -> None:
     """since_ts keeps the message on it, 0 included. That since_ts=0 drops the negative ones is
     TS-03's (0 is a bound, not a missing one)."""
     await save_all(aalis_memory, S, _messages(POINTS))
@@ -138,7 +139,7 @@ async def test_since_zero_is_inclusive(aalis_memory: Any) -> None:
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("TS-03")
-async def test_delete_by_zero_and_fractional_timestamps(aalis_memory: Any) -> None:
+async def test_delete_by_zero_and_fractional_timestamps(aalis_memory: FullMemoryService) -> None:
     odd_stamps_kept()
     await save_all(aalis_memory, S, _messages(POINTS))
     expect_equal("TS-03", "delete_messages_by_timestamps(s, [1.5, 0]) over -1, 0, 0.5, 1.5, 2",
@@ -157,7 +158,7 @@ INT64_ENDS: tuple[tuple[str, int | float], ...] = (
 
 
 @pytest.mark.aalis_spec("TS-06")
-async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(aalis_memory: Any) -> None:
+async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(aalis_memory: FullMemoryService) -> None:
     odd_stamps_kept()
     transport = transport_of(aalis_memory)
     if transport is not None and not transport.carries_integer(2**63 - 1):
