@@ -64,6 +64,30 @@ def test_other_async_plugins_leave_the_suite_alone(pytester: pytest.Pytester, in
     assert not [r for r, e in verdicts.items() if e["verdict"] == "fail"]
 
 
+def _asyncio_loop_scope_warning(result: pytest.RunResult) -> bool:
+    said = result.stdout.str() + result.stderr.str()
+    return "PytestDeprecationWarning" in said and "asyncio_default_fixture_loop_scope" in said
+
+
+def test_pytest_asyncio_adds_no_warning_to_a_run_of_the_suite(pytester: pytest.Pytester) -> None:
+    """pytest-asyncio warns in every run while its ``asyncio_default_fixture_loop_scope`` is
+    unset. A run of the suite from an empty folder uses none of its fixtures and has no file to
+    set the option in: it prints no such warning, and passes under ``-W error`` (as
+    ``tox -e conformance`` runs). A run without the suite still gets pytest-asyncio's advice."""
+    pytest.importorskip("pytest_asyncio")
+    plugins = ("-p", "no:cacheprovider", "-p", "asyncio")
+    without_kit = pytester.runpytest_subprocess(*plugins, "-p", "no:aalis_memory", "--co")
+    if not _asyncio_loop_scope_warning(without_kit):
+        pytest.skip("this pytest-asyncio does not warn about its unset loop scope")
+    assert _asyncio_loop_scope_warning(pytester.runpytest_subprocess(*plugins, "--co"))
+    result = pytester.runpytest_subprocess(
+        *plugins, "-W", "error", "--memory-driver=inmemory", "--memory-strict", "-k", "HIST-01",
+    )
+    assert result.ret == 0, (result.stdout.str() + result.stderr.str())[-3000:]
+    assert not _asyncio_loop_scope_warning(result)
+    result.stdout.fnmatch_lines(["*passed*"])
+
+
 #: A user project with fixtures and markers named like the ones the kit used to add, each of
 #: which would break a suite test that picked it up.
 USER_PROJECT = '''

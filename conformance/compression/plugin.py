@@ -40,7 +40,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     registry.load_entry_points()
-    config.stash[SELECTED] = _split(config.getoption("--memory-compression-provider")) or _split(
+    config.stash[SELECTED] = requested_providers(config)
+
+
+def requested_providers(config: pytest.Config) -> list[str]:
+    """The provider names the run asks for, as given: ``--memory-compression-provider``, else
+    the ini file's."""
+    return _split(config.getoption("--memory-compression-provider")) or _split(
         config.getini("aalis_compression_providers")
     )
 

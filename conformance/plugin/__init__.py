@@ -43,8 +43,10 @@ from aalis_memory.conformance.plugin.options import (
     selected_drivers,
 )
 
-#: The provider half of the kit (``--memory-compression-provider``) lives in its own plugin module.
-pytest_plugins = ["aalis_memory.conformance.compression.plugin"]
+#: The provider half of the kit (``--memory-compression-provider``) lives in its own plugin module;
+#: what the kit does about other plugins of the run, in another (its hook must run first).
+pytest_plugins = ["aalis_memory.conformance.compression.plugin",
+                  "aalis_memory.conformance.plugin.other_plugins"]
 
 __all__ = [
     "RawAccess",

@@ -152,8 +152,7 @@ def pytest_configure(config: pytest.Config) -> None:
     registry.load_entry_points()
     if registry.conflicts:
         raise pytest.UsageError("\n".join(registry.conflicts.values()))
-    names = _split(config.getoption("--memory-driver")) or _split(config.getini("aalis_memory_drivers"))
-    names = _register_stdio(config.getoption("--memory-stdio-command"), names)
+    names = _register_stdio(config.getoption("--memory-stdio-command"), requested_drivers(config))
     config.stash[SELECTED] = names
     strict = config.getoption("--memory-strict")
     config.stash[STRICT] = bool(config.getini("aalis_memory_strict") if strict is None else strict)
@@ -273,6 +272,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     options = config.stash.get(SESSION_OPTIONS, None)
     if options is not None:
         options.close()
+
+
+def requested_drivers(config: pytest.Config) -> list[str]:
+    """The driver names the run asks for, as given: ``--memory-driver``, else the ini file's."""
+    return _split(config.getoption("--memory-driver")) or _split(config.getini("aalis_memory_drivers"))
 
 
 def _split(values: list[str]) -> list[str]:

@@ -18,9 +18,13 @@ import attrs
 from aalis_memory.conformance.registration.named_registry import NamedRegistry
 from aalis_memory.conformance.registration.tiers import check_granted
 
+#: The orders a history may come in (:attr:`Capabilities.ordering`).
 Ordering: TypeAlias = Literal["timestamp", "write"]
+#: How a ``commit_metadata`` batch is applied (:attr:`Capabilities.metadata_atomicity`).
 MetadataAtomicity: TypeAlias = Literal["atomic", "ordered"]
+#: How an ``archive_span`` is applied (:attr:`Capabilities.archive_atomicity`).
 ArchiveAtomicity: TypeAlias = Literal["atomic", "partial"]
+#: The backends the contract's documents describe (:attr:`DriverRegistration.documented_backend`).
 DocumentedBackend: TypeAlias = Literal["inmemory", "sqlite", "mongodb"]
 
 ENTRY_POINT_GROUP: Final = "aalis_memory.drivers"
@@ -45,10 +49,21 @@ def _one_of(*allowed: str) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
 class Capabilities:
     """The tiers a driver declares; the kit then proves them rather than trusting them."""
 
+    #: How a session's history is ordered: ``"timestamp"`` (by timestamp, one millisecond by
+    #: write order) or ``"write"`` (write order only, which the documents grant the in-memory
+    #: backend: it assumes timestamps grow with writes). Under ``"write"`` the checks of
+    #: timestamp order are reported ``excluded by tier``.
     ordering: Ordering = attrs.field(default="timestamp", validator=_one_of("timestamp", "write"))
+    #: How ``commit_metadata`` applies a batch: ``"atomic"`` (all or nothing whatever error makes
+    #: it raise, COMMIT-04; never seen in part by a concurrent reader, COMMIT-05; whole or absent
+    #: after a crash, CRASH-02) or ``"ordered"`` (op by op, stopping at the first error with the
+    #: ops before it applied, which the documents grant the MongoDB backend).
     metadata_atomicity: MetadataAtomicity = attrs.field(
         default="atomic", validator=_one_of("atomic", "ordered")
     )
+    #: How ``archive_span`` archives its span: ``"atomic"`` (never seen in part by a concurrent
+    #: reader, ARCH-10, nor after a crash, CRASH-02) or ``"partial"`` (it may be, which the
+    #: documents grant the MongoDB backend: one ``updateMany``, not a transaction).
     archive_atomicity: ArchiveAtomicity = attrs.field(
         default="atomic", validator=_one_of("atomic", "partial")
     )
@@ -63,29 +78,44 @@ class Capabilities:
 class DriverContext:
     """What the kit gives a driver factory for one test."""
 
+    #: The driver's registered name (the one ``--memory-driver`` selects).
     name: str
+    #: A new, empty folder for this store alone (one per test, per store of a state-machine
+    #: history, per kill of the crash tests): keep a file-backed store under it, name a server's
+    #: database after it. The kit never hands it out twice.
     tmp_path: Path
+    #: The range cap to open the store with: a session range read returns at most this many
+    #: messages, the earliest (RANGE-01). Small on purpose, so truncation is cheap to check.
     range_query_limit: int = KIT_RANGE_QUERY_LIMIT
+    #: The cap to open the store with on a cross-session read's ``limit`` (CROSS-01, LIM-04).
+    #: Small on purpose, like ``range_query_limit``.
     cross_session_max_limit: int = KIT_CROSS_SESSION_MAX_LIMIT
-    #: Driver-specific settings the plugin resolved (e.g. a MongoDB URI); empty by default.
+    #: What the driver's ``session_setup`` yielded (e.g. a MongoDB URI); empty without one.
     options: dict[str, Any] = attrs.field(factory=dict)
-    #: The kit gives up on a driver call after this many seconds (``None``: never); opening and
-    #: closing a store get several times as long. A driver may size its own timeouts by it.
+    #: The kit gives up on a driver call after this many seconds (``--memory-call-timeout``;
+    #: ``None``: never); opening and closing a store get several times as long. A driver may size
+    #: its own timeouts by it.
     call_timeout: float | None = DEFAULT_CALL_TIMEOUT
 
 
 #: Raw payload kinds the kit may plant to check that reads survive unreadable entries.
 RawMetadataKind: TypeAlias = Literal["not-json", "not-object"]
 
-#: ``raw_metadata(store, namespace, key, kind)`` plants an unreadable entry bypassing the API.
-#: It returns ``False`` when that kind cannot exist in the backend (e.g. BSON is never "not JSON").
+#: ``raw_metadata(store, namespace, key, kind)`` (plain or ``async``) plants an unreadable entry
+#: bypassing the API. It returns ``False`` when that kind cannot exist in the backend (e.g. BSON
+#: is never "not JSON").
 RawMetadataHook: TypeAlias = Callable[[Any, str, str, RawMetadataKind], Awaitable[bool] | bool]
 
+#: A driver factory: a generator function (``async def`` or ``def``) that takes the test's
+#: :class:`DriverContext`, yields one fresh, empty store and closes it after the test. The kit
+#: calls it once per test (and once per store of a state-machine history).
 DriverFactory: TypeAlias = Callable[
     [DriverContext], AsyncIterator[Any] | Iterator[Any]
 ]
 
 
+#: ``session_setup(config)``: given the ``pytest.Config``, returns a context manager whose
+#: value is a mapping (see :attr:`DriverRegistration.session_setup`).
 SessionSetup: TypeAlias = Callable[[Any], AbstractContextManager[Mapping[str, Any]]]
 
 #: ``crash_cleanup(ctx)``: see :attr:`DriverRegistration.crash_cleanup`.
@@ -94,19 +124,38 @@ CrashCleanup: TypeAlias = Callable[[DriverContext], Awaitable[None] | None]
 
 @attrs.frozen(kw_only=True)
 class DriverRegistration:
-    """A named driver: its factory, declared tiers, and optional raw-access hook."""
+    """What :func:`memory_driver` returns and an entry point points at: a named driver, its
+    factory, its declared tiers and its optional hooks."""
 
+    #: The name ``--memory-driver=NAME`` selects; an entry point registers the object under the
+    #: entry point's own name instead.
     name: str
+    #: The decorated generator function that opens a fresh store for each test.
     factory: DriverFactory
+    #: The tiers the driver declares (the strongest by default); the kit proves them.
     capabilities: Capabilities = attrs.field(factory=Capabilities)
+    #: Raw access, optional: ``raw_metadata(store, namespace, key, kind)``, a plain or an
+    #: ``async`` function, writes an unreadable metadata entry (``kind`` "not-json" or
+    #: "not-object") straight into the storage of ``store`` (the object the factory yielded),
+    #: bypassing the API, and returns ``True``; ``False`` when the backend cannot hold that kind
+    #: (BSON is never "not JSON"); any other value is an error. The kit calls it in the middle of
+    #: the tests of META-09, META-10, COMMIT-06 and CLR-06..08 (and of state-machine histories);
+    #: without it those rules are ``unverified``.
     raw_metadata: RawMetadataHook | None = None
-    #: Entered once per test session before the driver's first test; what it yields becomes
+    #: ``session_setup(config)``, optional: given the ``pytest.Config``, it returns a context
+    #: manager, entered once per test session before the driver's first test (at the session's
+    #: start when the driver is named) and left at its end; the mapping it yields becomes
     #: ``DriverContext.options`` (e.g. the URI of a server it started). Raising
-    #: ``pytest.skip.Exception`` in it skips every test of the driver with that reason.
+    #: ``pytest.skip.Exception`` in it skips every test of the driver with that reason (a usage
+    #: error when the driver was named with ``--memory-driver``).
     session_setup: SessionSetup | None = None
+    #: One line about the backend (by default the first line of the factory's docstring), kept
+    #: on the registration for whoever lists drivers.
     description: str = ""
     #: Which backend of the documents this driver is ("inmemory", "sqlite", "mongodb"), if any:
-    #: the documents grant some weaker tiers to one backend only (see ``conformance.tiers``).
+    #: the documents grant some weaker tiers to one backend only. Named, it may declare that
+    #: backend's and no other's (another is refused at registration: ``UngrantedTier``); unset,
+    #: a tier the documents grant one backend only is warned about in the header and summary.
     documented_backend: DocumentedBackend | None = None
     #: Rules this driver is known to break, with the reason: reported ``known failure`` without
     #: failing the run; a listed rule that passes fails the run (remove the entry).

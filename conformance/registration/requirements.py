@@ -79,6 +79,10 @@ class _Requires:
         return pytest.mark.aalis_requires(name)
 
 
+#: ``@requires.NAME`` marks a test with what it needs of the driver: an optional method
+#: (``count_history``, ...), a tier (``atomic_metadata``, ``timestamp_ordering``, ...),
+#: ``range_cap`` or ``raw_metadata``; on a driver without it the test does not run, and its rules
+#: get the verdict saying why. An unknown NAME fails at import.
 requires: Final = _Requires()
 
 
