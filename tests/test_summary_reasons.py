@@ -35,3 +35,10 @@ def test_each_partial_blocked_and_unverified_verdict_shows_its_reason(tmp_path: 
     assert not any("unverified (not checked" in line for line in lines), summary
     # unverified: what the kit could not check here, and why
     assert "declares no durability" in line_of("unverified ("), summary
+    # each rule --memory-rules left out is listed once, under one wording
+    unselected = [line for line in lines if "not selected (--memory-rules)" in line]
+    assert len(unselected) == 1, summary
+    assert "its tests were deselected" not in summary, summary
+    # the two counts of the output say what they count
+    counts = line_of("counts: the lines above count rules, pytest's line below counts tests")
+    assert "blocked rules" in counts, counts

@@ -12,7 +12,7 @@ import shlex
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -43,6 +43,10 @@ from aalis_memory.conformance.verdicts.properties import (
 )
 from aalis_memory.conformance.verdicts.record import decode_properties, encode_properties
 from aalis_memory.conformance.verdicts.render import driver_summary, first_line, write_reports
+
+#: Why a rule did not run: left out by ``--memory-rules``, or its tests deselected otherwise.
+NOT_SELECTED: Final = "not selected (--memory-rules)"
+DESELECTED: Final = "its tests were deselected"
 
 
 class Reporter:
@@ -81,9 +85,10 @@ class Reporter:
             if driver is None:
                 continue
             for rule in spec_ids(item):
+                # a rule --memory-rules left out reads the same whichever test it belongs to
+                why = DESELECTED if self.selected(rule) else NOT_SELECTED
                 self.results[driver][rule].add(
-                    Outcome(Verdict.NOT_RUN, item.nodeid, "its tests were deselected", ran=False,
-                            rule=rule)
+                    Outcome(Verdict.NOT_RUN, item.nodeid, why, ran=False, rule=rule)
                 )
 
     # -- running: the worker judges each phase --------------------------------------------
@@ -156,8 +161,7 @@ class Reporter:
             self.budgeted.append((report.nodeid, examples))
         for outcome in judgement.outcomes:
             if not self.selected(outcome.rule):  # a selected test may check others too
-                outcome = Outcome(Verdict.NOT_RUN, report.nodeid, "not selected (--memory-rules)",
-                                  rule=outcome.rule)
+                outcome = Outcome(Verdict.NOT_RUN, report.nodeid, NOT_SELECTED, rule=outcome.rule)
             self.results[driver][outcome.rule].add(outcome)
 
     def fixed_known_failures(self) -> list[str]:
@@ -203,6 +207,24 @@ class Reporter:
                          "run does not judge it in full")
         return lines
 
+    def counted(self, stats: Mapping[str, list[Any]]) -> str:
+        """What the two counts of a run count: the summary's are rules, pytest's line is tests
+        (a test may check several rules, a rule have several tests), said with this run's
+        advisories and blocked ones, which both lines count."""
+        def rules(verdict: Verdict) -> int:
+            return sum(result.verdict is verdict for per_rule in self.results.values()
+                       for result in per_rule.values())
+
+        def tests(word: str) -> int:
+            return len({r.nodeid for r in stats.get(word, ()) if hasattr(r, "nodeid")})
+
+        both = [f"{rules(verdict)} {verdict.value} rules and {tests(word)} {word} tests"
+                for verdict, word in ((Verdict.ADVISORY, ADVISORY), (Verdict.BLOCKED, BLOCKED))
+                if rules(verdict) or tests(word)]
+        return ("counts: the lines above count rules, pytest's line below counts tests (one test "
+                "may check several rules, one rule have several tests)"
+                + (f": here {'; '.join(both)}" if both else ""))
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Settle every verdict (after JUnit XML is written: its rule properties are mended),
@@ -237,6 +259,7 @@ class Reporter:
             tr.write_line(f"FIXED {line}")
         for line in self.untested():
             tr.write_line(line)
+        tr.write_line(self.counted(tr.stats))
         for nodeid, examples in self.budgeted:
             tr.write_line(f"time budget: {nodeid} checked {examples} generated histories")
         for nodeid, outcome in self.differential:
