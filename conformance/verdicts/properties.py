@@ -29,7 +29,7 @@ PROP_ADVISORIES: Final = "aalis_advisories"
 #: ``{rule_id: text}``; the text becomes the message of the rule's pass.
 PROP_NOTES: Final = "aalis_notes"
 #: Set on a test the kit did not run because it had stopped using the driver (see
-#: ``health.UNUSABLE``): the cause. The run then fails, and says how many rules went untested.
+#: ``RunState.unusable``): the cause. The run then fails, and says how many rules went untested.
 PROP_STOPPED: Final = "aalis_stopped"
 #: JUnit-visible properties: one per rule of the test (``"ARCH-01 MUST pass"``) and one for
 #: the whole test (its worst verdict).

@@ -20,7 +20,8 @@ import pytest
 from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.harness import steps
 from aalis_memory.conformance.harness.adapters import RAISED_BY
-from aalis_memory.conformance.harness.health import CallTimeout, unusable_cause
+from aalis_memory.conformance.harness.health import CallTimeout
+from aalis_memory.conformance.harness.run_state import RUN_STATE
 from aalis_memory.conformance.harness.steps import Blocked
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.verdicts.details import (
@@ -121,7 +122,7 @@ class Reporter:
             return
         blamed, found = self.judge(item, call, report, rules)
         found = known(blamed or driver, found, report)
-        stopped = unusable_cause(driver)
+        stopped = self.config.stash[RUN_STATE].unusable_cause(driver)
         if stopped is not None and any(j["verdict"] == Verdict.NOT_RUN.value for j in found):
             attach(report.user_properties, PROP_STOPPED, stopped)
         attach(report.user_properties, PROP_RULES, rules)
@@ -195,7 +196,7 @@ class Reporter:
         if report.when != "call":  # opening or closing the store: no rule's check, and the
             # run fails with the error (never an advisory pass of a SHOULD-only test)
             driver = driver_of(item) or ""
-            why = unusable_cause(driver)
+            why = self.config.stash[RUN_STATE].unusable_cause(driver)
             text = f"driver {driver!r} {why}" if why is not None else text
             return None, [judged(rule, Verdict.NOT_RUN, text, where, cause) for rule in rules]
         test = item.name.split("[", 1)[0].removeprefix("test_").replace("_", " ")
