@@ -2,9 +2,10 @@
 
 A hanging driver method must cost one limit, not the whole run: every contract call the kit
 makes goes through :class:`GuardedStore`, which gives up after the per-call limit and names the
-driver, the method and its arguments. From then on the method is known to hang (:data:`HUNG`):
-its later calls on that driver end at once, for the rest of the process, blocked by the rule the
-hang is charged to (a test of that rule fails it again, with the same cause).
+driver, the method and its arguments. From then on the method is known to hang (the run's
+:attr:`~.run_state.RunState.hung`): its later calls on that driver end at once, for the rest of the
+process, blocked by the rule the hang is charged to (a test of that rule fails it again, with the
+same cause).
 A sync store runs on a daemon worker thread, so a call stuck forever neither blocks Ctrl-C nor
 keeps the process alive at exit. An async method that blocks the event loop itself is caught by
 the watchdog (:mod:`.watchdog`).
@@ -23,15 +24,13 @@ from typing import Any, Final
 
 from aalis_memory.conformance.harness import steps
 from aalis_memory.conformance.harness.health import (
-    HUNG,
     CallTimeout,
     Described,
     Hung,
     charged_rule,
     render_call,
-    tracked,
-    unusable,
 )
+from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.harness.sync import CONTRACT_METHODS, DaemonWorker, SyncStoreAdapter
 from aalis_memory.conformance.harness.watchdog import WATCHDOG, LoopBlocked, Watch
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration, RawMetadataKind
@@ -54,11 +53,12 @@ class GuardedStore:
     :class:`~aalis_memory.conformance.harness.steps.Blocked` instead: its failure is not the test's rule.
     """
 
-    def __init__(self, store: Any, driver: str, timeout: float | None) -> None:
+    def __init__(self, store: Any, driver: str, timeout: float | None, state: RunState) -> None:
         self._store = store
         self.wrapped = getattr(store, "wrapped", store)
         self._driver = driver
         self._timeout = timeout
+        self._state = state
         #: A call gave up while its thread may still run it: the store cannot be closed safely.
         self.stuck = False
         #: The hang the kit had to interrupt: every later call on this store is blocked by it.
@@ -89,16 +89,16 @@ class GuardedStore:
             what = functools.partial(render_call, self._driver, name, args, kwargs)
             running = steps.current()
             blocker = running.blocker_of(name, args, kwargs) if running is not None else None
-            with tracked(what):
+            with self._state.tracked(what):
                 try:
                     if self._stopped_by is not None:
                         raise self._stopped_by.stopped()
-                    hung = HUNG.get(key)
+                    hung = self._state.hung.get(key)
                     if hung is not None:  # known to hang: charged once, blocked from now on
                         raise hung.later_call(under_test=blocker is None)
                     try:
                         return await within(self._timeout, method(*args, **kwargs), what,
-                                          driver=self._driver)
+                                          driver=self._driver, state=self._state)
                     except CallTimeout as exc:
                         raise self._hung(name, what, exc,
                                          charged_rule(name, args, kwargs, blocker)) from None
@@ -109,7 +109,7 @@ class GuardedStore:
                         exc.add_note(f"{RAISED_BY}{what()}")
                     if blocker is None or isinstance(exc, steps.Blocked):
                         raise
-                    hung = HUNG.get(key)
+                    hung = self._state.hung.get(key)
                     if isinstance(exc, CallTimeout) and hung is not None:  # one text per method
                         raise hung.blocked() from exc
                     raise steps.Blocked(blocker, what().removeprefix(f"driver {self._driver!r}: "),
@@ -119,7 +119,7 @@ class GuardedStore:
 
     def _hung(self, name: str, what: Described, exc: CallTimeout, charged: str) -> CallTimeout:
         """A call of ``name`` timed out: the method is known to hang from now on."""
-        hung = HUNG.setdefault(
+        hung = self._state.hung.setdefault(
             (self._driver, name),
             Hung(self._driver, name, what().removeprefix(f"driver {self._driver!r}: "), exc.how,
                  charged),
@@ -127,8 +127,8 @@ class GuardedStore:
         if exc.interrupted:  # its thread was stopped mid-call: nothing it holds can be trusted
             self.stuck = True
             self._stopped_by = hung
-            unusable(self._driver, f"was stopped: {hung.call} {exc.how} and the kit had to "
-                     "interrupt it")
+            self._state.unusable(self._driver, f"was stopped: {hung.call} {exc.how} and the kit "
+                                 "had to interrupt it")
             running = steps.current()
             for rule in sorted(running.rules if running is not None else ()):
                 # a test that catches the timeout (a witness read) cannot pass in full
@@ -139,18 +139,19 @@ class GuardedStore:
 
 
 async def within(timeout: float | None, awaitable: Any, what: str | Described,
-                 grace: float | None = None, driver: str = "") -> Any:
+                 grace: float | None = None, driver: str = "", *, state: RunState) -> Any:
     """``await awaitable``, or :class:`CallTimeout` naming ``what`` after ``timeout`` seconds.
 
     The loop is watched meanwhile (:mod:`.watchdog`): a call that blocks it for ``timeout``
     fails as a timeout when it returns, and one still blocking it ``grace`` (default:
-    ``timeout``) later is interrupted.
+    ``timeout``) later is interrupted. One that cannot be brought back ends the process, after
+    ``state`` has stopped using ``driver``.
     """
     if timeout is None:
         return await awaitable
     described: Described = functools.partial(str, what) if isinstance(what, str) else what
     watch_id = WATCHDOG.start(described, timeout, timeout if grace is None else grace,
-                              sys._getframe(), driver)
+                              sys._getframe(), driver, state.stopped)
     watch: Watch | None = None
     try:
         # in the calling task (no wait_for task): scheduling stays what the driver makes it
@@ -222,15 +223,17 @@ def missing_required(store: Any) -> list[str]:
 @contextmanager
 def opened_store(
     registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner, *,
-    mark_unusable: bool = True,
+    mark_unusable: bool = True, state: RunState | None = None,
 ) -> Iterator[Any]:
     """A fresh store from the driver's factory, async-shaped and guarded, closed afterwards.
 
     Async factories run on ``runner``'s loop; sync factories open, use and close their store on
     one worker thread, the same thread every adapted call runs on. A store that cannot be opened
-    makes the driver unusable for the run, unless ``mark_unusable`` is off (the crash tests'
-    reopen hook: its failure leaves only the crash rules unverified).
+    makes the driver unusable for the run (``state``; a fresh one outside a run of the plugin),
+    unless ``mark_unusable`` is off (the crash tests' reopen hook: its failure leaves only the
+    crash rules unverified).
     """
+    state = RunState() if state is None else state
     name = registration.name
     limit = None if ctx.call_timeout is None else ctx.call_timeout * OPEN_CLOSE_FACTOR
     factory = registration.factory(ctx)
@@ -238,45 +241,47 @@ def opened_store(
     try:
         opening = f"driver {name!r}: opening a store"
         if isinstance(factory, AsyncIterator):
-            opened = runner.run(within(limit, _first(factory), opening, ctx.call_timeout, name))
+            opened = runner.run(within(limit, _first(factory), opening, ctx.call_timeout, name,
+                                       state=state))
         else:
             assert worker is not None
             opened = _result(worker.submit(next, factory), limit, opening)
     except Exception as exc:
         if mark_unusable:
-            unusable(name, f"could not open a store: {type(exc).__name__}: {exc}")
+            state.unusable(name, f"could not open a store: {type(exc).__name__}: {exc}")
         if worker is not None:
             worker.shutdown(wait=False)
         raise
     store = as_async(opened) if worker is None else SyncStoreAdapter(opened, worker)
-    guarded = GuardedStore(store, name, ctx.call_timeout)
+    guarded = GuardedStore(store, name, ctx.call_timeout, state)
     try:
         yield guarded
     finally:
         try:
             # closing would wait behind a stuck call forever; one that hung once is not retried
-            if not guarded.stuck and (name, CLOSING) not in HUNG:
-                _close(factory, worker, runner, name, limit, ctx.call_timeout)
+            if not guarded.stuck and (name, CLOSING) not in state.hung:
+                _close(factory, worker, runner, name, limit, ctx.call_timeout, state)
         finally:
             if isinstance(store, SyncStoreAdapter):
                 store.shutdown(wait=False)  # a daemon thread: it ends once its queue drains
 
 
-#: The key of a store's closing in :data:`HUNG`.
+#: The method of a store's closing in :attr:`RunState.hung`.
 CLOSING: Final = "closing a store"
 
 
 def _close(factory: Any, worker: DaemonWorker | None, runner: asyncio.Runner, name: str,
-           limit: float | None, call_limit: float | None) -> None:
+           limit: float | None, call_limit: float | None, state: RunState) -> None:
     closing = f"driver {name!r}: {CLOSING}"
     try:
         if isinstance(factory, AsyncIterator):
-            runner.run(within(limit, _finish(factory, name), closing, call_limit, name))
+            runner.run(within(limit, _finish(factory, name), closing, call_limit, name,
+                              state=state))
         else:
             assert worker is not None
             _result(worker.submit(_finish_sync, factory, name), limit, closing)
     except CallTimeout as exc:
-        hung = HUNG.setdefault((name, CLOSING), Hung(name, CLOSING, CLOSING, exc.how))
+        hung = state.hung.setdefault((name, CLOSING), Hung(name, CLOSING, CLOSING, exc.how))
         raise CallTimeout(f"{exc}; the kit no longer closes this driver's stores in this run",
                           cause=hung.cause, how=hung.how) from None
 

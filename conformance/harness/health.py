@@ -1,21 +1,17 @@
-"""Run health: the drivers the kit stopped using (and why), the methods that hung and the rule
-each hang was charged to, and the driver calls in flight (for a watchdog's report)."""
+"""What a driver call that hangs becomes: its timeout, the method known to hang from then on and
+the rule the hang is charged to, and how a call is described when it is shown. The run's record
+of them (which methods hung, which drivers the kit stopped using) is its
+:class:`~aalis_memory.conformance.harness.run_state.RunState`."""
 
 from __future__ import annotations
 
-import itertools
-import re
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.harness import steps
-from aalis_memory.conformance.harness.watchdog import WATCHDOG, Watch
 
 
 class CallTimeout(Exception):
@@ -33,53 +29,6 @@ class CallTimeout(Exception):
         self.cause = cause or message
         self.how = how or message
         self.interrupted = interrupted
-
-
-#: Drivers that cannot be used at all in this process (no store opens, a required method is
-#: missing, a call had to be interrupted), with the cause: reported once, at the first test, and
-#: the rest are not run.
-UNUSABLE: dict[str, str] = {}
-
-#: Where causes are also written for the other processes of the run (pytest-xdist: a worker that
-#: ends because a driver call cannot be stopped leaves the driver's cause to its replacement).
-SHARED_UNUSABLE: Path | None = None
-
-
-def unusable(name: str, cause: str, *, shared: bool = False) -> None:
-    UNUSABLE.setdefault(name, cause)
-    if shared and SHARED_UNUSABLE is not None:
-        try:
-            SHARED_UNUSABLE.mkdir(parents=True, exist_ok=True)
-            (SHARED_UNUSABLE / _file_name(name)).write_text(cause, encoding="utf-8")
-        except OSError:
-            pass
-
-
-def unusable_cause(name: str) -> str | None:
-    """Why driver ``name`` cannot be used in this run (``None``: it can)."""
-    cause = UNUSABLE.get(name)
-    if cause is None and SHARED_UNUSABLE is not None:
-        try:
-            cause = (SHARED_UNUSABLE / _file_name(name)).read_text(encoding="utf-8")
-        except OSError:
-            return None
-        UNUSABLE.setdefault(name, cause)
-    return cause
-
-
-def _stopped(watch: Watch, cause: str) -> None:
-    """The watchdog ends this process over a call it cannot stop: the call's driver is unusable
-    for the run's other processes (pytest-xdist starts a new worker, which skips its tests)."""
-    if watch.owner:
-        unusable(watch.owner, "was stopped: " + cause.removeprefix(f"driver {watch.owner!r}: "),
-                 shared=True)
-
-
-WATCHDOG.on_give_up = _stopped
-
-
-def _file_name(driver: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", driver) + ".cause"
 
 
 @attrs.frozen
@@ -153,39 +102,6 @@ def charged_rule(method: str, args: tuple[Any, ...], kwargs: dict[str, Any],
         return basic
     judging = sorted(r for r in running.rules if method in steps.SUBJECTS.get(r, {method}))
     return judging[0] if judging else basic
-
-
-#: Methods known to hang in this process, by (driver, method): a hanging method costs one limit
-#: per process, not one per call.
-HUNG: dict[tuple[str, str], Hung] = {}
-
-
-def reset() -> None:
-    """A new run in this process (pytester runs the kit in-process): forget the last one's."""
-    HUNG.clear()
-    UNUSABLE.clear()
-
-
-#: Driver calls in progress, by id: (what, started at). Shown when the run is interrupted.
-IN_FLIGHT: dict[int, tuple[Described, float]] = {}
-_ids = itertools.count()
-
-
-def in_flight() -> list[str]:
-    """The calls in progress right now, with how long each has been running."""
-    now = time.monotonic()
-    return [f"{what()} (running for {now - started:.1f} s)"
-            for what, started in list(IN_FLIGHT.values())]
-
-
-@contextmanager
-def tracked(what: Described) -> Iterator[None]:
-    call_id = next(_ids)
-    IN_FLIGHT[call_id] = (what, time.monotonic())
-    try:
-        yield
-    finally:
-        IN_FLIGHT.pop(call_id, None)
 
 
 #: A call's description, rendered only when it is shown (a timeout, an error, Ctrl-C): the

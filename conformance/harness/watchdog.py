@@ -80,6 +80,10 @@ class Watch:
     started: float
     #: The driver the call belongs to ("" when none).
     owner: str = ""
+    #: Called with a cause before the process ends over this call (the run's
+    #: :meth:`~aalis_memory.conformance.harness.run_state.RunState.stopped`: it marks the driver
+    #: unusable for the run's other processes).
+    on_give_up: Callable[[Watch, str], None] | None = None
     #: The longest time the loop was seen blocked inside this call (seconds).
     blocked: float = 0.0
     #: When the watchdog first interrupted the call, and how often it tried.
@@ -117,8 +121,6 @@ class Watchdog:
         self._target: Watch | None = None
         self._previous_handler: Any = None
         self._handler_installed = False
-        #: Called with a cause before the process ends (marks the driver unusable for the run).
-        self.on_give_up: Callable[[Watch, str], None] | None = None
         #: Where the give-up message goes: a copy of the terminal's stderr, taken before pytest
         #: captures the tests' output (see :func:`keep_terminal`).
         self.terminal_fd = 2
@@ -126,15 +128,15 @@ class Watchdog:
     # -- the loop's side ------------------------------------------------------------------
 
     def start(self, what: Described, limit: float, grace: float, frame: FrameType,
-              owner: str = "") -> int:
+              owner: str = "", on_give_up: Callable[[Watch, str], None] | None = None) -> int:
         """Watch a call of driver ``owner`` starting now on the running loop; ``frame`` is the
-        call's own frame."""
+        call's own frame, ``on_give_up`` what to tell before ending the process over it."""
         loop = asyncio.get_running_loop()
         main = threading.current_thread() is threading.main_thread()
         if main and not self._handler_installed:
             self._install_handler()
         watch = Watch(what, limit, grace, loop, threading.get_ident(), frame, time.monotonic(),
-                      owner)
+                      owner, on_give_up)
         watch_id = next(self._ids)
         with self._lock:
             self._watches[watch_id] = watch
@@ -256,9 +258,9 @@ class Watchdog:
         text = (f"\n\naalis-memory: {cause}. The kit cannot stop it, so this test process cannot "
                 f"go on: it ends now, with exit status {EXIT_STATUS}, without the conformance "
                 f"summary ({goes_on}).\n")
-        if self.on_give_up is not None:
+        if watch.on_give_up is not None:
             with contextlib.suppress(Exception):  # ending the process matters more
-                self.on_give_up(watch, cause)
+                watch.on_give_up(watch, cause)
         with contextlib.suppress(OSError):
             os.write(self.terminal_fd, text.encode("utf-8", "replace"))
         os._exit(EXIT_STATUS)
@@ -283,7 +285,8 @@ def _running(watches: list[Watch]) -> Watch | None:
     return None
 
 
-#: The process's watchdog.
+#: The process's watchdog: one per process, whatever the run (it owns a thread and a signal
+#: handler); what a run needs told when it gives up travels with each watch.
 WATCHDOG: Final = Watchdog()
 
 

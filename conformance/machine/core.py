@@ -34,6 +34,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant
 
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.harness.adapters import opened_store
+from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.harness.steps import REQUIRED_RULE, MissingRequired
 from aalis_memory.conformance.machine.attribution import (
     Origin,
@@ -115,10 +116,12 @@ def logged(step: F) -> F:
 
 @attrs.frozen
 class Target:
-    """One driver the machine runs: its registration and the context of the current test."""
+    """One driver the machine runs: its registration, the context of the current test and the
+    run's state (a fresh one outside a run of the plugin)."""
 
     registration: DriverRegistration
     ctx: DriverContext
+    state: RunState = attrs.field(factory=RunState)
 
     @property
     def name(self) -> str:
@@ -221,7 +224,7 @@ class MachineCore(RuleBasedStateMachine):
                 tmp = Path(tempfile.mkdtemp(prefix="sm-", dir=target.ctx.tmp_path))
                 ctx = attrs.evolve(target.ctx, tmp_path=tmp)
                 store = self.closing.enter_context(
-                    opened_store(target.registration, ctx, self.runner)
+                    opened_store(target.registration, ctx, self.runner, state=target.state)
                 )
                 self.stores.append(OpenStore(target.name, store))
         except BaseException:

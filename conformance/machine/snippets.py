@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from aalis_memory.conformance.stdio.driver import is_stdio
-from aalis_memory.conformance.stdio.transcript import RECORDERS
 from aalis_memory.types import (
     ABSENT,
     Message,
@@ -168,7 +167,7 @@ def reproduction_for(targets: Sequence[Target], driver: str, script: Sequence[St
     if target is None or not is_stdio(target.registration):
         return reproduction(script, polled)
     lines = typescript_reproduction(script, polled)
-    recorder = RECORDERS.get(driver)
+    recorder = target.state.recorders.get(driver)
     if recorder is not None:
         recorder.keep(tuple(lines))
     return lines

@@ -27,12 +27,13 @@ from aalis_memory.conformance.plugin.fixtures import (
     aalis_memory_loop,
     aalis_memory_raw,
     aalis_memory_registration,
+    aalis_memory_run_state,
     aalis_memory_scaling,
     aalis_memory_strict,
-    pytest_keyboard_interrupt,
     pytest_runtest_makereport,
 )
 from aalis_memory.conformance.plugin.options import (
+    CallsInFlight,
     SessionOptions,
     pytest_addoption,
     pytest_configure,
@@ -49,6 +50,7 @@ pytest_plugins = ["aalis_memory.conformance.compression.plugin",
                   "aalis_memory.conformance.plugin.other_plugins"]
 
 __all__ = [
+    "CallsInFlight",
     "RawAccess",
     "SessionOptions",
     "aalis_clear_helper",
@@ -58,6 +60,7 @@ __all__ = [
     "aalis_memory_loop",
     "aalis_memory_raw",
     "aalis_memory_registration",
+    "aalis_memory_run_state",
     "aalis_memory_scaling",
     "aalis_memory_strict",
     "pytest_addoption",
@@ -67,7 +70,6 @@ __all__ = [
     "pytest_configure",
     "pytest_generate_tests",
     "pytest_ignore_collect",
-    "pytest_keyboard_interrupt",
     "pytest_pycollect_makemodule",
     "pytest_pyfunc_call",
     "pytest_report_header",

@@ -1,21 +1,22 @@
 """The fixtures a suite test takes (the store, its context, raw access, the clearing helper,
-the scaling sizes) and the report hook that attaches a failing test's transcript."""
+the scaling sizes, the run's state) and the report hook that attaches a failing test's
+transcript."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from aalis_memory.clearing import ClearNamespaces, clear_metadata_namespaces
 from aalis_memory.conformance.harness import steps
 from aalis_memory.conformance.harness.adapters import opened_store, plant_raw
-from aalis_memory.conformance.harness.health import in_flight, unusable_cause
+from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
 from aalis_memory.conformance.plugin.options import SCALING, SESSION_OPTIONS, STRICT
 from aalis_memory.conformance.probes.scaling import ScalingSizes
 from aalis_memory.conformance.registration import registry
@@ -28,6 +29,9 @@ from aalis_memory.conformance.registration.requirements import unmet
 from aalis_memory.conformance.verdicts import properties
 from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.conformance.verdicts.record import Judgement
+
+if TYPE_CHECKING:
+    from aalis_memory.conformance.stdio.transcript import Recorder
 
 
 @pytest.fixture
@@ -60,13 +64,21 @@ def aalis_memory_folders(tmp_path_factory: pytest.TempPathFactory) -> Callable[[
 
 
 @pytest.fixture
+def aalis_memory_run_state(request: pytest.FixtureRequest) -> RunState:
+    """The run's state: the drivers the kit stopped using, the methods that hung, the calls in
+    flight (:mod:`aalis_memory.conformance.harness.run_state`)."""
+    return request.config.stash[RUN_STATE]
+
+
+@pytest.fixture
 def aalis_memory_ctx(
     request: pytest.FixtureRequest,
     aalis_memory_registration: DriverRegistration,
     aalis_memory_folders: Callable[[str], Path],
+    aalis_memory_run_state: RunState,
 ) -> DriverContext:
     """The context handed to the driver factory."""
-    cause = unusable_cause(aalis_memory_registration.name)
+    cause = aalis_memory_run_state.unusable_cause(aalis_memory_registration.name)
     if cause is not None:
         pytest.skip(f"driver {aalis_memory_registration.name!r} {cause} (reported once, at the "
                     "test where it happened)")
@@ -81,26 +93,25 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     """A failure of a stdio driver's test names the transcript of its store and the command that
     replays it (:mod:`aalis_memory.conformance.stdio.transcript`). It runs after the reporter
     judged the test, so the note goes into the judgement's message of each rule the failure fails
-(the record is replaced by its noted copy: nothing serialized is edited)."""
+    (the record is replaced by its noted copy: nothing serialized is edited)."""
     outcome = yield
     driver = properties.driver_of(item)
     if driver is None:
         return
-    from aalis_memory.conformance.stdio import transcript
-
-    if not transcript.RECORDERS:
+    recorders = item.config.stash[RUN_STATE].recorders
+    if not recorders:
         return
     made: pytest.TestReport = outcome.get_result()
     try:
-        _note_transcript(item, call, made)
+        _note_transcript(item, call, made, recorders)
     finally:
         if call.when == "call":
-            for recorder in transcript.RECORDERS.values():
+            for recorder in recorders.values():
                 recorder.forget()
 
 
-def _note_transcript(item: pytest.Item, call: pytest.CallInfo[None], made: pytest.TestReport
-                     ) -> None:
+def _note_transcript(item: pytest.Item, call: pytest.CallInfo[None], made: pytest.TestReport,
+                     recorders: Mapping[str, Recorder]) -> None:
     if call.excinfo is None or made.skipped:
         return
     from aalis_memory.conformance.machine.failure import MachineFailure
@@ -113,7 +124,9 @@ def _note_transcript(item: pytest.Item, call: pytest.CallInfo[None], made: pytes
     driver = judgement.driver if judgement is not None else properties.driver_of(item)
     exc = call.excinfo.value
     key = exc.reproduction if isinstance(exc, MachineFailure) else None
-    note = transcript.failure_note(str(driver), item.nodeid, _transcript_folder(item.config), key)
+    recorder = recorders.get(str(driver))
+    note = (None if recorder is None else
+            transcript.failure_note(recorder, item.nodeid, _transcript_folder(item.config), key))
     if note is None:
         return
     if index is not None and judgement is not None:
@@ -141,20 +154,13 @@ def call_timeout(config: pytest.Config) -> float | None:
     return seconds if seconds > 0 else None
 
 
-def pytest_keyboard_interrupt(excinfo: pytest.ExceptionInfo[BaseException]) -> None:
-    """Ctrl-C during a run names the driver calls that were in progress."""
-    calls = in_flight()
-    if calls:
-        lines = "\n".join(f"  {call}" for call in calls)
-        print(f"\naalis-memory: interrupted during driver call(s):\n{lines}", flush=True)
-
-
 @pytest.fixture
 def aalis_memory(
     request: pytest.FixtureRequest,
     aalis_memory_registration: DriverRegistration,
     aalis_memory_ctx: DriverContext,
     aalis_memory_loop: asyncio.Runner,
+    aalis_memory_run_state: RunState,
 ) -> Iterator[Any]:
     """A fresh, empty store of the selected driver, async whatever the driver's style.
 
@@ -164,7 +170,8 @@ def aalis_memory(
     exactly the methods the driver has; each test types it as the protocol whose methods it
     calls (``MemoryService``, or ``FullMemoryService`` for an optional one).
     """
-    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop) as store:
+    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
+                      state=aalis_memory_run_state) as store:
         wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires")
                   for arg in mark.args]
         missing_requirement = unmet(wanted, aalis_memory_registration, store)

@@ -1,5 +1,6 @@
 """The plugin's options and session: the command-line options, what they select (drivers,
-rules, the scaling probe), the stdio driver they register, and the session's start and end."""
+rules, the scaling probe), the stdio driver they register, the run's state, and the session's
+start and end."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.harness import health, watchdog
+from aalis_memory.conformance.harness import watchdog
+from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
 from aalis_memory.conformance.probes.scaling import DEFAULT_SIZES, ScalingSizes
 from aalis_memory.conformance.registration import registry
 from aalis_memory.conformance.registration.registry import (
@@ -166,6 +168,8 @@ def pytest_configure(config: pytest.Config) -> None:
             "more time would repeat the same histories)"
         )
     config.stash[SESSION_OPTIONS] = SessionOptions(config)
+    state = config.stash[RUN_STATE] = RunState()
+    config.pluginmanager.register(CallsInFlight(state), "aalis-memory-calls-in-flight")
     try:
         sizes = ScalingSizes.parse(config.getoption("--memory-scaling-sizes"))
     except ValueError as exc:
@@ -240,8 +244,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     usage error, once, saying what was tried: a run that tested nothing must not end green.
     Drivers brought in by ``all`` may still skip."""
     config = session.config
-    health.reset()
-    health.SHARED_UNUSABLE = _shared_folder(config) if config.stash.get(SELECTED, []) else None
+    if config.stash.get(SELECTED, []):
+        config.stash[RUN_STATE].shared = _shared_folder(config)
     named = [name for name in config.stash.get(SELECTED, []) if name != "all"]
     if not named or hasattr(config, "workerinput"):  # xdist workers: the controller checked
         return
@@ -266,6 +270,20 @@ def _shared_folder(config: pytest.Config) -> Path | None:
         return None
     base = Path(factory.getbasetemp())
     return (base.parent if hasattr(config, "workerinput") else base) / "aalis-memory-unusable"
+
+
+class CallsInFlight:
+    """Ctrl-C during a run names the driver calls that were in progress (a plugin object: the
+    interrupt hook is handed no config to find the run's state in)."""
+
+    def __init__(self, state: RunState) -> None:
+        self._state = state
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        calls = self._state.in_flight()
+        if calls:
+            lines = "\n".join(f"  {call}" for call in calls)
+            print(f"\naalis-memory: interrupted during driver call(s):\n{lines}", flush=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from aalis_memory.conformance.harness.run_state import RUN_STATE
 from aalis_memory.conformance.registration import capability_fields
 from aalis_memory.conformance.registration.registry import (
     DocumentedBackend,
@@ -27,7 +28,7 @@ from aalis_memory.conformance.registration.transport import Transport
 from aalis_memory.conformance.stdio.client import PROTOCOL_VERSION, Connection
 from aalis_memory.conformance.stdio.errors import StdioBridgeError
 from aalis_memory.conformance.stdio.store import StdioStore
-from aalis_memory.conformance.stdio.transcript import RECORDERS, Recorder
+from aalis_memory.conformance.stdio.transcript import Recorder
 
 #: The handshake of a starting adapter may wait for a runtime to load (node, a JVM).
 HELLO_TIMEOUT: Final = 30.0
@@ -82,7 +83,7 @@ class AdapterSession:
         self.pids: list[int] = []
         self._connection: Connection | None = None
         #: The lines of the current test's store, for the transcript of a failure.
-        self.recorder = RECORDERS[name] = Recorder(name, self.command, cwd)
+        self.recorder = Recorder(name, self.command, cwd)
 
     def connection(self) -> Connection:
         current = self._connection
@@ -108,8 +109,6 @@ class AdapterSession:
         return connection
 
     def close(self) -> None:
-        if RECORDERS.get(self.name) is self.recorder:
-            del RECORDERS[self.name]
         if self._connection is not None:
             self._connection.stop()
             self._connection = None
@@ -174,12 +173,16 @@ def stdio_driver(
     hello = dict(hello) if hello is not None else probe(name, command, where)
 
     @contextlib.contextmanager
-    def session_setup(_config: Any) -> Iterator[Mapping[str, Any]]:
+    def session_setup(config: Any) -> Iterator[Mapping[str, Any]]:
         session = AdapterSession(name, command, where, hello)
+        recorders = config.stash[RUN_STATE].recorders  # the run's, for its failures' transcripts
+        recorders[name] = session.recorder
         try:
             yield {OPTIONS_KEY: session, COMMAND_KEY: list(command),
                    CWD_KEY: None if where is None else str(where)}
         finally:
+            if recorders.get(name) is session.recorder:
+                del recorders[name]
             session.close()
 
     async def factory(ctx: DriverContext) -> AsyncIterator[StdioStore]:

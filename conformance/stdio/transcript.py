@@ -126,10 +126,6 @@ class Recorder:
         return line if self.cwd is None else f"cd {shlex.quote(str(self.cwd))} && {line}"
 
 
-#: The recorder of each stdio driver of this process's run, by driver name.
-RECORDERS: dict[str, Recorder] = {}
-
-
 def write(path: Path, recorder: Recorder, lines: Sequence[str], test: str) -> Path:
     header = [MAGIC, f"# driver: {recorder.driver}", f"# test: {test}",
               f"# command: {shlex.join(recorder.command)}"]
@@ -144,13 +140,10 @@ def file_name(test: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", test.split("::")[-1]).strip("_")[:120] + ".transcript"
 
 
-def failure_note(driver: str, test: str, folder: Path, machine_key: tuple[str, ...] | None
-                 ) -> str | None:
-    """Write the transcript of ``driver``'s failing test into ``folder``; the lines the failure
-    text gets (``None``: not a stdio driver, or nothing recorded)."""
-    recorder = RECORDERS.get(driver)
-    if recorder is None:
-        return None
+def failure_note(recorder: Recorder, test: str, folder: Path,
+                 machine_key: tuple[str, ...] | None) -> str | None:
+    """Write the transcript of ``recorder``'s driver's failing test into ``folder``; the lines the
+    failure text gets (``None``: nothing recorded)."""
     lines = recorder.lines() if machine_key is None else recorder.kept(machine_key)
     if not lines:
         return None
@@ -347,4 +340,4 @@ def replay(path: Path, command: Sequence[str] | None, out: IO[str], *, cwd: Path
     return 1
 
 
-__all__ = ["RECORDERS", "Recorder", "Transcript", "failure_note", "replay", "write"]
+__all__ = ["Recorder", "Transcript", "failure_note", "replay", "write"]

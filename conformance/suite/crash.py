@@ -34,6 +34,7 @@ import pytest
 
 from aalis_memory.conformance.checks import fail
 from aalis_memory.conformance.harness.adapters import opened_store
+from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.probes.crash_child import (
     ARCHIVE,
     BATCH,
@@ -296,7 +297,8 @@ async def _check(store: FullMemoryService, kill: Kill, atomic_metadata: bool, at
 
 
 def _campaign(
-    registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner, kills: int
+    registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner, kills: int,
+    state: RunState,
 ) -> Campaign:
     """Run (once per driver and run) ``kills`` kill-and-reopen rounds, each on a fresh store.
     A hook that raises ends the campaign unjudged (:attr:`Campaign.unjudged`)."""
@@ -311,7 +313,7 @@ def _campaign(
             sub = attrs.evolve(ctx, tmp_path=ctx.tmp_path / f"kill-{round_:03d}")
             sub.tmp_path.mkdir()
             try:
-                _round(registration, sub, runner, writers, rnd, round_, campaign)
+                _round(registration, sub, runner, writers, rnd, round_, campaign, state)
             except HookFailed as exc:
                 campaign.unjudged = exc.reason(registration, log, campaign.kills)
                 break
@@ -325,7 +327,8 @@ def _campaign(
 
 
 def _round(registration: DriverRegistration, sub: DriverContext, runner: asyncio.Runner,
-           writers: Writers, rnd: random.Random, round_: int, campaign: Campaign) -> None:
+           writers: Writers, rnd: random.Random, round_: int, campaign: Campaign,
+           state: RunState) -> None:
     """One kill: a writer on an empty store, SIGKILLed; the store reopened here and checked;
     then the driver's ``crash_cleanup``, whatever happened."""
     caps = registration.capabilities
@@ -342,7 +345,7 @@ def _round(registration: DriverRegistration, sub: DriverContext, runner: asyncio
             with contextlib.ExitStack() as stack:
                 try:
                     store = stack.enter_context(
-                        opened_store(reopened, sub, runner, mark_unusable=False))
+                        opened_store(reopened, sub, runner, mark_unusable=False, state=state))
                 except Exception as exc:
                     # The same hook opened the empty folder for the writer: that it cannot open
                     # what the kill left is the store's durability failing, not the harness.
@@ -414,10 +417,11 @@ def _report(request: pytest.FixtureRequest, campaign: Campaign, rule_id: str) ->
 def test_acknowledged_writes_survive_sigkill(
     request: pytest.FixtureRequest, aalis_memory_registration: DriverRegistration,
     aalis_memory_ctx: DriverContext, aalis_memory_loop: asyncio.Runner,
+    aalis_memory_run_state: RunState,
 ) -> None:
     _durable(aalis_memory_registration)
     campaign = _campaign(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
-                         _kills(request))
+                         _kills(request), aalis_memory_run_state)
     _report(request, campaign, "CRASH-01")
 
 
@@ -425,6 +429,7 @@ def test_acknowledged_writes_survive_sigkill(
 def test_atomic_calls_are_all_or_nothing_after_sigkill(
     request: pytest.FixtureRequest, aalis_memory_registration: DriverRegistration,
     aalis_memory_ctx: DriverContext, aalis_memory_loop: asyncio.Runner,
+    aalis_memory_run_state: RunState,
 ) -> None:
     _durable(aalis_memory_registration)
     caps = aalis_memory_registration.capabilities
@@ -432,5 +437,5 @@ def test_atomic_calls_are_all_or_nothing_after_sigkill(
         skip(Verdict.EXCLUDED, f"driver {aalis_memory_registration.name!r} declares no atomic "
              "tier")
     campaign = _campaign(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
-                         _kills(request))
+                         _kills(request), aalis_memory_run_state)
     _report(request, campaign, "CRASH-02")

@@ -13,6 +13,7 @@ import pytest
 
 from aalis_memory.conformance.checks import expect
 from aalis_memory.conformance.harness.adapters import missing_required, opened_store
+from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
 
 
@@ -21,8 +22,10 @@ def test_every_required_method_is_there(
     aalis_memory_registration: DriverRegistration,
     aalis_memory_ctx: DriverContext,
     aalis_memory_loop: asyncio.Runner,
+    aalis_memory_run_state: RunState,
 ) -> None:
-    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop) as store:
+    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
+                      state=aalis_memory_run_state) as store:
         missing = missing_required(store)
     expect("REQ-01", not missing,
            f"driver {aalis_memory_registration.name!r} lacks required method(s) "

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
 from aalis_memory.conformance.machine.budget import BUDGET_ROUND
 from aalis_memory.conformance.machine.core import Target
@@ -66,8 +67,10 @@ def test_state_machine(
     aalis_memory_registration: DriverRegistration,
     aalis_memory_ctx: DriverContext,
     aalis_memory_strict: bool,
+    aalis_memory_run_state: RunState,
 ) -> None:
-    _run(request, [Target(aalis_memory_registration, aalis_memory_ctx)], aalis_memory_strict)
+    _run(request, [Target(aalis_memory_registration, aalis_memory_ctx, aalis_memory_run_state)],
+         aalis_memory_strict)
 
 
 @pytest.mark.aalis_spec(*COVERED_RULES)
@@ -75,6 +78,7 @@ def test_state_machine_differential(
     request: pytest.FixtureRequest,
     aalis_memory_driver: str,
     aalis_memory_strict: bool,
+    aalis_memory_run_state: RunState,
     tmp_path: Path,
 ) -> None:
     """One history, every selected driver: any disagreement outside the declared tiers fails.
@@ -98,5 +102,5 @@ def test_state_machine_differential(
         ctx = DriverContext(
             name=name, tmp_path=folder, options=dict(options.for_driver(registration))
         )
-        targets.append(Target(registration, ctx))
+        targets.append(Target(registration, ctx, aalis_memory_run_state))
     _run(request, targets, aalis_memory_strict)

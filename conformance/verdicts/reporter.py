@@ -17,7 +17,7 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.harness import steps
-from aalis_memory.conformance.harness.health import unusable_cause
+from aalis_memory.conformance.harness.run_state import RUN_STATE
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.verdicts.details import known_failures
 from aalis_memory.conformance.verdicts.judging import Phase, apply, judge
@@ -103,8 +103,9 @@ class Reporter:
         driver = driver_of(item)
         if not rules or driver is None:
             return
+        stopped = self.config.stash[RUN_STATE].unusable_cause(driver)
         judgement, change = judge(Phase(item, call, report, driver, tuple(rules), self.strict,
-                                        steps.current(), unusable_cause(driver), known_failures))
+                                        steps.current(), stopped, known_failures))
         apply(report, change)
         report.user_properties.append((PROP_OUTCOMES, judgement))
         worst = judgement.worst
