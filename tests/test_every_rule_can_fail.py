@@ -11,25 +11,21 @@ of that one implementation, which drive it into the failure directly.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Final
-
 import broken_providers
 from broken_helpers import HELPERS
 
 from aalis_memory.conformance.docgen import spec_map
 from aalis_memory.conformance.rules import CATALOGUE
+from aalis_memory.conformance.suites import ROOT, SUITES
 from broken_drivers import BROKEN, load_all
 from broken_drivers.durable import BREAKS as CRASH_BREAKS
 from broken_drivers.slow import SLOW
 
 load_all()
 
-SUITES: Final = [Path(spec_map.__file__).resolve().parent.parent / name
-                 for name in ("suite", "compression")]
 
 def judged_by_the_suites() -> set[str]:
-    found = spec_map.scan(SUITES, SUITES[0].parent)
+    found = spec_map.scan([suite.folder for suite in SUITES], ROOT)
     return {rule for rule, tests in found.items() if tests}
 
 

@@ -14,13 +14,9 @@ import pytest
 from aalis_memory.conformance.compression import registry
 from aalis_memory.conformance.compression.harness import Harness
 from aalis_memory.conformance.compression.registry import ProviderRegistration
-from aalis_memory.conformance.plugin.options import SUITE_DIR, _split, select_or_usage_error
+from aalis_memory.conformance.plugin.options import select_or_usage_error, split_names
+from aalis_memory.conformance.suites import PROVIDER
 
-#: The provider suite: collected only when a provider is selected.
-SUITE_FILES: Final = frozenset(
-    SUITE_DIR / name
-    for name in ("compression_service.py", "compression_events.py", "compression_clearing.py")
-)
 SELECTED: Final = pytest.StashKey[list[str]]()
 
 
@@ -46,7 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def requested_providers(config: pytest.Config) -> list[str]:
     """The provider names the run asks for, as given: ``--memory-compression-provider``, else
     the ini file's."""
-    return _split(config.getoption("--memory-compression-provider")) or _split(
+    return split_names(config.getoption("--memory-compression-provider")) or split_names(
         config.getini("aalis_compression_providers")
     )
 
@@ -56,7 +52,9 @@ def selected_providers(config: pytest.Config) -> list[str]:
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    if collection_path.resolve() in SUITE_FILES and not config.stash[SELECTED]:
+    """The provider suite (:data:`~aalis_memory.conformance.suites.PROVIDER`) is collected only
+    when a provider is selected: without one, nothing in its folder is."""
+    if not config.stash[SELECTED] and collection_path.resolve().is_relative_to(PROVIDER.folder):
         return True
     return None
 

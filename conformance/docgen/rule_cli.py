@@ -1,6 +1,6 @@
 """``python -m aalis_memory.conformance rules`` and ``explain ID``: the catalogue at a terminal.
 
-Works from an installed package: the tests of a rule are read from the installed suite (and from
+Works from an installed package: the tests of a rule are read from the installed suites (and from
 the repository's ``tests/`` when run inside a checkout).
 """
 
@@ -11,8 +11,7 @@ from pathlib import Path
 
 from aalis_memory.conformance.docgen import spec_map
 from aalis_memory.conformance.rules import CATALOGUE, Rule
-
-SUITE_DIR = Path(__file__).resolve().parent.parent / "suite"
+from aalis_memory.conformance.suites import SUITES
 
 
 def list_rules(patterns: list[str]) -> list[str]:
@@ -24,10 +23,12 @@ def list_rules(patterns: list[str]) -> list[str]:
 
 
 def tests_of(rule_id: str, cwd: Path) -> list[str]:
-    """The tests that check ``rule_id``, as IDs pytest takes back: the installed suite's (by
+    """The tests that check ``rule_id``, as IDs pytest takes back: the installed suites' (by
     absolute path), and the repository's own when ``cwd`` is a checkout of the kit."""
-    found = spec_map.scan([SUITE_DIR], relative_to=SUITE_DIR)
-    tests = [f"{SUITE_DIR / ref.path}::{ref.name}" for ref in found.get(rule_id, set())]
+    tests: list[str] = []
+    for suite in SUITES:
+        found = spec_map.scan([suite.folder], relative_to=suite.folder)
+        tests += [f"{suite.folder / ref.path}::{ref.name}" for ref in found.get(rule_id, set())]
     if spec_map.is_repository(cwd):
         own = spec_map.scan([cwd / "tests"], relative_to=cwd)
         tests += [f"{ref.path}::{ref.name}" for ref in own.get(rule_id, set())]

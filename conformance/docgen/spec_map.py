@@ -16,6 +16,7 @@ import attrs
 
 from aalis_memory.conformance.rules import CATALOGUE, OUT_OF_SCOPE, Rule
 from aalis_memory.conformance.rules.rule import DOCUMENTS, Document
+from aalis_memory.conformance.suites import SUITES
 
 HEADER = """# SPEC_MAP
 
@@ -294,9 +295,8 @@ def is_repository(repo: Path) -> bool:
 
 
 def default_roots(repo: Path) -> list[Path]:
-    """The installed suite plus the repository's own tests (driver-specific rules live there)."""
-    suite = Path(__file__).resolve().parent.parent / "suite"
-    roots = [suite]
+    """The installed suites plus the repository's own tests (driver-specific rules live there)."""
+    roots = [suite.folder for suite in SUITES]
     if (repo / "tests").is_dir():
         roots.append(repo / "tests")
     return roots

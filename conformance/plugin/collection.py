@@ -1,5 +1,8 @@
-"""How the installed suite joins a run: collecting its modules from any directory, and
-parametrizing its tests over the selected drivers, each run on its store's event loop."""
+"""How the installed suites join a run: collecting their modules from any directory, and
+parametrizing their tests over the selected drivers, each run on its store's event loop.
+
+Both suites (:mod:`aalis_memory.conformance.suites`: the storage suite and the provider suite)
+are collected alike; the provider suite's plugin hides it from a run without a provider."""
 
 from __future__ import annotations
 
@@ -15,54 +18,53 @@ import pytest
 
 from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.harness import steps
-from aalis_memory.conformance.plugin.options import (
-    RULES,
-    SELECTED,
-    SUITE_DIR,
-    SUITE_PACKAGE,
-    selected_drivers,
-)
+from aalis_memory.conformance.plugin.options import RULES, SELECTED, selected_drivers
+from aalis_memory.conformance.suites import ROOT, SUITES, suite_of
 from aalis_memory.conformance.verdicts import properties
 
 
 def _in_suite_chain(path: Path) -> bool:
-    return path == SUITE_DIR or path in SUITE_DIR.parents
+    """A suite's folder or a folder leading to one."""
+    return any(path == suite.folder or path in suite.folder.parents for suite in SUITES)
+
+
+def _in_a_suite(path: Path) -> bool:
+    return any(path.is_relative_to(suite.folder) for suite in SUITES)
 
 
 @functools.cache
 def _hidden_install() -> Path | None:
-    """The virtual environment the suite is installed in, if any: pytest does not walk into one
-    by itself (a ``.venv/`` in the project's folder would hide the suite)."""
-    return next((folder for folder in SUITE_DIR.parents if (folder / "pyvenv.cfg").is_file()),
-                None)
+    """The virtual environment the suites are installed in, if any: pytest does not walk into
+    one by itself (a ``.venv/`` in the project's folder would hide them)."""
+    return next((folder for folder in ROOT.parents if (folder / "pyvenv.cfg").is_file()), None)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """The installed suite is collected where it is installed, also in a virtual environment
-    inside the project's folder (``.venv/``, which pytest skips otherwise, so no test would
-    run): the folders leading to the suite are walked, nothing else of that environment (nor
-    its links, such as ``lib64``, which lead to the suite a second time)."""
+    """The installed suites are collected where they are installed, also in a virtual
+    environment inside the project's folder (``.venv/``, which pytest skips otherwise, so no
+    test would run): the folders leading to the suites are walked, nothing else of that
+    environment (nor its links, such as ``lib64``, which lead to the suites a second time)."""
     hidden = _hidden_install()
     if hidden is None or not config.stash.get(SELECTED, None):
         return None
     path = collection_path.resolve()
-    if not path.is_relative_to(hidden) or path.is_relative_to(SUITE_DIR):
+    if not path.is_relative_to(hidden) or _in_a_suite(path):
         return None
     return not (_in_suite_chain(path) and not collection_path.is_symlink())
 
 
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """Walk the suite's folders as plain directories: never import them as loose packages."""
+    """Walk the suites' folders as plain directories: never import them as loose packages."""
     if _in_suite_chain(path.resolve()) and (path / "__init__.py").exists():
         return pytest.Dir.from_parent(parent, path=path)
     return None
 
 
 def _is_suite_module(path: Path, parent: pytest.Collector) -> bool:
-    """A file of the suite package, in a run that selected drivers."""
+    """A file of a suite package, in a run that selected drivers."""
     return (
-        path.resolve().parent == SUITE_DIR
+        suite_of(path.resolve().parent) is not None
         and path.suffix == ".py"
         and bool(parent.config.stash[SELECTED])
     )
@@ -85,7 +87,8 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> 
 
 
 class SuiteModule(pytest.Module):
-    """A suite module imported under its installed name, so the kit has one copy of itself.
+    """A suite module imported under its installed name (its suite's package and its own), so
+    the kit has one copy of itself.
 
     Its coroutine tests are handed to pytest as plain functions that run on the test's own
     event loop (the one its store was opened on), so an async plugin of the user's project
@@ -93,7 +96,9 @@ class SuiteModule(pytest.Module):
     """
 
     def _getobj(self) -> Any:
-        module = importlib.import_module(f"{SUITE_PACKAGE}.{self.path.stem}")
+        suite = suite_of(self.path.resolve().parent)
+        assert suite is not None  # only suite files are made SuiteModules (_is_suite_module)
+        module = importlib.import_module(f"{suite.package}.{self.path.stem}")
         for name, obj in list(vars(module).items()):
             if name.startswith("test") and inspect.iscoroutinefunction(obj):
                 setattr(module, name, on_store_loop(obj))

@@ -22,12 +22,9 @@ from aalis_memory.conformance.registration.registry import (
     DriverRegistration,
 )
 from aalis_memory.conformance.rules import CATALOGUE
+from aalis_memory.conformance.suites import SUITES
 from aalis_memory.conformance.verdicts import render as report_render
 from aalis_memory.conformance.verdicts import reporter as report
-
-SUITE_DIR: Final = Path(__file__).resolve().parent.parent / "suite"
-SUITE_PACKAGE: Final = "aalis_memory.conformance.suite"
-
 
 SELECTED: Final = pytest.StashKey[list[str]]()
 STRICT: Final = pytest.StashKey[bool]()
@@ -175,13 +172,15 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SCALING] = sizes if config.getoption("--memory-scaling") else None
-    config.stash[RULES] = rule_selection(_split(config.getoption("--memory-rules")))
-    # Drivers named on the command line always bring the suite in; drivers from the ini file only
-    # when no explicit paths were given, so `pytest tests/test_x.py` stays a one-file run.
+    config.stash[RULES] = rule_selection(split_names(config.getoption("--memory-rules")))
+    # Drivers named on the command line always bring the suites in; drivers from the ini file
+    # only when no explicit paths were given, so `pytest tests/test_x.py` stays a one-file run.
+    # A path into one of the suites is the run's choice of their tests: none is added then. The
+    # provider suite is added too: its plugin hides it from a run without a provider.
     explicit = bool(config.getoption("--memory-driver"))
     wanted = names and (explicit or config.args_source is not pytest.Config.ArgsSource.ARGS)
-    if wanted and not any(_covers(arg, SUITE_DIR) for arg in config.args):
-        config.args.append(str(SUITE_DIR))
+    if wanted and not any(_covers(arg, suite.folder) for suite in SUITES for arg in config.args):
+        config.args.extend(str(suite.folder) for suite in SUITES)
     config.pluginmanager.register(
         report.Reporter(config, config.stash[STRICT], config.stash[RULES]), "aalis-memory-reporter"
     )
@@ -294,10 +293,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def requested_drivers(config: pytest.Config) -> list[str]:
     """The driver names the run asks for, as given: ``--memory-driver``, else the ini file's."""
-    return _split(config.getoption("--memory-driver")) or _split(config.getini("aalis_memory_drivers"))
+    return split_names(config.getoption("--memory-driver")) or split_names(
+        config.getini("aalis_memory_drivers")
+    )
 
 
-def _split(values: list[str]) -> list[str]:
+def split_names(values: list[str]) -> list[str]:
+    """The names of a repeatable option of comma lists (or an ini line list), in order, once each."""
     names: list[str] = []
     for value in values:
         for name in value.split(","):

@@ -3,8 +3,7 @@
 Collected only when a provider is selected (``--memory-compression-provider``). The provider is
 built by the ``aalis_compression`` fixture over the store with the kit's scripted summarizer;
 contents are short strings, and the kit's token counter counts one token per character. The events
-a compression sends are in ``compression_events.py``, its part in ``memory:clear`` in
-``compression_clearing.py``.
+a compression sends are in ``events.py``, its part in ``memory:clear`` in ``memory_clear.py``.
 """
 
 from __future__ import annotations
