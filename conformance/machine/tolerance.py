@@ -99,13 +99,13 @@ class Tolerance:
         return rule_id in self.rules
 
     def adding(self, rule_id: str) -> Tolerance:
-        """This tolerance and ``rule_id``; a rule without a toleration cannot be added."""
+        """The same tolerance with ``rule_id`` added; a rule without a toleration cannot be added."""
         if rule_id not in TOLERATIONS:
             raise ValueError(f"the state machine cannot go on past {rule_id}: no toleration")
         return Tolerance(self.rules | {rule_id}, self.failed)
 
     def past_failure(self, rule_id: str) -> Tolerance:
-        """This tolerance and ``rule_id``, which failed: through its toleration if it has one,
+        """The same tolerance with ``rule_id`` added, which failed: through its toleration if it has one,
         else with its inputs unchanged and its divergences excused (:meth:`excuses`)."""
         if rule_id in TOLERATIONS:
             return self.adding(rule_id)

@@ -101,7 +101,7 @@ class Citation:
 
 @attrs.frozen
 class Reading:
-    """This project's reading of a point the documents leave open, and why it reads it so."""
+    """The kit's reading of a point the documents leave open, and why it reads it so."""
 
     #: What the documents leave open (the rule's summary says how the kit reads it).
     point: str

@@ -35,8 +35,8 @@ def _cut_at_nul(session_id: str) -> str:
 
 @broken("session-ids-cut-at-nul", "INPUT-05")
 class SessionIdsCutAtNul(InMemoryMemory):
-    """Session ids end at their first NUL character (a C string in the storage layer), so
-    's-nul\\x00tail' and 's-nul' are one session.
+    r"""Session ids end at their first NUL character (a C string in the storage layer), so
+    's-nul\x00tail' and 's-nul' are one session.
 
     INPUT-05: "NUL characters round-trip unchanged in content, ids, ...". MSG-01 holds for ids
     without NUL, and every other rule's ids have none.
