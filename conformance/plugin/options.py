@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.harness import health, watchdog
+from aalis_memory.conformance.harness import fresh, health, watchdog
 from aalis_memory.conformance.probes.scaling import DEFAULT_SIZES, ScalingSizes
 from aalis_memory.conformance.registration import registry
 from aalis_memory.conformance.registration.registry import (
@@ -242,6 +242,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     Drivers brought in by ``all`` may still skip."""
     config = session.config
     health.reset()
+    fresh.reset()
     health.SHARED_UNUSABLE = _shared_folder(config) if config.stash.get(SELECTED, []) else None
     named = [name for name in config.stash.get(SELECTED, []) if name != "all"]
     if not named or hasattr(config, "workerinput"):  # xdist workers: the controller checked

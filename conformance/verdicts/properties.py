@@ -31,6 +31,9 @@ PROP_NOTES: Final = "aalis_notes"
 #: Set on a test the kit did not run because it had stopped using the driver (see
 #: ``health.UNUSABLE``): the cause. The run then fails, and says how many rules went untested.
 PROP_STOPPED: Final = "aalis_stopped"
+#: Set on a test that got a store the driver's ``fresh=`` hook left state in (a usage error of
+#: the hook, see ``harness.fresh``): the error. The test is not judged and the run fails.
+PROP_USAGE_ERROR: Final = "aalis_usage_error"
 #: JUnit-visible properties: one per rule of the test (``"ARCH-01 MUST pass"``) and one for
 #: the whole test (its worst verdict).
 PROP_JUNIT_RULE: Final = "aalis_rule"

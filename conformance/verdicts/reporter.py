@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import ConformanceFailure
-from aalis_memory.conformance.harness import steps
+from aalis_memory.conformance.harness import fresh, steps
 from aalis_memory.conformance.harness.adapters import RAISED_BY
 from aalis_memory.conformance.harness.health import CallTimeout, unusable_cause
 from aalis_memory.conformance.harness.steps import Blocked
@@ -52,6 +52,7 @@ from aalis_memory.conformance.verdicts.properties import (
     PROP_OUTCOMES,
     PROP_RULES,
     PROP_STOPPED,
+    PROP_USAGE_ERROR,
     Judged,
     attach,
     driver_of,
@@ -85,6 +86,9 @@ class Reporter:
         self.differential: list[tuple[str, str]] = []
         #: Drivers the kit stopped using: (cause, ids of the tests it did not run for it).
         self.stopped: dict[str, tuple[str, set[str]]] = {}
+        #: Drivers whose ``fresh=`` hook handed over a store that was not empty: (the first
+        #: error, ids of the tests not judged because of it).
+        self.usage_errors: dict[str, tuple[str, set[str]]] = {}
 
     # -- collection: every rule a collected test could check is in the verdict ---------------
 
@@ -115,11 +119,13 @@ class Reporter:
     ) -> Any:
         outcome = yield
         report: pytest.TestReport = outcome.get_result()
+        leaks = fresh.take_found()
         rules = spec_ids(item)
         driver = driver_of(item)
         if not rules or driver is None:
             return
-        blamed, found = self.judge(item, call, report, rules)
+        blamed, found = (None, self._not_judged(report, rules, leaks)) if leaks else \
+            self.judge(item, call, report, rules)
         found = known(blamed or driver, found, report)
         stopped = unusable_cause(driver)
         if stopped is not None and any(j["verdict"] == Verdict.NOT_RUN.value for j in found):
@@ -206,6 +212,17 @@ class Reporter:
             report.outcome = "passed"  # only SHOULD rules, outside strict mode
         return None, found
 
+    def _not_judged(self, report: pytest.TestReport, rules: list[str],
+                    leaks: list[fresh.FreshStoreLeak]) -> list[Judged]:
+        """A test that got a store its driver's ``fresh=`` hook left state in: whatever it
+        found may be that state's, so none of its rules is judged; the run fails on the usage
+        error (the summary says so), never on a rule."""
+        text = str(leaks[0])
+        report.outcome = "failed"
+        report.longrepr = f"USAGE ERROR {text}"
+        attach(report.user_properties, PROP_USAGE_ERROR, text)
+        return [judged(rule, Verdict.NOT_RUN, f"not judged: {text}") for rule in rules]
+
     def _failed(self, rule_id: str) -> Verdict:
         """A failed check of ``rule_id``: an advisory for a SHOULD rule outside strict mode."""
         rule = CATALOGUE.get(rule_id)
@@ -262,6 +279,9 @@ class Reporter:
         stopped = read_prop(report.user_properties, PROP_STOPPED)
         if stopped is not None:
             self.stopped.setdefault(driver, (stopped, set()))[1].add(report.nodeid)
+        usage = read_prop(report.user_properties, PROP_USAGE_ERROR)
+        if usage is not None:
+            self.usage_errors.setdefault(driver, (usage, set()))[1].add(report.nodeid)
         examples = read_prop(report.user_properties, PROP_EXAMPLES)
         if report.when == "call" and examples is not None:
             self.budgeted.append((report.nodeid, examples))
@@ -317,6 +337,17 @@ class Reporter:
                          "run does not judge it in full")
         return lines
 
+    def usage(self) -> list[str]:
+        """One line per driver whose ``fresh=`` hook handed over a store that was not empty:
+        the error and the tests it cost (the run is not green while there is one)."""
+        lines = []
+        for driver, (error, tests) in sorted(self.usage_errors.items()):
+            first = sorted(tests)[0]
+            more = f" and {len(tests) - 1} more" if len(tests) > 1 else ""
+            lines.append(f"USAGE ERROR {driver}: {first_line(error)}; {len(tests)} test(s) "
+                         f"not judged: {first}{more}")
+        return lines
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Settle every verdict (after JUnit XML is written: its rule properties are mended),
@@ -326,7 +357,8 @@ class Reporter:
         xml = getattr(self.config.option, "xmlpath", None)
         if xml and any(resolved.values()):
             mend_junit(Path(xml), resolved)
-        unclean = self.fixed_known_failures() or self.blocked() or self.untested()
+        unclean = (self.fixed_known_failures() or self.blocked() or self.untested()
+                   or self.usage())
         if unclean and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -350,6 +382,8 @@ class Reporter:
         for line in self.fixed_known_failures():
             tr.write_line(f"FIXED {line}")
         for line in self.untested():
+            tr.write_line(line)
+        for line in self.usage():
             tr.write_line(line)
         for nodeid, examples in self.budgeted:
             tr.write_line(f"time budget: {nodeid} checked {examples} generated histories")
