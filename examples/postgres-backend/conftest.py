@@ -29,8 +29,8 @@ from typing import Any, Final
 
 import asyncpg
 import pytest
-
 from aalis_memory.conformance import Capabilities, DriverContext, RawMetadataKind, memory_driver
+
 from postgres_memory.server import BIN_ENV, find_binaries, temporary_server
 from postgres_memory.store import PostgresMemory, plant_raw_metadata, quoted
 

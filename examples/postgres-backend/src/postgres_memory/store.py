@@ -28,7 +28,6 @@ from decimal import Decimal
 from typing import Any, Final, Self
 
 import asyncpg
-
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.service import Limit
 from aalis_memory.types import (
