@@ -28,7 +28,7 @@ import functools
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final
 
-import pytest
+from _pytest.outcomes import Failed  # pytest.fail.Exception, named so a class can extend it
 
 from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.harness.sync import CONTRACT_METHODS
@@ -55,7 +55,7 @@ _BY_NAMESPACE: Final = frozenset({"save_metadata", "get_metadata", "list_metadat
 CHECKER: Final = "_aalis_fresh_checker"
 
 
-class FreshStoreLeak(pytest.fail.Exception):
+class FreshStoreLeak(Failed):
     """A store the driver's ``fresh=`` hook handed over held something: a usage error of the
     hook, reported as such (the test is not judged), never a failure of a contract rule. One of
     pytest's own outcomes (not an ``Exception``), so that no ``except Exception`` of a test or of

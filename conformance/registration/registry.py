@@ -129,12 +129,12 @@ class DriverRegistration:
     #: it, its server sessions, locks).
     crash_cleanup: CrashCleanup | None = None
     #: Optional: a cheaper way to a fresh store, a generator factory shaped like ``factory``
-    #: (async or sync, independently of it) that may reuse storage: a pooled schema emptied with
-    #: ``TRUNCATE``, a database cloned from a template. When it is given, the kit opens the store
-    #: of every test with it instead of ``factory`` and checks, before the test uses the store,
-    #: that it is empty (:mod:`aalis_memory.conformance.harness.fresh`); a store that is not is a
-    #: usage error, and the kit then opens the driver's later stores with ``factory``. It is
-    #: never used for the crash tests' stores (``reopen``).
+    #: (async or sync, independently of it) that may reuse storage: a pooled schema emptied
+    #: between tests, a database cloned from a template. When it is given, the kit opens the
+    #: store of every test with it instead of ``factory`` and checks that the store is empty
+    #: before the test sees anything in it (:mod:`aalis_memory.conformance.harness.fresh`); a
+    #: store that is not is a usage error, and the kit then opens the driver's later stores with
+    #: ``factory``. It is never used for the crash tests' stores (``reopen``).
     fresh: DriverFactory | None = None
 
     def __attrs_post_init__(self) -> None:

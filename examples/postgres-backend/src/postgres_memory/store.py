@@ -152,8 +152,9 @@ class PostgresMemory:
     async def empty(self) -> None:
         """Remove everything the store holds (a pooled schema's reset): ``DELETE`` from every
         table, one transaction. Not ``TRUNCATE``, which makes new files for every table and
-        index and, on a server that syncs them, waits for the disk: 63 ms against 20 ms for a
-        store of the conformance suite (README.md)."""
+        index and, on a server that syncs them, waits for the disk: a store of the conformance
+        suite holds a few rows, and its ``DELETE`` took 20 ms where ``TRUNCATE`` took 63 on a
+        loaded machine (README.md)."""
         async with self._lock, self._conn.transaction():
             for table in TABLES:
                 await self._conn.execute(f"DELETE FROM {table}")
