@@ -19,7 +19,10 @@ TEMPLATE = REPO / "examples" / "json-file-backend" / ".github" / "workflows" / "
 #: The template of a JavaScript backend (examples/typescript-backend): the kit through its bridge.
 JS_TEMPLATE = (REPO / "examples" / "typescript-backend" / ".github" / "workflows"
                / "conformance.yml")
-TEMPLATES = (TEMPLATE, JS_TEMPLATE)
+#: The template of a server backend (examples/postgres-backend): PostgreSQL from apt.
+PG_TEMPLATE = (REPO / "examples" / "postgres-backend" / ".github" / "workflows"
+               / "conformance.yml")
+TEMPLATES = (TEMPLATE, JS_TEMPLATE, PG_TEMPLATE)
 #: An action pinned to an exact release (vX.Y.Z) or a full commit SHA; never a moving v4 or main.
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@(v\d+\.\d+\.\d+|[0-9a-f]{40})$")
 

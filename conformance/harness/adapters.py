@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
-from aalis_memory.conformance.harness import steps
+from aalis_memory.conformance.harness import fresh, steps
 from aalis_memory.conformance.harness.health import (
     CallTimeout,
     Described,
@@ -205,6 +205,7 @@ async def plant_raw(registration: DriverRegistration, store: Any, namespace: str
     hook = registration.raw_metadata
     if hook is None:
         raise LookupError(f"driver {registration.name!r} registers no raw_metadata hook")
+    await fresh.before_raw(store, namespace)  # a store from a fresh= hook checks it first
     result = hook(getattr(store, "wrapped", store), namespace, key, kind)
     planted = await result if inspect.isawaitable(result) else result
     if not isinstance(planted, bool):
@@ -232,11 +233,14 @@ def opened_store(
     makes the driver unusable for the run (``state``; a fresh one outside a run of the plugin),
     unless ``mark_unusable`` is off (the crash tests' reopen hook: its failure leaves only the
     crash rules unverified).
+    A driver's ``fresh=`` hook, when it has one, makes the store instead of its factory, and the
+    store is checked empty before it is handed over (:mod:`.fresh`).
     """
     state = RunState() if state is None else state
     name = registration.name
     limit = None if ctx.call_timeout is None else ctx.call_timeout * OPEN_CLOSE_FACTOR
-    factory = registration.factory(ctx)
+    shortcut = fresh.shortcut(registration)
+    factory = (shortcut or registration.factory)(ctx)
     worker = None if isinstance(factory, AsyncIterator) else DaemonWorker()
     try:
         opening = f"driver {name!r}: opening a store"
@@ -255,6 +259,9 @@ def opened_store(
     store = as_async(opened) if worker is None else SyncStoreAdapter(opened, worker)
     guarded = GuardedStore(store, name, ctx.call_timeout, state)
     try:
+        if shortcut is not None:
+            fresh.ensure_empty(registration, store, guarded, runner, lambda call, what: within(
+                ctx.call_timeout, call, f"driver {name!r}: {what}", driver=name, state=state))
         yield guarded
     finally:
         try:

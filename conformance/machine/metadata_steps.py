@@ -8,7 +8,6 @@ inputs only it decides.
 from __future__ import annotations
 
 import copy
-import inspect
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -17,6 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
 from aalis_memory.conformance.checks import describe
+from aalis_memory.conformance.harness.adapters import plant_raw
 from aalis_memory.conformance.machine.attribution import (
     commit_exercises,
     commit_rules,
@@ -140,12 +140,9 @@ class MetadataSteps(MetadataState):
         """An entry no read can decode, planted around the API: listings skip it (META-09), its
         key is still listed (META-10), and a batch del removes it (COMMIT-06)."""
         for target, opened in zip(self.TARGETS, self.stores, strict=True):
-            hook = target.registration.raw_metadata
-            assert hook is not None  # the precondition checked every target has one
-            store = getattr(opened.store, "wrapped", opened.store)
-            result = hook(store, namespace, key, cast(Any, kind))
-            planted = self.loop.run_until_complete(result) if inspect.isawaitable(result) \
-                else result
+            # the precondition checked every target has a hook
+            planted = self.loop.run_until_complete(
+                plant_raw(target.registration, opened.store, namespace, key, cast(Any, kind)))
             if not planted:
                 return  # the backend cannot hold this kind: nothing changed
         self.script.append(Planted("plant", (namespace, key, kind)))

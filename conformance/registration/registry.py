@@ -2,7 +2,9 @@
 
 A driver is an async (or sync) generator factory that yields a fresh, empty store for one test
 and cleans up after it. It is registered with :func:`memory_driver` in a ``conftest.py`` or
-exposed through the ``aalis_memory.drivers`` entry-point group.
+exposed through the ``aalis_memory.drivers`` entry-point group. A server backend whose new store
+costs a schema or a database may add a cheaper way to an empty store (``fresh=``, checked by the
+kit: :mod:`aalis_memory.conformance.harness.fresh`).
 """
 
 from __future__ import annotations
@@ -161,18 +163,28 @@ class DriverRegistration:
     #: failing the run; a listed rule that passes fails the run (remove the entry).
     known_failures: Mapping[str, str] = attrs.field(factory=dict)
     #: Declares the driver durable. A generator factory shaped like ``factory`` that opens the
-    #: store kept under ``ctx.tmp_path`` *as it is*. Per kill, with a new empty folder as
-    #: ``ctx.tmp_path``: a child process calls it on the empty folder (it must create the store
-    #: there) and writes until it is SIGKILLed; then the kit's process calls it on the folder the
-    #: killed writer left, checks the store and closes it. It must be a module-level function
-    #: importable by its module name or source file. A hook that raises leaves the crash rules
-    #: ``unverified``, with its exception.
+    #: store named by ``ctx.tmp_path`` (kept in that folder, or on a server under a name made
+    #: from it) as it is, creating it empty when there is none. Per kill, with a new empty folder
+    #: as ``ctx.tmp_path``: a writer (a child process) calls it on that folder, so it creates the
+    #: store, and writes until it is SIGKILLed; then the kit's process calls it again with the
+    #: same ``ctx``, checks the store the killed writer left and closes it. It must be a
+    #: module-level function importable by its module name or source file. A hook that raises
+    #: for the writer leaves the crash rules ``unverified``, with its exception.
     reopen: DriverFactory | None = None
     #: Optional, with ``reopen``: ``crash_cleanup(ctx)`` (sync or async) is called in the kit's
     #: process after each kill, once the reopened store is closed (also when the kill could not
-    #: be judged), with that kill's ``ctx``: drop what a killed writer left outside
-    #: ``ctx.tmp_path`` (a server's database named after it, locks, sessions).
+    #: be judged), with that kill's ``ctx`` (the same ``tmp_path`` the writer had): drop what the
+    #: killed writer left outside ``ctx.tmp_path`` (a server's schema or database named after
+    #: it, its server sessions, locks).
     crash_cleanup: CrashCleanup | None = None
+    #: Optional: a cheaper way to a fresh store, a generator factory shaped like ``factory``
+    #: (async or sync, independently of it) that may reuse storage: a pooled schema emptied
+    #: between tests, a database cloned from a template. When it is given, the kit opens the
+    #: store of every test with it instead of ``factory`` and checks that the store is empty
+    #: before the test sees anything in it (:mod:`aalis_memory.conformance.harness.fresh`); a
+    #: store that is not is a usage error, and the kit then opens the driver's later stores with
+    #: ``factory``. It is never used for the crash tests' stores (``reopen``).
+    fresh: DriverFactory | None = None
 
     def __attrs_post_init__(self) -> None:
         # A tier the documents grant only to another backend, declared with documented_backend
@@ -206,20 +218,24 @@ def memory_driver(
     known_failures: Mapping[str, str] | None = None,
     reopen: DriverFactory | None = None,
     crash_cleanup: CrashCleanup | None = None,
+    fresh: DriverFactory | None = None,
 ) -> Callable[[DriverFactory], DriverRegistration]:
     """Register a driver factory under ``name`` (use in a ``conftest.py``).
 
     Returns the registration itself, so the same object can also be the target of an entry point.
     ``reopen`` declares the driver durable (see :attr:`DriverRegistration.reopen`, and
-    :attr:`DriverRegistration.crash_cleanup`).
+    :attr:`DriverRegistration.crash_cleanup`); ``fresh`` is a cheaper factory of empty stores
+    (:attr:`DriverRegistration.fresh`).
     """
 
     def register(factory: DriverFactory) -> DriverRegistration:
-        if not (inspect.isasyncgenfunction(factory) or inspect.isgeneratorfunction(factory)):
-            raise TypeError(
-                f"memory driver {name!r}: the factory must be a generator function that yields "
-                "one fresh store (async def ... yield, or def ... yield)"
-            )
+        for what, given in (("the factory", factory), ("fresh=", fresh)):
+            if given is not None and not (inspect.isasyncgenfunction(given)
+                                          or inspect.isgeneratorfunction(given)):
+                raise TypeError(
+                    f"memory driver {name!r}: {what} must be a generator function that yields "
+                    "one fresh store (async def ... yield, or def ... yield)"
+                )
         registration = DriverRegistration(
             name=name,
             factory=factory,
@@ -231,6 +247,7 @@ def memory_driver(
             known_failures=dict(known_failures or {}),
             reopen=reopen,
             crash_cleanup=crash_cleanup,
+            fresh=fresh,
         )
         add_registration(registration)
         return registration

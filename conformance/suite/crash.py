@@ -338,7 +338,7 @@ def _round(registration: DriverRegistration, sub: DriverContext, runner: asyncio
         target = ("save", "batch", "archive") if round_ % 3 == 2 else ("batch", "archive")
         kill = writers.run_and_kill(_spec(sub, registration, round_), rnd.randint(*CALLS),
                                     rnd.uniform(*DELAY_S), target)
-        reopened = attrs.evolve(registration, factory=registration.reopen)
+        reopened = attrs.evolve(registration, factory=registration.reopen, fresh=None)
         hook = f"reopen hook {registration.reopen.__qualname__}()"
         checked = False
         try:

@@ -75,6 +75,8 @@ class Phase:
     stopped: str | None
     #: A driver's ``known_failures``: rule ID to the reason it is listed.
     known: Callable[[str], Mapping[str, str]]
+    #: Set when the test got a store the driver's ``fresh=`` hook left state in: the error.
+    leak: str | None = None
 
     def outcome(self, rule: str, verdict: Verdict, message: str = "", where: str = "",
                 cause: str = "", blocker: str = "", leaned: Sequence[str] = (),
@@ -91,6 +93,11 @@ class Phase:
 
 def judge(phase: Phase) -> tuple[Judgement, Amendment]:
     """What ``phase`` says of each of its rules, and how pytest's report of it changes."""
+    if phase.leak is not None:  # whatever the test found may be that state's: none is judged
+        return (Judgement(phase.driver, phase.rules,
+                          tuple(phase.outcome(rule, Verdict.NOT_RUN, f"not judged: {phase.leak}")
+                                for rule in phase.rules), usage_error=phase.leak),
+                Amendment("failed", f"USAGE ERROR {phase.leak}"))
     blamed, found, change = _judge(phase)
     found, change = _known(phase, phase.known(blamed or phase.driver), found, change)
     stopped = (phase.stopped if phase.stopped is not None

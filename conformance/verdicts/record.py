@@ -31,6 +31,9 @@ class Judgement:
     outcomes: tuple[Outcome, ...]
     #: Set when the kit had stopped using the driver and so did not run the test: the cause.
     stopped: str | None = None
+    #: Set when the test got a store the driver's ``fresh=`` hook left state in (a usage error of
+    #: the hook, see :mod:`aalis_memory.conformance.harness.fresh`): the error. Not judged.
+    usage_error: str | None = None
 
     def __str__(self) -> str:
         return json.dumps([o.as_json() for o in self.outcomes])
@@ -51,12 +54,13 @@ class Judgement:
 
     def as_json(self) -> dict[str, Any]:
         return {"driver": self.driver, "rules": list(self.rules), "stopped": self.stopped,
-                "outcomes": [o.as_json() for o in self.outcomes]}
+                "usage_error": self.usage_error, "outcomes": [o.as_json() for o in self.outcomes]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Judgement:
         return cls(data["driver"], tuple(data["rules"]),
-                   tuple(Outcome.from_json(o) for o in data["outcomes"]), data["stopped"])
+                   tuple(Outcome.from_json(o) for o in data["outcomes"]), data["stopped"],
+                   data["usage_error"])
 
 
 @attrs.frozen

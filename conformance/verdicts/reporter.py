@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.harness import steps
+from aalis_memory.conformance.harness import fresh, steps
 from aalis_memory.conformance.harness.run_state import RUN_STATE
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.verdicts.details import known_failures
@@ -67,6 +67,9 @@ class Reporter:
         self.differential: list[tuple[str, str]] = []
         #: Drivers the kit stopped using: (cause, ids of the tests it did not run for it).
         self.stopped: dict[str, tuple[str, set[str]]] = {}
+        #: Drivers whose ``fresh=`` hook handed over a store that was not empty: (the first
+        #: error, ids of the tests not judged because of it).
+        self.usage_errors: dict[str, tuple[str, set[str]]] = {}
 
     # -- collection: every rule a collected test could check is in the verdict ---------------
 
@@ -99,13 +102,15 @@ class Reporter:
     ) -> Any:
         outcome = yield
         report: pytest.TestReport = outcome.get_result()
+        leaks = fresh.take_found()
         rules = spec_ids(item)
         driver = driver_of(item)
         if not rules or driver is None:
             return
+        leak = str(leaks[0]) if leaks else None
         stopped = self.config.stash[RUN_STATE].unusable_cause(driver)
         judgement, change = judge(Phase(item, call, report, driver, tuple(rules), self.strict,
-                                        steps.current(), stopped, known_failures))
+                                        steps.current(), stopped, known_failures, leak))
         apply(report, change)
         report.user_properties.append((PROP_OUTCOMES, judgement))
         worst = judgement.worst
@@ -157,6 +162,9 @@ class Reporter:
             self.differential.append((report.nodeid, report.outcome))
         if judgement.stopped is not None:
             self.stopped.setdefault(driver, (judgement.stopped, set()))[1].add(report.nodeid)
+        if judgement.usage_error is not None:
+            self.usage_errors.setdefault(driver, (judgement.usage_error, set()))[1].add(
+                report.nodeid)
         examples = read_prop(report.user_properties, PROP_EXAMPLES)
         if report.when == "call" and examples is not None:
             self.budgeted.append((report.nodeid, examples))
@@ -226,6 +234,17 @@ class Reporter:
                 "may check several rules, one rule have several tests)"
                 + (f": here {'; '.join(both)}" if both else ""))
 
+    def usage(self) -> list[str]:
+        """One line per driver whose ``fresh=`` hook handed over a store that was not empty:
+        the error and the tests it cost (the run is not green while there is one)."""
+        lines = []
+        for driver, (error, tests) in sorted(self.usage_errors.items()):
+            first = sorted(tests)[0]
+            more = f" and {len(tests) - 1} more" if len(tests) > 1 else ""
+            lines.append(f"USAGE ERROR {driver}: {first_line(error)}; {len(tests)} test(s) "
+                         f"not judged: {first}{more}")
+        return lines
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Settle every verdict (after JUnit XML is written: its rule properties are mended),
@@ -235,7 +254,8 @@ class Reporter:
         xml = getattr(self.config.option, "xmlpath", None)
         if xml and any(resolved.values()):
             mend_junit(Path(xml), resolved)
-        unclean = self.fixed_known_failures() or self.blocked() or self.untested()
+        unclean = (self.fixed_known_failures() or self.blocked() or self.untested()
+                   or self.usage())
         if unclean and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -259,6 +279,8 @@ class Reporter:
         for line in self.fixed_known_failures():
             tr.write_line(f"FIXED {line}")
         for line in self.untested():
+            tr.write_line(line)
+        for line in self.usage():
             tr.write_line(line)
         tr.write_line(self.counted(tr.stats))
         for nodeid, examples in self.budgeted:
