@@ -124,6 +124,10 @@ class DriverRegistration:
     #: be judged), with that kill's ``ctx``: drop what a killed writer left outside
     #: ``ctx.tmp_path`` (a server's database named after it, locks, sessions).
     crash_cleanup: CrashCleanup | None = None
+    #: Why the driver cannot afford the quick scaling probe (PERF-01) that runs by default
+    #: (filling 8,100 messages is too slow on its server, say): PERF-01 is then reported
+    #: ``not run`` with this reason, unless ``--memory-scaling`` asks for the full probe.
+    skip_quick_scaling: str | None = None
 
     def __attrs_post_init__(self) -> None:
         # A tier the documents grant only to another backend, declared with documented_backend
@@ -133,6 +137,10 @@ class DriverRegistration:
         if self.crash_cleanup is not None and self.reopen is None:
             raise ValueError(f"memory driver {self.name!r}: crash_cleanup= needs reopen= (it "
                              "cleans up after the crash tests, which only a durable driver has)")
+        reason = self.skip_quick_scaling
+        if reason is not None and not (isinstance(reason, str) and reason.strip()):
+            raise ValueError(f"memory driver {self.name!r}: skip_quick_scaling= takes the reason "
+                             f"the quick scaling probe cannot run (a non-empty str), got {reason!r}")
 
 
 _REGISTRY: NamedRegistry[DriverRegistration] = NamedRegistry(
@@ -157,12 +165,15 @@ def memory_driver(
     known_failures: Mapping[str, str] | None = None,
     reopen: DriverFactory | None = None,
     crash_cleanup: CrashCleanup | None = None,
+    skip_quick_scaling: str | None = None,
 ) -> Callable[[DriverFactory], DriverRegistration]:
     """Register a driver factory under ``name`` (use in a ``conftest.py``).
 
     Returns the registration itself, so the same object can also be the target of an entry point.
     ``reopen`` declares the driver durable (see :attr:`DriverRegistration.reopen`, and
-    :attr:`DriverRegistration.crash_cleanup`).
+    :attr:`DriverRegistration.crash_cleanup`). ``skip_quick_scaling``: why the driver cannot
+    afford the quick scaling probe run by default (see
+    :attr:`DriverRegistration.skip_quick_scaling`).
     """
 
     def register(factory: DriverFactory) -> DriverRegistration:
@@ -182,6 +193,7 @@ def memory_driver(
             known_failures=dict(known_failures or {}),
             reopen=reopen,
             crash_cleanup=crash_cleanup,
+            skip_quick_scaling=skip_quick_scaling,
         )
         add_registration(registration)
         return registration
