@@ -1,7 +1,6 @@
 """Every rule the suite judges a driver or provider on is broken on purpose somewhere: a
 deliberately broken driver (tests/broken_drivers/), a broken provider (tests/broken_providers.py),
-a crashing durable driver (tests/broken_drivers/durable.py) or a slow one
-(tests/broken_drivers/slow.py) declares it, and the tests that
+or a crashing durable driver (tests/broken_drivers/durable.py) declares it, and the tests that
 run those prove the suite flags exactly it. A check nothing can fail would pass a broken backend.
 
 Rules the suites never judge (the reference drivers' settings and limits, CFG-*; the mongodb
@@ -19,7 +18,6 @@ from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.suites import ROOT, SUITES
 from broken_drivers import BROKEN, load_all
 from broken_drivers.durable import BREAKS as CRASH_BREAKS
-from broken_drivers.slow import SLOW
 
 load_all()
 
@@ -37,8 +35,6 @@ def broken_somewhere() -> set[str]:
         rules |= provider.breaks
     for helper in HELPERS.values():  # caught by tests/test_broken_helpers.py
         rules |= helper.breaks
-    for slow in SLOW.values():  # caught by the scaling probe (tests/test_scaling_probe.py)
-        rules |= slow.breaks
     return rules | set(CRASH_BREAKS.values())
 
 

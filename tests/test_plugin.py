@@ -128,8 +128,8 @@ def test_sync_third_party_driver_passes_and_reports(pytester: pytest.Pytester) -
     assert partial == {*inside, "META-10"}, partial
     assert all(v["verdict"] in ("pass", "unverified", "excluded by tier")
                for rule, v in verdicts.items()
-               if rule not in {"PERF-01", *partial} and not slow_round_trip(rule, v)), verdicts
-    assert verdicts["PERF-01"]["verdict"] == "not run"  # the scaling probe is opt-in
+               if rule not in partial and not slow_round_trip(rule, v)), verdicts
+    assert verdicts["PERF-01"]["verdict"] == "pass"  # the quick scaling probe runs by default
 
 
 def test_missing_optional_method_skips_with_its_name(pytester: pytest.Pytester) -> None:

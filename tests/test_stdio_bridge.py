@@ -28,6 +28,7 @@ from aalis_memory.conformance.stdio.client import Connection
 from aalis_memory.conformance.stdio.driver import probe
 from aalis_memory.conformance.stdio.store import StdioStore
 from aalis_memory.types import Message, MetadataPut
+from broken_drivers import NOT_FOR_SPEED
 from reports import load_report, slow_round_trip, verdicts
 
 REPO = Path(__file__).resolve().parent.parent
@@ -97,7 +98,7 @@ BROKEN = {**OWN_FILE, **SINGLE_BUGS}
 #: How many kit runs share the broken backends (started at once, beside the reference's run).
 BROKEN_RUNS = 2
 ACCEPTED = {"pass", "excluded by tier", "unverified"}
-#: Rules whose tests run only when asked for (the scaling probe: --memory-scaling).
+#: Rules a backend may leave out by declaration (the quick scaling probe: skipQuickScaling).
 OPT_IN = {"PERF-01"}
 #: The reference's declared gap: a JavaScript number (the contract's `number`) has no exact
 #: double for the ends of the 64-bit range (see its knownFailures).
@@ -395,7 +396,8 @@ def runs(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tup
         (broken / "conftest.py").write_text(
             "from aalis_memory.conformance.stdio import stdio_driver\n" + "".join(
                 f"stdio_driver({name!r}, command="
-                f"{_wrapped(broken / 'pids', *_broken_command(built, name))!r})\n"
+                f"{_wrapped(broken / 'pids', *_broken_command(built, name))!r}, "
+                f"skip_quick_scaling={NOT_FOR_SPEED!r})\n"
                 for name in names))
         started[f"broken-{run}"] = (_start(broken, [
             *base, f"--memory-driver={','.join(names)}", "-k", "not state_machine",

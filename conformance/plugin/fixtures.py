@@ -214,14 +214,20 @@ def aalis_clear_helper() -> ClearNamespaces:
 
 @pytest.fixture
 def aalis_memory_scaling(
-    request: pytest.FixtureRequest, aalis_memory_ctx: DriverContext
+    request: pytest.FixtureRequest,
+    aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext,
 ) -> ScalingSizes:
-    """The scaling probe's sizes; a test using it is not run without ``--memory-scaling``
-    (asked after the driver's context, so an unusable driver is reported as such first)."""
-    sizes = request.config.stash[SCALING]
-    if sizes is None:
-        pytest.skip("the scaling probe is off (run it with --memory-scaling)")
-    return sizes
+    """The scaling probe's plan: the quick one unless ``--memory-scaling`` asks for the full one.
+    A driver whose registration declares ``skip_quick_scaling`` is not run by the quick one (a
+    skip without a verdict prefix: ``not run``, with its reason). Asked after the driver's
+    context, so an unusable driver is reported as such first."""
+    plan = request.config.stash[SCALING]
+    reason = aalis_memory_registration.skip_quick_scaling
+    if plan.quick and reason is not None:
+        pytest.skip(f"driver {aalis_memory_registration.name!r} skips the quick scaling probe "
+                    f"(skip_quick_scaling): {reason}; --memory-scaling runs the full probe")
+    return plan
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import pytest
 
 from aalis_memory.conformance.harness import fresh, watchdog
 from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
-from aalis_memory.conformance.probes.scaling import DEFAULT_SIZES, ScalingSizes
+from aalis_memory.conformance.probes.scaling import DEFAULT_SIZES, QUICK, ScalingSizes
 from aalis_memory.conformance.registration import registry
 from aalis_memory.conformance.registration.registry import (
     DEFAULT_CALL_TIMEOUT,
@@ -30,8 +30,8 @@ SELECTED: Final = pytest.StashKey[list[str]]()
 STRICT: Final = pytest.StashKey[bool]()
 SESSION_OPTIONS: Final = pytest.StashKey["SessionOptions"]()
 RULES: Final = pytest.StashKey["RuleSelection"]()
-#: The scaling probe's sizes, or ``None`` when ``--memory-scaling`` is off.
-SCALING: Final = pytest.StashKey[ScalingSizes | None]()
+#: The scaling probe's plan: the full probe's with ``--memory-scaling``, else the quick one's.
+SCALING: Final = pytest.StashKey[ScalingSizes]()
 
 
 class RuleSelection:
@@ -129,16 +129,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--memory-scaling",
         action="store_true",
         default=False,
-        help="also time the calls whose answer does not grow (get_history(s, 20), count_history, "
-        "archive_span(s, 1), get_metadata) on small and large data and report those that get "
-        "more than 5x slower (PERF-01; takes a while: off by default)",
+        help="run the full scaling probe (PERF-01) instead of the quick one run by default: time "
+        "the calls whose answer does not grow (get_history(s, 20), count_history, "
+        "archive_span(s, 1), get_metadata) on small and large data (see "
+        "--memory-scaling-sizes) and report those that get more than 5x slower (takes a "
+        "while: a minute or more per driver)",
     )
     group.addoption(
         "--memory-scaling-sizes",
         default=DEFAULT_SIZES,
         metavar="N,N,K,K",
-        help=f"the scaling probe's sizes: messages in the small and the large session, keys in "
-        f"the small and the large namespace (default {DEFAULT_SIZES})",
+        help=f"the full scaling probe's sizes (with --memory-scaling): messages in the small and "
+        f"the large session, keys in the small and the large namespace (default {DEFAULT_SIZES})",
     )
     parser.addini("aalis_memory_drivers", "drivers to run when --memory-driver is not given", "linelist")
     parser.addini("aalis_memory_strict", "treat SHOULD rules as MUST", "bool", default=False)
@@ -171,7 +173,7 @@ def pytest_configure(config: pytest.Config) -> None:
         sizes = ScalingSizes.parse(config.getoption("--memory-scaling-sizes"))
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
-    config.stash[SCALING] = sizes if config.getoption("--memory-scaling") else None
+    config.stash[SCALING] = sizes if config.getoption("--memory-scaling") else QUICK
     config.stash[RULES] = rule_selection(split_names(config.getoption("--memory-rules")))
     # Drivers named on the command line always bring the suites in; drivers from the ini file
     # only when no explicit paths were given, so `pytest tests/test_x.py` stays a one-file run.

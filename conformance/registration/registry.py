@@ -185,6 +185,10 @@ class DriverRegistration:
     #: store that is not is a usage error, and the kit then opens the driver's later stores with
     #: ``factory``. It is never used for the crash tests' stores (``reopen``).
     fresh: DriverFactory | None = None
+    #: Why the driver cannot afford the quick scaling probe (PERF-01) that runs by default
+    #: (filling 8,100 messages is too slow on its server, say): PERF-01 is then reported
+    #: ``not run`` with this reason, unless ``--memory-scaling`` asks for the full probe.
+    skip_quick_scaling: str | None = None
 
     def __attrs_post_init__(self) -> None:
         # A tier the documents grant only to another backend, declared with documented_backend
@@ -194,6 +198,10 @@ class DriverRegistration:
         if self.crash_cleanup is not None and self.reopen is None:
             raise ValueError(f"memory driver {self.name!r}: crash_cleanup= needs reopen= (it "
                              "cleans up after the crash tests, which only a durable driver has)")
+        reason = self.skip_quick_scaling
+        if reason is not None and not (isinstance(reason, str) and reason.strip()):
+            raise ValueError(f"memory driver {self.name!r}: skip_quick_scaling= takes the reason "
+                             f"the quick scaling probe cannot run (a non-empty str), got {reason!r}")
 
 
 _REGISTRY: NamedRegistry[DriverRegistration] = NamedRegistry(
@@ -219,13 +227,15 @@ def memory_driver(
     reopen: DriverFactory | None = None,
     crash_cleanup: CrashCleanup | None = None,
     fresh: DriverFactory | None = None,
+    skip_quick_scaling: str | None = None,
 ) -> Callable[[DriverFactory], DriverRegistration]:
     """Register a driver factory under ``name`` (use in a ``conftest.py``).
 
     Returns the registration itself, so the same object can also be the target of an entry point.
     ``reopen`` declares the driver durable (see :attr:`DriverRegistration.reopen`, and
     :attr:`DriverRegistration.crash_cleanup`); ``fresh`` is a cheaper factory of empty stores
-    (:attr:`DriverRegistration.fresh`).
+    (:attr:`DriverRegistration.fresh`). ``skip_quick_scaling``: why the driver cannot afford the
+    quick scaling probe run by default (see :attr:`DriverRegistration.skip_quick_scaling`).
     """
 
     def register(factory: DriverFactory) -> DriverRegistration:
@@ -248,6 +258,7 @@ def memory_driver(
             reopen=reopen,
             crash_cleanup=crash_cleanup,
             fresh=fresh,
+            skip_quick_scaling=skip_quick_scaling,
         )
         add_registration(registration)
         return registration

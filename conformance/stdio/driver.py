@@ -161,13 +161,15 @@ def stdio_driver(
     known_failures: Mapping[str, str] | None = None,
     description: str = "",
     hello: Mapping[str, Any] | None = None,
+    skip_quick_scaling: str | None = None,
 ) -> DriverRegistration:
     """Register the adapter that ``command`` starts as the memory driver ``name``.
 
     The adapter speaks the stdio protocol (``docs/stdio-protocol.md``); its handshake declares
-    its tiers, its optional methods, whether it has raw metadata access and the rules it knows
-    it breaks (``known_failures`` given here are added to those, and win). ``hello``: its
-    handshake, when the caller has probed it already.
+    its tiers, its optional methods, whether it has raw metadata access, whether it skips the
+    quick scaling probe and the rules it knows it breaks (``known_failures`` given here are
+    added to those, and win; ``skip_quick_scaling`` given here wins over the handshake's).
+    ``hello``: its handshake, when the caller has probed it already.
     """
     where = None if cwd is None else Path(cwd)
     hello = dict(hello) if hello is not None else probe(name, command, where)
@@ -220,4 +222,5 @@ def stdio_driver(
         documented_backend=documented_backend or hello.get("documentedBackend"),
         known_failures={**hello.get("knownFailures", {}), **(known_failures or {})},
         reopen=reopen_store if hello.get("durable") else None,
+        skip_quick_scaling=skip_quick_scaling or hello.get("skipQuickScaling"),
     )(factory)

@@ -26,7 +26,7 @@ from aalis_memory.types import MetadataPut
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
 MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness", "strength",
-                  "masking", "cascades", "cross_session", "aspects", "misses")
+                  "masking", "cascades", "cross_session", "aspects", "misses", "slow")
 
 INMEMORY_CAPS: Final = Capabilities(
     ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"
@@ -81,20 +81,29 @@ def load_all() -> dict[str, Broken]:
     return BROKEN
 
 
+#: Why a broken driver that does not declare PERF-01 skips the quick scaling probe: its bug is
+#: elsewhere, and its other code reads plainly, a scan here and there (a scan is what PERF-01
+#: would see, a second bug where the driver declares one).
+NOT_FOR_SPEED: Final = ("a one-bug driver whose other code is written plainly, not for speed "
+                        "(the slow ones of broken_drivers.slow run the probe)")
+
+
 def registration(entry: Broken) -> DriverRegistration:
     """``entry`` as the driver ``broken-NAME`` (``plugin.py`` adds every one to the registry)."""
     return store_registration(
         f"broken-{entry.name}", entry.store_class, entry.capabilities, entry.why,
         checks_arguments=entry.checks_arguments,
         raw=hasattr(entry.store_class, "plant_raw_metadata"),
+        skip_quick_scaling=None if "PERF-01" in entry.breaks else NOT_FOR_SPEED,
     )
 
 
 def store_registration(name: str, store_class: type, capabilities: Capabilities,
-                       description: str, *, checks_arguments: bool = True, raw: bool = True
-                       ) -> DriverRegistration:
+                       description: str, *, checks_arguments: bool = True, raw: bool = True,
+                       skip_quick_scaling: str | None = None) -> DriverRegistration:
     """A store class taking the reference keyword arguments as the driver ``name``, behind the
-    reference argument checks unless ``checks_arguments`` is off, with raw access if ``raw``."""
+    reference argument checks unless ``checks_arguments`` is off, with raw access if ``raw``
+    (``skip_quick_scaling``: see ``DriverRegistration``)."""
 
     async def factory(ctx: DriverContext) -> AsyncIterator[Any]:
         store = store_class(
@@ -107,6 +116,7 @@ def store_registration(name: str, store_class: type, capabilities: Capabilities,
     return DriverRegistration(
         name=name, factory=factory, capabilities=capabilities,
         raw_metadata=plant_inmemory if raw else None, description=description,
+        skip_quick_scaling=skip_quick_scaling,
     )
 
 

@@ -1,6 +1,5 @@
 """pytest plugin (``-p broken_drivers.plugin``): registers every broken driver as ``broken-NAME``
-(the slow ones of ``broken_drivers.slow`` too) and every control of ``broken_drivers.controls``
-as ``control-NAME``."""
+and every control of ``broken_drivers.controls`` as ``control-NAME``."""
 
 from __future__ import annotations
 
@@ -8,9 +7,8 @@ from aalis_memory.conformance.registration.registry import add_registration
 from broken_drivers import load_all, registration
 from broken_drivers.controls import CONTROLS
 from broken_drivers.controls import registration as control_registration
-from broken_drivers.slow import SLOW
 
-for _entry in [*load_all().values(), *SLOW.values()]:
+for _entry in load_all().values():
     add_registration(registration(_entry))
 for _control in CONTROLS.values():
     add_registration(control_registration(_control))

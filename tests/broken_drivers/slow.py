@@ -1,24 +1,38 @@
-"""Drivers that are correct but slow: every answer right, the cost growing with the data.
+"""Drivers that are correct but slow: every answer right, the cost growing with the session.
 
-They are kept apart from ``BROKEN``: the default suite has nothing to say about them (their
-answers are the reference driver's); only the scaling probe (``--memory-scaling``, PERF-01) can,
-and ``tests/test_scaling_probe.py`` checks that it does.
+Only the scaling probe (PERF-01) can tell them from the reference drivers. The quick probe runs
+by default, so ``tests/test_broken_drivers.py`` expects exactly PERF-01 of them; the full probe
+(``--memory-scaling``) is ``tests/test_scaling_probe.py``'s. Every other broken driver declares
+``skip_quick_scaling`` (see :func:`broken_drivers.registration`): their one bug is elsewhere, and
+the code around it is written plainly, not for speed.
 """
 
 from __future__ import annotations
-
-from typing import Final
 
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.service import Limit
 from aalis_memory.types import Message
-from broken_drivers import INMEMORY_CAPS, Broken
-
-#: Name -> the driver, registered as ``broken-NAME`` like the broken drivers.
-SLOW: Final[dict[str, Broken]] = {}
+from broken_drivers import broken
 
 
+# PERF-01 (SHOULD): "get_history(s, 20) ... takes about as long on a large session as on a small
+# one": it decodes every message of the session, as a backend that selects the session's rows
+# and cuts the window in its own code does.
+@broken("history-reads-session", "PERF-01")
+class HistoryReadsTheSession(InMemoryMemory):
+    """get_history reads (copies out) every active message of the session, then cuts the window
+    from them: O(n) for 20 messages."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        every = self._copy_out([stored.message for stored in self._active(session_id)])
+        return sem.history_window(every, effective)
+
+
+# PERF-01 (SHOULD): the same words; the session is sorted again on every call.
+@broken("history-sorts-session", "PERF-01")
 class HistorySortsTheSession(InMemoryMemory):
     """get_history sorts a copy of the whole session on every call: O(n) for 20 messages."""
 
@@ -28,9 +42,3 @@ class HistorySortsTheSession(InMemoryMemory):
         every = sorted(self._active(session_id),
                        key=lambda stored: (sem.stamp(stored.message), stored.seq))
         return self._copy_out(sem.history_window([s.message for s in every], effective))
-
-
-SLOW["history-sorts-session"] = Broken(
-    "history-sorts-session", frozenset({"PERF-01"}), HistorySortsTheSession, INMEMORY_CAPS,
-    (HistorySortsTheSession.__doc__ or "").split("\n")[0],
-)

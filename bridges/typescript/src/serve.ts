@@ -175,6 +175,7 @@ export function serve(factory: BackendFactory): void {
           durable: factory.durable === true,
           ...(factory.knownFailures === undefined ? {} : { knownFailures: factory.knownFailures }),
           ...(factory.documentedBackend === undefined ? {} : { documentedBackend: factory.documentedBackend }),
+          ...(factory.skipQuickScaling === undefined ? {} : { skipQuickScaling: factory.skipQuickScaling }),
         };
       }
       case 'open': {
