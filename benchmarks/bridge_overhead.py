@@ -26,8 +26,9 @@ SESSION = "bench"
 
 async def rate(store: Any, seconds: float) -> float:
     for index in range(100):
-        await store.save_message(SESSION, Message(role="user", content=f"message {index}",
-                                                  timestamp=1000 + index))
+        await store.save_message(
+            SESSION, Message(role="user", content=f"message {index}", timestamp=1000 + index)
+        )
     for _ in range(50):  # warm up (the JIT on the node side)
         await store.get_history(SESSION, 20)
     calls, started = 0, time.perf_counter()
@@ -44,16 +45,21 @@ async def main(seconds: float) -> None:
     hello = probe("bench", command)
     connection = Connection("bench", command)
     try:
-        handle = (await connection.call("open", {"rangeQueryLimit": 500,
-                                                 "crossSessionMaxLimit": 1000}, 30))["handle"]
+        handle = (await connection.call("open", {"rangeQueryLimit": 500, "crossSessionMaxLimit": 1000}, 30))[
+            "handle"
+        ]
         bridged = await rate(StdioStore(connection, handle, hello["methods"], 30), seconds)
     finally:
         connection.stop()
-    print(f"{platform.node()} {platform.machine()} Python {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d')}")
+    print(
+        f"{platform.node()} {platform.machine()} Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}"
+    )
     print(f"inmemory (in process):          {local:9.0f} get_history(20) calls/s")
-    print(f"TypeScript reference via stdio: {bridged:9.0f} get_history(20) calls/s "
-          f"({1e6 / bridged:.0f} us per call, {local / bridged:.1f}x slower)")
+    print(
+        f"TypeScript reference via stdio: {bridged:9.0f} get_history(20) calls/s "
+        f"({1e6 / bridged:.0f} us per call, {local / bridged:.1f}x slower)"
+    )
 
 
 if __name__ == "__main__":

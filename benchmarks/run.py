@@ -29,9 +29,16 @@ from benchmarks.timing import Pair, compare
 SESSION = "bench"
 NAMESPACE = "bench-list"
 #: Operations, in the order printed (the kit test checks a ratio line for each).
-OPERATIONS = ("save", "save burst of 100", "get_history(20)", "count_history",
-              "get_full_history(200)", "archive_span(1)", "commit_metadata(10 ops)",
-              "list_metadata(1000 keys)")
+OPERATIONS = (
+    "save",
+    "save burst of 100",
+    "get_history(20)",
+    "count_history",
+    "get_full_history(200)",
+    "archive_span(1)",
+    "commit_metadata(10 ops)",
+    "list_metadata(1000 keys)",
+)
 DRIVERS = ("sqlite", "mongodb")
 
 
@@ -49,13 +56,14 @@ QUICK_PLAN = Plan((200, 2000), repetitions=5, batch=1)
 
 
 def machine() -> str:
-    return (f"{datetime.date.today().isoformat()}, {platform.machine()} {platform.system()} "
-            f"{platform.release()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"SQLite {sqlite3.sqlite_version}")
+    return (
+        f"{datetime.date.today().isoformat()}, {platform.machine()} {platform.system()} "
+        f"{platform.release()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"SQLite {sqlite3.sqlite_version}"
+    )
 
 
-async def bench_sizes(name: str, driver: Side, raw: Side, plan: Plan,
-                      out: Callable[[str], None]) -> None:
+async def bench_sizes(name: str, driver: Side, raw: Side, plan: Plan, out: Callable[[str], None]) -> None:
     fresh = itertools.count(10**8)  # items saved while timing, after every filled one
     commits = itertools.count()
     filled = 0
@@ -71,11 +79,13 @@ async def bench_sizes(name: str, driver: Side, raw: Side, plan: Plan,
             async def save() -> None:
                 for _ in range(count):
                     await side.save(SESSION, item(next(fresh)))
+
             return save
 
         def committing(side: Side) -> Callable[[], Awaitable[None]]:
             async def commit() -> None:
                 await side.commit(metadata_ops(next(commits), 10))
+
             return commit
 
         works: list[tuple[str, Callable[[Side], Callable[[], Awaitable[object]]], int]] = [
@@ -89,8 +99,9 @@ async def bench_sizes(name: str, driver: Side, raw: Side, plan: Plan,
             ("list_metadata(1000 keys)", lambda s: lambda: s.list_metadata(NAMESPACE), 1),
         ]
         for operation, make, weight in works:
-            pair: Pair = await compare(operation, make(driver), make(raw), plan.repetitions,
-                                       max(1, plan.batch * weight // 2))
+            pair: Pair = await compare(
+                operation, make(driver), make(raw), plan.repetitions, max(1, plan.batch * weight // 2)
+            )
             out(pair.line(name, size))
     out(await peak_memory(name, driver, raw, filled))
 
@@ -106,9 +117,11 @@ async def peak_memory(name: str, driver: Side, raw: Side, size: int) -> str:
             peaks.append(tracemalloc.get_traced_memory()[1])
         finally:
             tracemalloc.stop()
-    return (f"{name:<8} n={size:<7,} peak memory reading the whole session: driver "
-            f"{peaks[0] / 2**20:.1f} MiB  raw {peaks[1] / 2**20:.1f} MiB  "
-            f"ratio {peaks[0] / max(peaks[1], 1):5.2f}x")
+    return (
+        f"{name:<8} n={size:<7,} peak memory reading the whole session: driver "
+        f"{peaks[0] / 2**20:.1f} MiB  raw {peaks[1] / 2**20:.1f} MiB  "
+        f"ratio {peaks[0] / max(peaks[1], 1):5.2f}x"
+    )
 
 
 @contextlib.asynccontextmanager
@@ -159,9 +172,11 @@ async def mongodb_sides(uri: str) -> AsyncIterator[tuple[Side, Side]]:
 
 
 async def run(drivers: list[str], plan: Plan, mongodb: str | None) -> None:
-    print(f"benchmarks: {machine()}; sizes {', '.join(f'{s:,}' for s in plan.sizes)}; medians "
-          f"of {plan.repetitions} interleaved repetitions; ratio = driver time / raw time",
-          flush=True)
+    print(
+        f"benchmarks: {machine()}; sizes {', '.join(f'{s:,}' for s in plan.sizes)}; medians "
+        f"of {plan.repetitions} interleaved repetitions; ratio = driver time / raw time",
+        flush=True,
+    )
 
     def out(line: str) -> None:
         print(line, flush=True)
@@ -173,8 +188,7 @@ async def run(drivers: list[str], plan: Plan, mongodb: str | None) -> None:
         if "mongodb" in drivers:
             with mongodb_uri(mongodb) as uri:
                 if uri is None:
-                    out("mongodb  skipped: no server (give --mongodb-uri, or put mongod or "
-                        "ferretdb on PATH)")
+                    out("mongodb  skipped: no server (give --mongodb-uri, or put mongod or ferretdb on PATH)")
                 else:
                     async with mongodb_sides(uri) as (driver, raw):
                         await bench_sizes("mongodb", driver, raw, plan, out)
@@ -183,12 +197,14 @@ async def run(drivers: list[str], plan: Plan, mongodb: str | None) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small sizes, few repetitions")
-    parser.add_argument("--drivers", default=",".join(DRIVERS),
-                        help=f"comma list of {', '.join(DRIVERS)} (default: both)")
+    parser.add_argument(
+        "--drivers", default=",".join(DRIVERS), help=f"comma list of {', '.join(DRIVERS)} (default: both)"
+    )
     parser.add_argument("--sizes", help="comma list of stored-message counts")
     parser.add_argument("--repetitions", type=int, help="interleaved repetitions per operation")
-    parser.add_argument("--mongodb-uri", help="the MongoDB server (default: start one as the "
-                        "kit's fixtures do)")
+    parser.add_argument(
+        "--mongodb-uri", help="the MongoDB server (default: start one as the kit's fixtures do)"
+    )
     args = parser.parse_args(argv)
     plan = QUICK_PLAN if args.quick else FULL_PLAN
     if args.sizes:

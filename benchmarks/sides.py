@@ -36,15 +36,20 @@ class Item:
 def item(i: int) -> Item:
     """The i-th message of a benchmark session (timestamps grow with i)."""
     role = "user" if i % 2 == 0 else "assistant"
-    message = Message(role=role, content=f"benchmark message number {i} " + "lorem ipsum " * 8,
-                      timestamp=1_700_000_000_000 + i)
+    message = Message(
+        role=role,
+        content=f"benchmark message number {i} " + "lorem ipsum " * 8,
+        timestamp=1_700_000_000_000 + i,
+    )
     doc = message.to_json()
     return Item(message, doc, json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
 
 
 def metadata_ops(batch: int, count: int) -> list[MetadataPut]:
-    return [MetadataPut("bench-commit", f"k{batch}-{i}", {"batch": batch, "i": i, "tag": "x" * 40})
-            for i in range(count)]
+    return [
+        MetadataPut("bench-commit", f"k{batch}-{i}", {"batch": batch, "i": i, "tag": "x" * 40})
+        for i in range(count)
+    ]
 
 
 class Side(Protocol):
@@ -95,8 +100,11 @@ class DriverSide:
     async def fill_metadata(self, namespace: str, count: int) -> None:
         for start in range(0, count, 100):
             await self.store.commit_metadata(
-                [MetadataPut(namespace, f"key-{i:05d}", {"i": i, "tag": "x" * 40})
-                 for i in range(start, min(count, start + 100))])
+                [
+                    MetadataPut(namespace, f"key-{i:05d}", {"i": i, "tag": "x" * 40})
+                    for i in range(start, min(count, start + 100))
+                ]
+            )
 
     async def list_metadata(self, namespace: str) -> object:
         return await self.store.list_metadata(namespace)

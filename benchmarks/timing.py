@@ -26,9 +26,11 @@ class Pair:
         return self.driver_seconds / max(self.raw_seconds, 1e-12)
 
     def line(self, driver: str, size: int) -> str:
-        return (f"{driver:<8} n={size:<7,} {self.operation:<25} driver {_ms(self.driver_seconds)}"
-                f"  raw {_ms(self.raw_seconds)}  ratio {self.ratio:5.2f}x"
-                f"  (raw speed share {1 / self.ratio:4.2f})")
+        return (
+            f"{driver:<8} n={size:<7,} {self.operation:<25} driver {_ms(self.driver_seconds)}"
+            f"  raw {_ms(self.raw_seconds)}  ratio {self.ratio:5.2f}x"
+            f"  (raw speed share {1 / self.ratio:4.2f})"
+        )
 
 
 def _ms(seconds: float) -> str:

@@ -27,22 +27,30 @@ def main(argv: list[str] | None = None) -> int:
     explaining = commands.add_parser("explain", help="a rule: its ground and the tests of it")
     explaining.add_argument("rule", help="a rule ID, e.g. ARCH-01")
     replaying = commands.add_parser(
-        "replay", help="send a failed test's stdio transcript to an adapter again and compare "
-        "its answers with the recorded ones")
+        "replay",
+        help="send a failed test's stdio transcript to an adapter again and compare "
+        "its answers with the recorded ones",
+    )
     replaying.add_argument("transcript", type=Path, help="the transcript file a failure named")
-    replaying.add_argument("--memory-stdio-command", metavar="COMMAND", default=None,
-                           help="the adapter to start (split like a shell line; default: the "
-                           "recorded command)")
-    replaying.add_argument("--timeout", type=float, default=30.0,
-                           help="seconds to wait for each answer (default: 30)")
+    replaying.add_argument(
+        "--memory-stdio-command",
+        metavar="COMMAND",
+        default=None,
+        help="the adapter to start (split like a shell line; default: the recorded command)",
+    )
+    replaying.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds to wait for each answer (default: 30)"
+    )
     args = parser.parse_args(argv)
     if args.command == "replay":
         return _replay(args.transcript, args.memory_stdio_command, args.timeout)
     if args.command == "rules":
         listed = rule_cli.list_rules(args.patterns)
         if not listed:
-            print(f"no rule matches {' '.join(args.patterns)} (IDs look like ARCH-01; patterns "
-                  "like 'ARCH-*')", file=sys.stderr)
+            print(
+                f"no rule matches {' '.join(args.patterns)} (IDs look like ARCH-01; patterns like 'ARCH-*')",
+                file=sys.stderr,
+            )
             return 1
         print("\n".join(listed))
         return 0
@@ -58,9 +66,12 @@ def main(argv: list[str] | None = None) -> int:
 
     repo: Path = args.repo
     if not spec_map.is_repository(repo):
-        print(f"spec-map: needs a checkout of the kit's repository ({repo.resolve()} is not one: "
-              "the tests of some rules live in its tests/ folder, which is not installed); run it "
-              "there or pass --repo PATH", file=sys.stderr)
+        print(
+            f"spec-map: needs a checkout of the kit's repository ({repo.resolve()} is not one: "
+            "the tests of some rules live in its tests/ folder, which is not installed); run it "
+            "there or pass --repo PATH",
+            file=sys.stderr,
+        )
         return 2
     output: Path = args.output or repo / "SPEC_MAP.md"
     found = spec_map.scan(spec_map.default_roots(repo), relative_to=repo)
@@ -68,8 +79,14 @@ def main(argv: list[str] | None = None) -> int:
     issues = spec_map.problems(found)
     for line in issues.lines():
         print(f"spec-map: {line}", file=sys.stderr)
-    return _write_or_check("spec-map", output, text, check=args.check, problems=bool(issues),
-                           done=f"{len(found)} rules referenced")
+    return _write_or_check(
+        "spec-map",
+        output,
+        text,
+        check=args.check,
+        problems=bool(issues),
+        done=f"{len(found)} rules referenced",
+    )
 
 
 def _replay(path: Path, command: str | None, timeout: float) -> int:
@@ -80,8 +97,7 @@ def _replay(path: Path, command: str | None, timeout: float) -> int:
         print(f"replay: no transcript at {path}", file=sys.stderr)
         return 2
     try:
-        return transcript.replay(path, shlex.split(command) if command else None, sys.stdout,
-                                 timeout=timeout)
+        return transcript.replay(path, shlex.split(command) if command else None, sys.stdout, timeout=timeout)
     except OSError as exc:
         print(f"replay: cannot start the adapter: {exc}", file=sys.stderr)
         return 2
@@ -90,26 +106,34 @@ def _replay(path: Path, command: str | None, timeout: float) -> int:
 def _contract_doc(repo: Path, output: Path | None, *, check: bool) -> int:
     """``contract-doc``: docs/contract.md needs the checkout's TypeScript contract."""
     if not (spec_map.is_repository(repo) and contract_doc.has_ts_contract(repo)):
-        print(f"contract-doc: needs a checkout of the kit's repository ({repo.resolve()} is not "
-              f"one: the TypeScript contract, {contract_doc.TS_CONTRACT}, is not installed); run "
-              "it there or pass --repo PATH", file=sys.stderr)
+        print(
+            f"contract-doc: needs a checkout of the kit's repository ({repo.resolve()} is not "
+            f"one: the TypeScript contract, {contract_doc.TS_CONTRACT}, is not installed); run "
+            "it there or pass --repo PATH",
+            file=sys.stderr,
+        )
         return 2
     target = output or repo / contract_doc.OUTPUT
     unknown = contract_doc.unknown_rule_ids()
     for line in unknown:
         print(f"contract-doc: a docstring names a rule the catalogue lacks: {line}", file=sys.stderr)
-    return _write_or_check("contract-doc", target, contract_doc.generate(repo), check=check,
-                           problems=bool(unknown))
+    return _write_or_check(
+        "contract-doc", target, contract_doc.generate(repo), check=check, problems=bool(unknown)
+    )
 
 
-def _write_or_check(command: str, target: Path, text: str, *, check: bool, problems: bool,
-                    done: str = "") -> int:
+def _write_or_check(
+    command: str, target: Path, text: str, *, check: bool, problems: bool, done: str = ""
+) -> int:
     """Write a generated file, or with ``check`` fail when the file on disk is not ``text``."""
     if check:
         current = target.read_text(encoding="utf-8") if target.exists() else ""
         if current != text:
-            print(f"{command}: {target} is stale; regenerate it with "
-                  f"`python -m aalis_memory.conformance {command}`", file=sys.stderr)
+            print(
+                f"{command}: {target} is stale; regenerate it with "
+                f"`python -m aalis_memory.conformance {command}`",
+                file=sys.stderr,
+            )
             return 1
         return 1 if problems else 0
     target.parent.mkdir(parents=True, exist_ok=True)

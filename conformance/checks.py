@@ -21,8 +21,9 @@ class ConformanceFailure(AssertionError):
     """A driver broke ``rule``. The first line is what happened (expected vs actual); the next two
     say what the rule is and what it rests on, so the failure can be fixed without SPEC_MAP.md."""
 
-    def __init__(self, rule: Rule, message: str, driver: str | None = None,
-                 cases: Sequence[str] = ()) -> None:
+    def __init__(
+        self, rule: Rule, message: str, driver: str | None = None, cases: Sequence[str] = ()
+    ) -> None:
         super().__init__(failure_text(rule, message))
         self.rule = rule
         #: What happened, without the rule's text: one line of a multi-case report.
@@ -70,8 +71,7 @@ def _describe(value: Any) -> str:
 
 
 #: The containers :func:`_short_repr` walks, with their brackets.
-_BRACKETS: Final[dict[type, tuple[str, str]]] = {dict: ("{", "}"), list: ("[", "]"),
-                                                 tuple: ("(", ")")}
+_BRACKETS: Final[dict[type, tuple[str, str]]] = {dict: ("{", "}"), list: ("[", "]"), tuple: ("(", ")")}
 
 
 def _short_repr(value: Any) -> str:
@@ -125,8 +125,7 @@ def expect_equal(rule_id: str, call: str, actual: Any, expected: Any) -> None:
     """
     if actual == expected:
         return
-    unordered = (not rule(rule_id).judges_order and isinstance(actual, list)
-                 and isinstance(expected, list))
+    unordered = not rule(rule_id).judges_order and isinstance(actual, list) and isinstance(expected, list)
     if unordered and same_records(actual, expected):
         return
     want, got = describe(expected), describe(actual)
@@ -138,8 +137,9 @@ def expect_equal(rule_id: str, call: str, actual: Any, expected: Any) -> None:
     raise fail(rule_id, f"{call}: expected {want}{any_order}, got {got}")
 
 
-def expect_fields(rule_id: str, call: str, got: Sequence[Message], saved: Sequence[Message],
-                  *, read_rule: str) -> None:
+def expect_fields(
+    rule_id: str, call: str, got: Sequence[Message], saved: Sequence[Message], *, read_rule: str
+) -> None:
     """Each message ``call`` returned has the fields it was saved with.
 
     A field rule judges fields, not which messages came back nor their order: a read that
@@ -150,8 +150,12 @@ def expect_fields(rule_id: str, call: str, got: Sequence[Message], saved: Sequen
     if list(got) == list(saved) or same_records(list(got), list(saved)):
         return
     if len(got) != len(saved):
-        raise Blocked(read_rule, call, f"returned {len(got)} messages where {len(saved)} were "
-                      f"saved: which messages a read holds is {read_rule}'s")
+        raise Blocked(
+            read_rule,
+            call,
+            f"returned {len(got)} messages where {len(saved)} were "
+            f"saved: which messages a read holds is {read_rule}'s",
+        )
     for index, (want, found) in enumerate(_paired(saved, got)):
         if found != want:
             detail = field_difference(want, found) or f": got {describe(found)}"
@@ -229,9 +233,7 @@ def expect(rule_id: str, condition: bool, message: str) -> None:
 
 
 @contextmanager
-def expect_raises(
-    rule_id: str, call: str, *errors: type[BaseException]
-) -> Iterator[None]:
+def expect_raises(rule_id: str, call: str, *errors: type[BaseException]) -> Iterator[None]:
     """The block must raise one of ``errors`` (a typed error, never silence)."""
     names = " or ".join(e.__name__ for e in errors)
     try:

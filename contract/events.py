@@ -21,7 +21,9 @@ MemoryEventName: TypeAlias = Literal[
     "memory:messages-deleted", "memory:messages-rewritten", "history:changed"
 ]
 MEMORY_EVENTS: Final[tuple[MemoryEventName, ...]] = (
-    MESSAGES_DELETED, MESSAGES_REWRITTEN, HISTORY_CHANGED,
+    MESSAGES_DELETED,
+    MESSAGES_REWRITTEN,
+    HISTORY_CHANGED,
 )
 
 

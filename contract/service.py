@@ -78,9 +78,7 @@ class MemoryService(Protocol):
         """Remove the session's messages, archived ones too, and nothing of any other session or
         of the metadata (CLEAR-01, CLEAR-02, MSG-06)."""
 
-    async def archive_span(
-        self, session_id: str, count: int, keep: Sequence[int] = ()
-    ) -> int:
+    async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
         """Archive the earliest ``count`` positions of ``get_history(session_id, inf)`` except
         the 0-based positions in ``keep``; return how many were archived (ARCH-01..ARCH-07).
 
@@ -160,8 +158,6 @@ class FullMemoryService(MemoryService, Protocol):
         (UPD-01, UPD-02, LIM-03). Timestamps never change (UPD-04); an empty ``old_text``
         raises ``ValueError`` (UPD-03)."""
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         """Delete the session's messages, active or archived, whose timestamp is listed, and
         return how many (DEL-01, DEL-02, TS-03); other sessions are untouched (MSG-06)."""

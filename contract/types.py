@@ -141,11 +141,18 @@ def _dict_decoder() -> Callable[[dict[str, Any]], Message]:
     half the cost. A read of a long history builds thousands of these."""
     slot = {field.name: getattr(Message, field.name).__set__ for field in attrs.fields(Message)}
     role, content, tool_calls, tool_call_id = (
-        slot["role"], slot["content"], slot["tool_calls"], slot["tool_call_id"])
+        slot["role"],
+        slot["content"],
+        slot["tool_calls"],
+        slot["tool_call_id"],
+    )
     name, kind, timestamp, reasoning = (
-        slot["name"], slot["kind"], slot["timestamp"], slot["reasoning_content"])
-    segments, images, audios, metadata = (
-        slot["segments"], slot["images"], slot["audios"], slot["metadata"])
+        slot["name"],
+        slot["kind"],
+        slot["timestamp"],
+        slot["reasoning_content"],
+    )
+    segments, images, audios, metadata = (slot["segments"], slot["images"], slot["audios"], slot["metadata"])
     new = object.__new__
 
     def decode(data: dict[str, Any]) -> Message:
@@ -217,8 +224,10 @@ def _str_tuple_or_none(value: Iterable[str] | None, field: str) -> tuple[str, ..
     if value is None:
         return None
     if isinstance(value, str | bytes | bytearray):
-        raise TypeError(f"{field} must be a list of str, got {type(value).__name__} {value!r} "
-                        "(a lone string would be taken for its characters)")
+        raise TypeError(
+            f"{field} must be a list of str, got {type(value).__name__} {value!r} "
+            "(a lone string would be taken for its characters)"
+        )
     return tuple(value)
 
 
@@ -257,9 +266,7 @@ class RecentMessagesAcrossSessionsQuery:
     limit: int | float
     since_ts: int | float | None = None
     platform: str | None = None
-    exclude_session_ids: tuple[str, ...] | None = attrs.field(
-        default=None, converter=_exclude_session_ids
-    )
+    exclude_session_ids: tuple[str, ...] | None = attrs.field(default=None, converter=_exclude_session_ids)
     roles: tuple[str, ...] | None = attrs.field(default=None, converter=_roles)
     kinds: tuple[str, ...] | None = attrs.field(default=None, converter=_kinds)
     exclude_kinds: tuple[str, ...] | None = attrs.field(default=None, converter=_exclude_kinds)

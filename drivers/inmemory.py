@@ -71,8 +71,10 @@ def _immutable(message: Message) -> bool:
         return False
     if message.metadata is not None:
         return False
-    return all(media is None or (type(media) is tuple and all(type(x) is str for x in media))
-               for media in (message.images, message.audios))
+    return all(
+        media is None or (type(media) is tuple and all(type(x) is str for x in media))
+        for media in (message.images, message.audios)
+    )
 
 
 def _edited(_record: object, _attribute: attrs.Attribute[T], value: T) -> T:
@@ -109,8 +111,7 @@ class _Count:
     value: int
 
     def holds_for(self, records: list[StoredMessage]) -> bool:
-        return (self.records is records and self.length == len(records)
-                and self.epoch == _edit_epoch)
+        return self.records is records and self.length == len(records) and self.epoch == _edit_epoch
 
 
 @attrs.define
@@ -150,9 +151,7 @@ class InMemoryMemory:
         cross_session_max_limit: int = sem.DEFAULT_CROSS_SESSION_MAX_LIMIT,
     ) -> None:
         self.range_query_limit = sem.check_cap(range_query_limit, "range_query_limit")
-        self.cross_session_max_limit = sem.check_cap(
-            cross_session_max_limit, "cross_session_max_limit"
-        )
+        self.cross_session_max_limit = sem.check_cap(cross_session_max_limit, "cross_session_max_limit")
         self._sessions: dict[str, list[StoredMessage]] = {}
         self._metadata: dict[str, dict[str, StoredMetadata]] = {}
         self._writes = itertools.count()
@@ -178,10 +177,15 @@ class InMemoryMemory:
         cached = self._counts.get(session_id)
         stored = StoredMessage(self._copy_in(message), next(self._writes))
         records.append(stored)
-        if cached is not None and cached.records is records \
-                and cached.length == len(records) - 1 and cached.epoch == _edit_epoch:
-            self._counts[session_id] = _Count(records, len(records), _edit_epoch,
-                                              cached.value + (not stored.message.is_control))
+        if (
+            cached is not None
+            and cached.records is records
+            and cached.length == len(records) - 1
+            and cached.epoch == _edit_epoch
+        ):
+            self._counts[session_id] = _Count(
+                records, len(records), _edit_epoch, cached.value + (not stored.message.is_control)
+            )
 
     def _active_tail(self, session_id: str, limit: int | float) -> list[Message]:
         """The active messages from the (limit+1)-th newest conversation message on (or all of
@@ -228,8 +232,7 @@ class InMemoryMemory:
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
-        return self._copy_out(sem.history_window(self._active_tail(session_id, effective),
-                                                 effective))
+        return self._copy_out(sem.history_window(self._active_tail(session_id, effective), effective))
 
     async def count_history(self, session_id: str) -> int:
         session_id = sem.check_session_id(session_id)
@@ -327,9 +330,7 @@ class InMemoryMemory:
                 changed += 1
         return changed
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         session_id = sem.check_session_id(session_id)
         doomed = set(sem.check_timestamps(timestamps))
         stored = self._sessions.get(session_id, [])
@@ -361,7 +362,6 @@ class InMemoryMemory:
     async def list_metadata_keys(self, namespace: str) -> list[str]:
         return sorted(self._metadata.get(sem.check_namespace(namespace), {}))
 
-
     async def delete_metadata(self, namespace: str, key: str) -> None:
         self._delete(*sem.check_key(namespace, key))
 
@@ -385,5 +385,3 @@ class InMemoryMemory:
     def plant_raw_metadata(self, namespace: str, key: str, text: str) -> None:
         """Store ``text`` verbatim as an entry's payload (the kit's raw-access hook uses it)."""
         self._metadata.setdefault(namespace, {})[key] = StoredMetadata(text, sem.now_ms())
-
-

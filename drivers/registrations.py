@@ -47,8 +47,7 @@ def _plant_sqlite(store: SqliteMemory, namespace: str, key: str, kind: RawMetada
     """Write the row through a connection of its own, bypassing the store entirely."""
     with closing(sqlite3.connect(store.path, timeout=30.0)) as conn, conn:
         conn.execute(
-            "INSERT OR REPLACE INTO metadata (namespace, key, data, updated_at) "
-            "VALUES (?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO metadata (namespace, key, data, updated_at) VALUES (?, ?, ?, ?)",
             (namespace, key, RAW_PAYLOADS[kind], semantics.now_ms()),
         )
     return True
@@ -68,9 +67,7 @@ async def reopen_sqlite(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
 
 @memory_driver(
     "sqlite",
-    capabilities=Capabilities(
-        ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"
-    ),
+    capabilities=Capabilities(ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"),
     raw_metadata=_plant_sqlite,
     reopen=reopen_sqlite,
     documented_backend="sqlite",

@@ -146,8 +146,7 @@ INT64_MAX: Final = 2**63 - 1
 
 #: ``json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))``, built once
 #: (``json.dumps`` with arguments builds a new encoder on every call).
-_STRICT_ENCODER: Final = json.JSONEncoder(allow_nan=False, ensure_ascii=False,
-                                          separators=(",", ":"))
+_STRICT_ENCODER: Final = json.JSONEncoder(allow_nan=False, ensure_ascii=False, separators=(",", ":"))
 
 
 def _one_shot_encoder() -> Callable[[object], str]:
@@ -157,9 +156,17 @@ def _one_shot_encoder() -> Callable[[object], str]:
     make = getattr(json.encoder, "c_make_encoder", None)  # not in the stubs: a CPython detail
     if make is None:  # pragma: no cover - CPython always has it
         return _STRICT_ENCODER.encode
-    chunks = make(None, _STRICT_ENCODER.default, json.encoder.encode_basestring, None,
-                  _STRICT_ENCODER.key_separator, _STRICT_ENCODER.item_separator,
-                  _STRICT_ENCODER.sort_keys, _STRICT_ENCODER.skipkeys, _STRICT_ENCODER.allow_nan)
+    chunks = make(
+        None,
+        _STRICT_ENCODER.default,
+        json.encoder.encode_basestring,
+        None,
+        _STRICT_ENCODER.key_separator,
+        _STRICT_ENCODER.item_separator,
+        _STRICT_ENCODER.sort_keys,
+        _STRICT_ENCODER.skipkeys,
+        _STRICT_ENCODER.allow_nan,
+    )
 
     def encode(value: object) -> str:
         return "".join(chunks(value, 0))
@@ -206,7 +213,8 @@ def _check_tree(value: object, what: str, limit: int = MAX_NESTING) -> int:
     size of the value's JSON text."""
     text = 0
     stack: list[tuple[dict[object, object] | list[object] | tuple[object, ...], int]] = (
-        [(value, 1)] if isinstance(value, _CONTAINERS) else [])
+        [(value, 1)] if isinstance(value, _CONTAINERS) else []
+    )
     while stack:
         item, depth = stack.pop()
         if depth > limit:
@@ -226,8 +234,10 @@ def _check_tree(value: object, what: str, limit: int = MAX_NESTING) -> int:
 
 
 def _too_big(what: str, size: str) -> str:
-    return (f"{what}: {size} bytes of JSON, over the {MAX_TEXT_BYTES}-byte limit of one message "
-            "or metadata payload")
+    return (
+        f"{what}: {size} bytes of JSON, over the {MAX_TEXT_BYTES}-byte limit of one message "
+        "or metadata payload"
+    )
 
 
 def check_unicode(text: str, what: str) -> str:
@@ -243,8 +253,7 @@ def _utf8(text: str, what: str) -> bytes:
     except UnicodeEncodeError as exc:
         bad = text[exc.start]
         raise ValueError(
-            f"{what}: lone surrogate U+{ord(bad):04X} at position {exc.start}; text must be valid "
-            "Unicode"
+            f"{what}: lone surrogate U+{ord(bad):04X} at position {exc.start}; text must be valid Unicode"
         ) from None
 
 
@@ -345,9 +354,7 @@ def check_query(query: object) -> RecentMessagesAcrossSessionsQuery:
     """A cross-session query with every field of the right type (its limit is checked by the
     caller, which knows the default)."""
     if not isinstance(query, RecentMessagesAcrossSessionsQuery):
-        raise TypeError(
-            f"query must be a RecentMessagesAcrossSessionsQuery, got {type(query).__name__}"
-        )
+        raise TypeError(f"query must be a RecentMessagesAcrossSessionsQuery, got {type(query).__name__}")
     if query.since_ts is not None:
         check_timestamp(query.since_ts, "query.since_ts")
     if query.platform is not None:
@@ -425,9 +432,7 @@ def check_ops(ops: object) -> list[MetadataOp]:
     out: list[MetadataOp] = []
     for index, op in enumerate(ops):
         if not isinstance(op, MetadataPut | MetadataDel):
-            raise TypeError(
-                f"op {index} must be a MetadataPut or MetadataDel, got {type(op).__name__}"
-            )
+            raise TypeError(f"op {index} must be a MetadataPut or MetadataDel, got {type(op).__name__}")
         namespace, key = check_key(op.namespace, op.key)
         if isinstance(op, MetadataPut):
             out.append(MetadataPut(namespace, key, op.data))

@@ -145,8 +145,10 @@ def _both_runs(where: str, order: str) -> str:
     """A read of all the messages of session ``?1``: the active and the archived run of
     messages_state, each already in (ts, id) order, merged by SQLite as they are read (a
     ``MERGE (UNION ALL)`` plan: no sort, and a ``LIMIT`` stops both walks early)."""
-    arms = (f"SELECT body, ts, id FROM messages WHERE session_id = ?1 AND archived = {run}{where}"
-            for run in (0, 1))
+    arms = (
+        f"SELECT body, ts, id FROM messages WHERE session_id = ?1 AND archived = {run}{where}"
+        for run in (0, 1)
+    )
     return f"{' UNION ALL '.join(arms)} ORDER BY {order}"
 
 
@@ -166,9 +168,7 @@ class SqliteMemory:
     ) -> None:
         self.path = Path(path)
         self.range_query_limit = sem.check_cap(range_query_limit, "range_query_limit")
-        self.cross_session_max_limit = sem.check_cap(
-            cross_session_max_limit, "cross_session_max_limit"
-        )
+        self.cross_session_max_limit = sem.check_cap(cross_session_max_limit, "cross_session_max_limit")
         self._worker: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None
         #: The connection calls use on the event loop's thread while the worker is idle.
@@ -216,8 +216,7 @@ class SqliteMemory:
 
     def _connect_inline(self) -> sqlite3.Connection:
         """The event-loop thread's connection (the schema exists): never waits for a lock."""
-        conn = sqlite3.connect(self.path, timeout=0, isolation_level=None,
-                               check_same_thread=False)
+        conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
         try:
             conn.execute("PRAGMA synchronous = NORMAL")
         except BaseException:
@@ -236,8 +235,7 @@ class SqliteMemory:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
                 if version not in _KNOWN_VERSIONS:
                     raise RuntimeError(
-                        f"{self.path}: schema version {version}, this driver knows "
-                        f"{SCHEMA_VERSION}"
+                        f"{self.path}: schema version {version}, this driver knows {SCHEMA_VERSION}"
                     )
                 for statement in _SCHEMA:
                     conn.execute(statement)
@@ -283,9 +281,12 @@ class SqliteMemory:
                 "(use `await SqliteMemory.open(path)`; it may have been closed)"
             )
         inline = self._inline
-        if (inline is not None and self._jobs_in_worker == 0
-                and threading.get_ident() == self._owner
-                and getattr(job, "__func__", job) in _ATOMIC_JOBS):
+        if (
+            inline is not None
+            and self._jobs_in_worker == 0
+            and threading.get_ident() == self._owner
+            and getattr(job, "__func__", job) in _ATOMIC_JOBS
+        ):
             try:
                 result = job(inline, *args)
             except sqlite3.OperationalError as exc:
@@ -342,15 +343,12 @@ class SqliteMemory:
         kept = sem.check_keep(keep)
         return await self._call(self._archive, session_id, span, kept)
 
-    def _archive(
-        self, conn: sqlite3.Connection, session_id: str, span: int, kept: tuple[int, ...]
-    ) -> int:
+    def _archive(self, conn: sqlite3.Connection, session_id: str, span: int, kept: tuple[int, ...]) -> int:
         with _transaction(conn):
             ids = [
                 row[0]
                 for row in conn.execute(
-                    "SELECT id FROM messages WHERE session_id = ? AND archived = 0 "
-                    "ORDER BY ts, id LIMIT ?",
+                    "SELECT id FROM messages WHERE session_id = ? AND archived = 0 ORDER BY ts, id LIMIT ?",
                     (session_id, _sql_limit(span)),
                 )
             ]
@@ -398,9 +396,7 @@ class SqliteMemory:
         effective = sem.check_limit(recent_limit, sem.DEFAULT_UPDATE_RECENT_LIMIT, "recent_limit")
         return await self._call(_rewrite, session_id, old_text, new_text, effective)
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         session_id = sem.check_session_id(session_id)
         doomed = sem.check_timestamps(timestamps)
         if not doomed:
@@ -424,18 +420,14 @@ class SqliteMemory:
 
     async def delete_metadata(self, namespace: str, key: str) -> None:
         namespace, key = sem.check_key(namespace, key)
-        await self._call(
-            _execute, "DELETE FROM metadata WHERE namespace = ? AND key = ?", (namespace, key)
-        )
+        await self._call(_execute, "DELETE FROM metadata WHERE namespace = ? AND key = ?", (namespace, key))
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
         batch = sem.encode_batch(ops)  # every payload is encoded before anything is written
         if batch:
             await self._call(self._commit, batch)
 
-    def _commit(
-        self, conn: sqlite3.Connection, batch: list[tuple[MetadataOp, str | None]]
-    ) -> None:
+    def _commit(self, conn: sqlite3.Connection, batch: list[tuple[MetadataOp, str | None]]) -> None:
         with _transaction(conn):
             for written, (op, text) in enumerate(batch, 1):
                 if text is None:
@@ -488,9 +480,7 @@ def _execute(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> 
 
 
 def _insert_message(conn: sqlite3.Connection, row: tuple[object, ...]) -> None:
-    conn.execute(
-        "INSERT INTO messages (session_id, ts, control, body) VALUES (?, ?, ?, ?)", row
-    )
+    conn.execute("INSERT INTO messages (session_id, ts, control, body) VALUES (?, ?, ?, ?)", row)
 
 
 def _history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> list[Message]:
@@ -524,8 +514,7 @@ def _count_conversation(conn: sqlite3.Connection, session_id: str) -> int:
 
 def _full_history(conn: sqlite3.Connection, session_id: str, limit: int | float) -> list[Message]:
     # each row's (ts, id) is dropped as it is read: a whole session's worth would be held at once
-    bodies = [body for body, _ts, _id in conn.execute(
-        _FULL_NEWEST_FIRST, (session_id, _sql_limit(limit)))]
+    bodies = [body for body, _ts, _id in conn.execute(_FULL_NEWEST_FIRST, (session_id, _sql_limit(limit)))]
     bodies.reverse()
     return sem.newest(_decode_messages(bodies), limit)
 
@@ -598,9 +587,7 @@ def _rewrite(
     return changed
 
 
-def _delete_by_timestamps(
-    conn: sqlite3.Connection, session_id: str, doomed: list[int | float]
-) -> int:
+def _delete_by_timestamps(conn: sqlite3.Connection, session_id: str, doomed: list[int | float]) -> int:
     removed = 0
     with _transaction(conn):
         for start in range(0, len(doomed), _CHUNK):
@@ -637,9 +624,7 @@ def _list_metadata(conn: sqlite3.Connection, namespace: str) -> list[MetadataEnt
 def _list_metadata_keys(conn: sqlite3.Connection, namespace: str) -> list[str]:
     return [
         key
-        for (key,) in conn.execute(
-            "SELECT key FROM metadata WHERE namespace = ? ORDER BY key", (namespace,)
-        )
+        for (key,) in conn.execute("SELECT key FROM metadata WHERE namespace = ? ORDER BY key", (namespace,))
     ]
 
 
@@ -674,8 +659,21 @@ _YIELD_EVERY: Final = 8
 #: The jobs that may run on the event loop's thread: each is one statement or one transaction,
 #: so when SQLite is busy nothing of it was done and it can start again on the worker (a job of
 #: a subclass may not be: it always runs on the worker).
-_ATOMIC_JOBS: Final[frozenset[Callable[..., object]]] = frozenset({
-    _execute, _insert_message, _history, _count_conversation, _full_history, _range, _recent,
-    _rewrite, _delete_by_timestamps, _get_metadata, _list_metadata, _list_metadata_keys,
-    SqliteMemory._archive, SqliteMemory._commit,
-})
+_ATOMIC_JOBS: Final[frozenset[Callable[..., object]]] = frozenset(
+    {
+        _execute,
+        _insert_message,
+        _history,
+        _count_conversation,
+        _full_history,
+        _range,
+        _recent,
+        _rewrite,
+        _delete_by_timestamps,
+        _get_metadata,
+        _list_metadata,
+        _list_metadata_keys,
+        SqliteMemory._archive,
+        SqliteMemory._commit,
+    }
+)

@@ -86,8 +86,7 @@ class SummaryDraft:
 class Summarizer(Protocol):
     """The summary model. ``previous`` is the session's current summary, to be folded in."""
 
-    async def summarize(self, messages: Sequence[Message], previous: str | None) -> SummaryDraft:
-        ...
+    async def summarize(self, messages: Sequence[Message], previous: str | None) -> SummaryDraft: ...
 
 
 def _ratio_map(value: Mapping[str, float]) -> dict[str, float]:
@@ -350,9 +349,7 @@ class SummaryCompression:
         await self._divide(memory, session_id)
         self._history_changed(session_id)
 
-    def _verify(
-        self, session_id: str, expected: Sequence[Message], current: Sequence[Message]
-    ) -> None:
+    def _verify(self, session_id: str, expected: Sequence[Message], current: Sequence[Message]) -> None:
         """The compressed positions must still hold exactly the snapshot."""
         if list(current[: len(expected)]) == list(expected):
             return
@@ -369,9 +366,7 @@ class SummaryCompression:
     ) -> tuple[str, list[int]]:
         earlier = None if previous is None else previous.get("summary")
         try:
-            draft = await summarizer.summarize(
-                list(messages), earlier if isinstance(earlier, str) else None
-            )
+            draft = await summarizer.summarize(list(messages), earlier if isinstance(earlier, str) else None)
             if not isinstance(draft, SummaryDraft):
                 raise TypeError(f"the summarizer must return a SummaryDraft, got {draft!r}")
             if not isinstance(draft.text, str) or not draft.text.strip():
@@ -405,9 +400,7 @@ class SummaryCompression:
             _log.exception("could not put back the previous summary of %s", session_id)
 
     async def _divide(self, memory: MemoryService, session_id: str) -> None:
-        divider = Message(
-            role="system", content=DIVIDER_TEXT, kind=DIVIDER_KIND, timestamp=self._clock()
-        )
+        divider = Message(role="system", content=DIVIDER_TEXT, kind=DIVIDER_KIND, timestamp=self._clock())
         try:
             await memory.save_message(session_id, divider)
         except Exception:  # the compression is committed; the divider is UI only

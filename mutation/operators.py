@@ -19,27 +19,55 @@ import attrs
 
 #: Comparison swaps: each boundary or negation a reviewer would get wrong.
 _COMPARE: Final[dict[type[ast.cmpop], type[ast.cmpop]]] = {
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
-    ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
 }
 #: Arithmetic swaps (``|`` and ``&`` are left alone: here they build types and sets).
 _BINARY: Final[dict[type[ast.operator], type[ast.operator]]] = {
-    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Add, ast.FloorDiv: ast.Mult,
-    ast.Div: ast.Mult, ast.Mod: ast.FloorDiv,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Add,
+    ast.FloorDiv: ast.Mult,
+    ast.Div: ast.Mult,
+    ast.Mod: ast.FloorDiv,
 }
 #: Calls whose single argument passes through unchanged when the call is removed ("removed copy").
 #: ``set()`` and ``tuple()`` are left alone: here they only speed up membership tests or fix a
 #: return type, so removing them could never be told apart.
-_UNWRAP: Final = frozenset({
-    "copy.deepcopy", "copy.copy", "deepcopy", "list", "dict", "sorted", "int", "float", "bool",
-    "str", "reversed",
-})
+_UNWRAP: Final = frozenset(
+    {
+        "copy.deepcopy",
+        "copy.copy",
+        "deepcopy",
+        "list",
+        "dict",
+        "sorted",
+        "int",
+        "float",
+        "bool",
+        "str",
+        "reversed",
+    }
+)
 #: Text swaps inside SQL statements (SELECT, UPDATE, DELETE, INSERT; schema text is left alone).
 _SQL: Final = (
-    (" DESC", " ASC"), ("archived = 0", "archived = 1"), ("archived = 1", "archived = 0"),
-    ("control = 0", "control = 1"), (" >= ", " > "), (" > ", " >= "), ("ts, id", "ts"),
-    ("ts DESC, id DESC", "ts DESC"), (" AND ", " OR "),
+    (" DESC", " ASC"),
+    ("archived = 0", "archived = 1"),
+    ("archived = 1", "archived = 0"),
+    ("control = 0", "control = 1"),
+    (" >= ", " > "),
+    (" > ", " >= "),
+    ("ts, id", "ts"),
+    ("ts DESC, id DESC", "ts DESC"),
+    (" AND ", " OR "),
 )
 _SQL_VERBS: Final = ("SELECT ", "UPDATE ", "DELETE ", "INSERT ")
 
@@ -77,8 +105,11 @@ _Point = tuple[str, ast.AST, Callable[[], ast.AST | None]]
 
 def _is_docstring(node: ast.stmt, body: list[ast.stmt]) -> bool:
     return (
-        body and body[0] is node and isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        body
+        and body[0] is node
+        and isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
     ) is True
 
 
@@ -98,7 +129,7 @@ def _swap_cmp(node: ast.Compare, i: int, new: type[ast.cmpop]) -> ast.AST:
 
 
 def _drop_operand(node: ast.BoolOp, i: int) -> ast.expr:
-    rest = node.values[:i] + node.values[i + 1:]
+    rest = node.values[:i] + node.values[i + 1 :]
     return rest[0] if len(rest) == 1 else ast.BoolOp(node.op, rest)
 
 
@@ -141,6 +172,7 @@ def _expression_points(node: ast.expr) -> Iterator[_Point]:
         bounds = node.slice
         for bound in ("lower", "upper"):
             if getattr(bounds, bound) is not None:
+
                 def without(bound: str = bound) -> ast.AST:
                     out = copy.deepcopy(node)
                     assert isinstance(out.slice, ast.Slice)
@@ -168,9 +200,7 @@ def _statement_points(node: ast.stmt, body: list[ast.stmt]) -> Iterator[_Point]:
 _SKIPPED_FIELDS: Final = frozenset({"annotation", "returns", "decorator_list", "type_comment"})
 
 
-def _walk(
-    node: ast.AST, scope: str, body: list[ast.stmt] | None = None
-) -> Iterator[tuple[str, _Point]]:
+def _walk(node: ast.AST, scope: str, body: list[ast.stmt] | None = None) -> Iterator[tuple[str, _Point]]:
     """Every point under ``node`` in source order, with the qualified name of its function."""
     if isinstance(node, ast.Import | ast.ImportFrom | ast.JoinedStr):
         return
@@ -242,8 +272,9 @@ def mutants(module: str, source: str) -> list[Mutant]:
         identity = (scope, operator, original, mutated)
         occurrence = seen.get(identity, 0)
         seen[identity] = occurrence + 1
-        found.append(Mutant(module, index, scope, operator, getattr(node, "lineno", 0),
-                            original, mutated, occurrence))
+        found.append(
+            Mutant(module, index, scope, operator, getattr(node, "lineno", 0), original, mutated, occurrence)
+        )
     return found
 
 

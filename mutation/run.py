@@ -36,9 +36,16 @@ SETTINGS: Final = "tests/test_reference_settings.py"
 
 def settings_tests(kind: str) -> tuple[str, ...]:
     """The constructor-setting checks of one reference driver (the suite never builds one)."""
-    return tuple(f"{SETTINGS}::{test}[{kind}]"
-                 for test in ("test_default_caps", "test_caps_must_be_positive_integers",
-                              "test_size_and_nesting_limits_are_exact"))
+    return tuple(
+        f"{SETTINGS}::{test}[{kind}]"
+        for test in (
+            "test_default_caps",
+            "test_caps_must_be_positive_integers",
+            "test_size_and_nesting_limits_are_exact",
+        )
+    )
+
+
 #: The scaling probe (PERF-01) runs too, on smaller sessions than its default (40 times the data
 #: still shows a scan as 40x): a mutant that drops a cache or an early exit answers the same,
 #: only slower, and this is the check that notices.
@@ -64,30 +71,60 @@ class Target:
     kit_tests: tuple[str, ...] = ()
 
     def pytest_args(self) -> list[str]:
-        return [SUITE, *self.kit_tests, f"--memory-driver={','.join(self.drivers)}", "-q",
-                "--no-header", "-p", "no:cacheprovider", "--memory-scaling",
-                f"--memory-scaling-sizes={SCALING_SIZES}"]
+        return [
+            SUITE,
+            *self.kit_tests,
+            f"--memory-driver={','.join(self.drivers)}",
+            "-q",
+            "--no-header",
+            "-p",
+            "no:cacheprovider",
+            "--memory-scaling",
+            f"--memory-scaling-sizes={SCALING_SIZES}",
+        ]
 
     def machine_args(self, profile: str) -> list[str]:
         """The state machine alone, under ``profile`` (the second look at an example survivor)."""
-        return [SUITE, "-k", "state_machine", f"--memory-hypothesis-profile={profile}",
-                f"--memory-driver={','.join(self.drivers)}", "-q", "--no-header", "-p",
-                "no:cacheprovider"]
+        return [
+            SUITE,
+            "-k",
+            "state_machine",
+            f"--memory-hypothesis-profile={profile}",
+            f"--memory-driver={','.join(self.drivers)}",
+            "-q",
+            "--no-header",
+            "-p",
+            "no:cacheprovider",
+        ]
 
 
 TARGETS: Final = {
     t.label: t
     for t in (
-        Target("inmemory", "drivers/inmemory.py", "aalis_memory.drivers.inmemory", ("inmemory",),
-               (*settings_tests("inmemory"), "tests/test_inmemory_driver.py")),
+        Target(
+            "inmemory",
+            "drivers/inmemory.py",
+            "aalis_memory.drivers.inmemory",
+            ("inmemory",),
+            (*settings_tests("inmemory"), "tests/test_inmemory_driver.py"),
+        ),
         # Shared by every driver: a mutant one driver's path never reaches must be caught on
         # the other's (SQLite checks timestamps of bounds and deletions the in-memory one never
         # sees).
-        Target("semantics", "drivers/semantics.py", "aalis_memory.drivers.semantics",
-               ("inmemory", "sqlite"), (*settings_tests("inmemory"), *settings_tests("sqlite"))),
-        Target("sqlite", "drivers/sqlite.py", "aalis_memory.drivers.sqlite", ("sqlite",),
-               (*settings_tests("sqlite"), "tests/test_sqlite_driver.py",
-                "tests/test_sqlite_lifecycle.py")),
+        Target(
+            "semantics",
+            "drivers/semantics.py",
+            "aalis_memory.drivers.semantics",
+            ("inmemory", "sqlite"),
+            (*settings_tests("inmemory"), *settings_tests("sqlite")),
+        ),
+        Target(
+            "sqlite",
+            "drivers/sqlite.py",
+            "aalis_memory.drivers.sqlite",
+            ("sqlite",),
+            (*settings_tests("sqlite"), "tests/test_sqlite_driver.py", "tests/test_sqlite_lifecycle.py"),
+        ),
         # Needs a server (see README: MongoDB, Docker or FerretDB); not in the default set.
         Target("mongodb", "drivers/mongodb/__init__.py", "aalis_memory.drivers.mongodb", ("mongodb",)),
     )
@@ -110,7 +147,10 @@ class Equivalent:
 
     def matches(self, mutant: Mutant) -> bool:
         return (self.module, self.function, self.original, self.mutated) == (
-            mutant.module, mutant.function, mutant.original, mutant.mutated
+            mutant.module,
+            mutant.function,
+            mutant.original,
+            mutant.mutated,
         ) and self.key in ("", mutant.key)
 
 
@@ -137,8 +177,13 @@ class Result:
 
 
 def run_one(
-    target: Target, source: str, index: int | None, timeout: float, workdir: Path,
-    pytest_args: Sequence[str] | None = None, tag_suffix: str = "",
+    target: Target,
+    source: str,
+    index: int | None,
+    timeout: float,
+    workdir: Path,
+    pytest_args: Sequence[str] | None = None,
+    tag_suffix: str = "",
 ) -> tuple[int | None, list[str], float]:
     """One child run of mutant ``index`` of ``source`` (``None``: unmutated): exit code (``None``
     on timeout), failed test ids, seconds. The source travels with the run, so editing the file
@@ -149,14 +194,27 @@ def run_one(
     failures.write_text("", encoding="utf-8")
     tree = workdir / f"{target.label}-{tag}.ast"
     tree.write_bytes(pickle.dumps(ast.parse(source) if index is None else mutated_tree(source, index)))
-    spec.write_text(json.dumps({
-        "module": target.module, "path": str(REPO / target.path), "tree": str(tree),
-        "pytest_args": list(pytest_args or target.pytest_args()), "failures": str(failures),
-    }), encoding="utf-8")
+    spec.write_text(
+        json.dumps(
+            {
+                "module": target.module,
+                "path": str(REPO / target.path),
+                "tree": str(tree),
+                "pytest_args": list(pytest_args or target.pytest_args()),
+                "failures": str(failures),
+            }
+        ),
+        encoding="utf-8",
+    )
     start = time.monotonic()
     with (workdir / f"{target.label}-{tag}.log").open("w", encoding="utf-8") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "mutation.child", str(spec)], cwd=REPO,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mutation.child", str(spec)],
+            cwd=REPO,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             code: int | None = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -167,9 +225,7 @@ def run_one(
     return code, failed, time.monotonic() - start
 
 
-def select(
-    found: Sequence[Mutant], sample: int | None, seed: int, only: str | None
-) -> list[Mutant]:
+def select(found: Sequence[Mutant], sample: int | None, seed: int, only: str | None) -> list[Mutant]:
     """A seeded sample (the same seed always picks the same mutants of an unchanged module)."""
     pool = [m for m in found if only is None or only in m.key]
     if sample is None or sample >= len(pool):
@@ -179,8 +235,14 @@ def select(
 
 
 def run_target(
-    target: Target, source: str, chosen: Sequence[Mutant], equivalents: Sequence[Equivalent],
-    jobs: int, timeout: float | None, workdir: Path, progress: bool = True,
+    target: Target,
+    source: str,
+    chosen: Sequence[Mutant],
+    equivalents: Sequence[Equivalent],
+    jobs: int,
+    timeout: float | None,
+    workdir: Path,
+    progress: bool = True,
     machine_profile: str | None = MACHINE_PROFILE,
 ) -> tuple[list[Result], float]:
     """Run every chosen mutant of ``source`` (the text of ``target``'s module the mutants were
@@ -206,10 +268,21 @@ def run_target(
         if code is None:
             return Result(mutant, "timeout", groups, seconds)
         note = ""
-        if (machine_profile is not None and "examples" not in groups
-                and "state machine" not in groups and (code == 0 or failed)):
-            again, found, more = run_one(target, source, mutant.index, MACHINE_FACTOR * limit,
-                                         workdir, target.machine_args(machine_profile), "-machine")
+        if (
+            machine_profile is not None
+            and "examples" not in groups
+            and "state machine" not in groups
+            and (code == 0 or failed)
+        ):
+            again, found, more = run_one(
+                target,
+                source,
+                mutant.index,
+                MACHINE_FACTOR * limit,
+                workdir,
+                target.machine_args(machine_profile),
+                "-machine",
+            )
             seconds += more
             if again is None:
                 note = f"state machine ({machine_profile} profile) timed out"
@@ -218,8 +291,7 @@ def run_target(
                 note = f"state machine: {machine_profile} profile"
         if not groups and code == 0:
             return Result(mutant, "survived", (), seconds, note)
-        reason = note or ("" if failed else
-                          f"exit {code} before any test failed (import or collection)")
+        reason = note or ("" if failed else f"exit {code} before any test failed (import or collection)")
         return Result(mutant, "killed", groups, seconds, reason)
 
     results: list[Result] = []
@@ -228,15 +300,19 @@ def run_target(
             results.append(result)
             if progress:
                 m = result.mutant
-                print(f"  [{len(results)}/{len(chosen)}] {target.label}:{m.line} {m.operator:<12} "
-                      f"{result.outcome:<10} {'+'.join(result.killed_by)}", flush=True)
+                print(
+                    f"  [{len(results)}/{len(chosen)}] {target.label}:{m.line} {m.operator:<12} "
+                    f"{result.outcome:<10} {'+'.join(result.killed_by)}",
+                    flush=True,
+                )
     return results, baseline
 
 
 def summary(results: Iterable[Result]) -> dict[str, Any]:
     items = list(results)
-    count = {o: sum(1 for r in items if r.outcome == o)
-             for o in ("killed", "survived", "timeout", "equivalent")}
+    count = {
+        o: sum(1 for r in items if r.outcome == o) for o in ("killed", "survived", "timeout", "equivalent")
+    }
     judged = count["killed"] + count["survived"] + count["timeout"]
     detected = count["killed"] + count["timeout"]
     killed = [r for r in items if r.outcome == "killed"]
@@ -245,10 +321,12 @@ def summary(results: Iterable[Result]) -> dict[str, Any]:
         "score": round(100 * detected / judged, 1) if judged else None,
         # The machine against the example tests (the two halves of the conformance suite): a
         # kit test failing as well does not make the machine's kill any less its own.
-        "only_state_machine": sum(1 for r in killed if "state machine" in r.killed_by
-                                  and "examples" not in r.killed_by),
-        "only_examples": sum(1 for r in killed if "examples" in r.killed_by
-                             and "state machine" not in r.killed_by),
+        "only_state_machine": sum(
+            1 for r in killed if "state machine" in r.killed_by and "examples" not in r.killed_by
+        ),
+        "only_examples": sum(
+            1 for r in killed if "examples" in r.killed_by and "state machine" not in r.killed_by
+        ),
         "only_kit": sum(1 for r in killed if r.killed_by == ("kit",)),
     }
 

@@ -38,8 +38,7 @@ def broken_helper(name: str, *rule_ids: str) -> Callable[[ClearNamespaces], Clea
     return register
 
 
-async def _listed(memory: Any, namespace: str, *, use_keys: bool = True
-                  ) -> tuple[list[str], list[str]]:
+async def _listed(memory: Any, namespace: str, *, use_keys: bool = True) -> tuple[list[str], list[str]]:
     """A namespace's keys to delete, and those of them list_metadata cannot read."""
     readable = [entry.key for entry in await memory.list_metadata(namespace)]
     list_keys = getattr(memory, "list_metadata_keys", None)
@@ -49,8 +48,9 @@ async def _listed(memory: Any, namespace: str, *, use_keys: bool = True
     return keys, [f"{namespace}/{key}" for key in keys if key not in readable]
 
 
-async def _gather(memory: Any, namespaces: Iterable[str], *, use_keys: bool = True
-                  ) -> tuple[dict[str, list[str]], list[str]]:
+async def _gather(
+    memory: Any, namespaces: Iterable[str], *, use_keys: bool = True
+) -> tuple[dict[str, list[str]], list[str]]:
     """The keys to delete per namespace (in input order, each once), and the unreadable ones."""
     deleted: dict[str, list[str]] = {}
     unreadable: list[str] = []
@@ -67,8 +67,9 @@ async def _one_commit(memory: Any, deleted: dict[str, list[str]]) -> None:
 
 
 @broken_helper("commit-per-namespace", "CLR-04")
-async def commit_per_namespace(memory: Any, namespaces: Iterable[str], logger: InfoLogger
-                               ) -> dict[str, list[str]]:
+async def commit_per_namespace(
+    memory: Any, namespaces: Iterable[str], logger: InfoLogger
+) -> dict[str, list[str]]:
     """One commit_metadata per namespace. CLR-04: the entries go "in a single commit_metadata"."""
     deleted: dict[str, list[str]] = {}
     unreadable: list[str] = []
@@ -82,8 +83,9 @@ async def commit_per_namespace(memory: Any, namespaces: Iterable[str], logger: I
 
 
 @broken_helper("namespaces-sorted", "CLR-05")
-async def namespaces_sorted(memory: Any, namespaces: Iterable[str], logger: InfoLogger
-                            ) -> dict[str, list[str]]:
+async def namespaces_sorted(
+    memory: Any, namespaces: Iterable[str], logger: InfoLogger
+) -> dict[str, list[str]]:
     """Returns the namespaces sorted by name. CLR-05: "namespaces in the order they were
     passed"."""
     deleted, unreadable = await _gather(memory, sorted(set(namespaces)))
@@ -94,8 +96,9 @@ async def namespaces_sorted(memory: Any, namespaces: Iterable[str], logger: Info
 
 
 @broken_helper("ignores-list-keys", "CLR-06", "CLR-07")
-async def ignores_list_keys(memory: Any, namespaces: Iterable[str], logger: InfoLogger
-                            ) -> dict[str, list[str]]:
+async def ignores_list_keys(
+    memory: Any, namespaces: Iterable[str], logger: InfoLogger
+) -> dict[str, list[str]]:
     """Reads keys from list_metadata even when the store has list_metadata_keys. CLR-06: then
     "unreadable entries are deleted too"; CLR-07: deleting them "logs exactly one info line"."""
     deleted, _ = await _gather(memory, namespaces, use_keys=False)
@@ -104,8 +107,9 @@ async def ignores_list_keys(memory: Any, namespaces: Iterable[str], logger: Info
 
 
 @broken_helper("a-line-per-entry", "CLR-07")
-async def a_line_per_entry(memory: Any, namespaces: Iterable[str], logger: InfoLogger
-                           ) -> dict[str, list[str]]:
+async def a_line_per_entry(
+    memory: Any, namespaces: Iterable[str], logger: InfoLogger
+) -> dict[str, list[str]]:
     """Logs one info line per unreadable entry. CLR-07: "exactly one info line naming them"."""
     deleted, unreadable = await _gather(memory, namespaces)
     await _one_commit(memory, deleted)
@@ -115,8 +119,7 @@ async def a_line_per_entry(memory: Any, namespaces: Iterable[str], logger: InfoL
 
 
 @broken_helper("fallback-logs", "CLR-08")
-async def fallback_logs(memory: Any, namespaces: Iterable[str], logger: InfoLogger
-                        ) -> dict[str, list[str]]:
+async def fallback_logs(memory: Any, namespaces: Iterable[str], logger: InfoLogger) -> dict[str, list[str]]:
     """Without list_metadata_keys, logs that it could not see unreadable entries. CLR-08: in the
     fallback they are "neither returned nor logged"."""
     deleted, unreadable = await _gather(memory, namespaces)
@@ -129,7 +132,7 @@ async def fallback_logs(memory: Any, namespaces: Iterable[str], logger: InfoLogg
 
 
 #: The fixture a run of one broken helper overrides (its conftest.py).
-CONFTEST: Final = '''import pytest
+CONFTEST: Final = """import pytest
 
 from broken_helpers import HELPERS
 
@@ -137,4 +140,4 @@ from broken_helpers import HELPERS
 @pytest.fixture
 def aalis_clear_helper():
     return HELPERS[{name!r}].helper
-'''
+"""

@@ -52,9 +52,13 @@ def broken(name: str, *rule_ids: str) -> Callable[[C], C]:
 
         def factory(ctx: ProviderContext) -> SummaryCompression:
             return cls(
-                ctx.memory, ctx.summarizer, settings=ctx.settings,
-                token_counter=ctx.token_counter, birth_platform=ctx.birth_platform,
-                clock=ctx.clock, emit=ctx.emit,
+                ctx.memory,
+                ctx.summarizer,
+                settings=ctx.settings,
+                token_counter=ctx.token_counter,
+                birth_platform=ctx.birth_platform,
+                clock=ctx.clock,
+                emit=ctx.emit,
             )
 
         factory.__doc__ = doc
@@ -81,8 +85,14 @@ class ArchiveOnFailure(SummaryCompression):
     """Degrades to a plain trim when the summarizer fails, as the upstream plugin did."""
 
     async def _compress(
-        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+        self,
+        memory: MemoryService,
+        summarizer: Summarizer,
+        session_id: str,
+        snapshot: Sequence[Message],
+        split: int,
+        previous: JsonObject | None,
+        mark: Mark,
     ) -> None:
         try:
             await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
@@ -105,8 +115,14 @@ class LosesPostSplit(SummaryCompression):
     """Archives everything that arrived up to the commit, not only what was summarized."""
 
     async def _compress(
-        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+        self,
+        memory: MemoryService,
+        summarizer: Summarizer,
+        session_id: str,
+        snapshot: Sequence[Message],
+        split: int,
+        previous: JsonObject | None,
+        mark: Mark,
     ) -> None:
         await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
         last = snapshot[split - 1].timestamp or 0
@@ -146,20 +162,38 @@ class ArchivesPicksToo(SummaryCompression):
 
 
 @broken(
-    "background-commit", "CSV-01", "CSV-02", "CSV-04", "CSV-05", "CSV-06", "CSV-07", "CSV-08",
-    "CSV-13", "CSV-15", "CSV-18", "CSV-19", "EVT-01",
+    "background-commit",
+    "CSV-01",
+    "CSV-02",
+    "CSV-04",
+    "CSV-05",
+    "CSV-06",
+    "CSV-07",
+    "CSV-08",
+    "CSV-13",
+    "CSV-15",
+    "CSV-18",
+    "CSV-19",
+    "EVT-01",
 )
 class BackgroundCommit(SummaryCompression):
     """Resolves as soon as the summarizer answered; archiving finishes in a background task."""
 
-    async def archive_later(self, memory: MemoryService, session_id: str, split: int,
-                            keep: Sequence[int]) -> int:
+    async def archive_later(
+        self, memory: MemoryService, session_id: str, split: int, keep: Sequence[int]
+    ) -> int:
         await asyncio.sleep(0)
         return await memory.archive_span(session_id, split, keep)
 
     async def _compress(
-        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+        self,
+        memory: MemoryService,
+        summarizer: Summarizer,
+        session_id: str,
+        snapshot: Sequence[Message],
+        split: int,
+        previous: JsonObject | None,
+        mark: Mark,
     ) -> None:
         deferred = _DeferArchive(memory, self)
         await super()._compress(deferred, summarizer, session_id, snapshot, split, previous, mark)
@@ -174,9 +208,7 @@ class _DeferArchive:
         self.tasks: list[asyncio.Task[int]] = []
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
-        task = asyncio.ensure_future(
-            self.owner.archive_later(self.wrapped, session_id, count, list(keep))
-        )
+        task = asyncio.ensure_future(self.owner.archive_later(self.wrapped, session_id, count, list(keep)))
         self.tasks.append(task)
         _PENDING.add(task)
         task.add_done_callback(_PENDING.discard)
@@ -209,9 +241,7 @@ class EventsBeforeChecks(SummaryCompression):
 class NoRecheck(SummaryCompression):
     """Archives by the snapshot's positions without looking at the history again."""
 
-    def _verify(
-        self, session_id: str, expected: Sequence[Message], current: Sequence[Message]
-    ) -> None:
+    def _verify(self, session_id: str, expected: Sequence[Message], current: Sequence[Message]) -> None:
         return None
 
 
@@ -237,8 +267,14 @@ class DoneBeforeCommit(SummaryCompression):
         self._announced.add(session_id)
 
     async def _compress(
-        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+        self,
+        memory: MemoryService,
+        summarizer: Summarizer,
+        session_id: str,
+        snapshot: Sequence[Message],
+        split: int,
+        previous: JsonObject | None,
+        mark: Mark,
     ) -> None:
         announcing = _BeforeArchive(memory, self._announce)
         await super()._compress(announcing, summarizer, session_id, snapshot, split, previous, mark)
@@ -274,8 +310,14 @@ class _CommitWatch(SummaryCompression):
         self._commit_failed: set[str] = set()
 
     async def _compress(
-        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+        self,
+        memory: MemoryService,
+        summarizer: Summarizer,
+        session_id: str,
+        snapshot: Sequence[Message],
+        split: int,
+        previous: JsonObject | None,
+        mark: Mark,
     ) -> None:
         try:
             await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
@@ -322,8 +364,14 @@ class ShortThreshold(SummaryCompression):
     """Leaves conversations under three messages alone, even on a manual compress."""
 
     async def _compress(
-        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+        self,
+        memory: MemoryService,
+        summarizer: Summarizer,
+        session_id: str,
+        snapshot: Sequence[Message],
+        split: int,
+        previous: JsonObject | None,
+        mark: Mark,
     ) -> None:
         if sum(1 for m in snapshot[:split] if not m.is_control) >= 3:
             await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
@@ -334,7 +382,10 @@ class SummaryNotFolded(SummaryCompression):
     """Summarizes from scratch each time: the previous summary is never handed over."""
 
     async def _draft(
-        self, summarizer: Summarizer, session_id: str, messages: Sequence[Message],
+        self,
+        summarizer: Summarizer,
+        session_id: str,
+        messages: Sequence[Message],
         previous: JsonObject | None,
     ) -> tuple[str, list[int]]:
         return await super()._draft(summarizer, session_id, messages, None)
@@ -353,9 +404,12 @@ class DividerNotSystem(SummaryCompression):
     """Leaves its divider as an assistant message (still an event marker, so it is a divider)."""
 
     async def _divide(self, memory: MemoryService, session_id: str) -> None:
-        await memory.save_message(session_id, Message(
-            role="assistant", content="--- compressed ---", kind="event-marker",
-            timestamp=self._clock()))
+        await memory.save_message(
+            session_id,
+            Message(
+                role="assistant", content="--- compressed ---", kind="event-marker", timestamp=self._clock()
+            ),
+        )
 
 
 @broken("keeps-every-summary", "CSV-16")
@@ -395,7 +449,11 @@ class KeepsNewSummaryOnReject(SummaryCompression):
     """Stores the new summary first and never puts the previous one back when it then rejects."""
 
     async def _restore(
-        self, memory: MemoryService, session_id: str, previous: JsonObject | None, mark: Mark,
+        self,
+        memory: MemoryService,
+        session_id: str,
+        previous: JsonObject | None,
+        mark: Mark,
     ) -> None:
         return None
 
@@ -421,9 +479,7 @@ class HistoryChangedReportedDone(SummaryCompression):
         super().__init__(*args, **kwargs)
         self._changed: set[str] = set()
 
-    def _verify(
-        self, session_id: str, expected: Sequence[Message], current: Sequence[Message]
-    ) -> None:
+    def _verify(self, session_id: str, expected: Sequence[Message], current: Sequence[Message]) -> None:
         try:
             super()._verify(session_id, expected, current)
         except HistoryChanged:
@@ -489,8 +545,14 @@ class ArchiveAsDeletion(SummaryCompression):
     """Announces the archived messages as deleted, so the vector index drops them."""
 
     async def _compress(
-        self, memory: MemoryService, summarizer: Summarizer, session_id: str,
-        snapshot: Sequence[Message], split: int, previous: JsonObject | None, mark: Mark,
+        self,
+        memory: MemoryService,
+        summarizer: Summarizer,
+        session_id: str,
+        snapshot: Sequence[Message],
+        split: int,
+        previous: JsonObject | None,
+        mark: Mark,
     ) -> None:
         await super()._compress(memory, summarizer, session_id, snapshot, split, previous, mark)
         if self._emit_event is not None:
@@ -535,8 +597,10 @@ class ClearAllOwnWrites(SummaryCompression):
         self._wrote.add(session_id)
 
     async def on_clear(self, context: ClearContext) -> ClearResult | None:
-        if context.scope != "all" or self.memory is None or (
-            context.types is not None and CLEAR_TYPE not in context.types
+        if (
+            context.scope != "all"
+            or self.memory is None
+            or (context.types is not None and CLEAR_TYPE not in context.types)
         ):
             return await super().on_clear(context)
         self._clears_of_all += 1  # a run in progress still sees the clear
@@ -544,8 +608,7 @@ class ClearAllOwnWrites(SummaryCompression):
         if ops:
             await self.memory.commit_metadata(ops)
         self._wrote.clear()
-        return ClearResult(source="memory-summary", type=CLEAR_TYPE, success=True,
-                           message="对话摘要已清除")
+        return ClearResult(source="memory-summary", type=CLEAR_TYPE, success=True, message="对话摘要已清除")
 
 
 @broken("clear-ignores-types", "CLR-13")

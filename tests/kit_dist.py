@@ -40,15 +40,22 @@ class FreshEnv:
     def bin(self) -> Path:
         return self.python.parent
 
-    def run(self, *argv: str | Path, cwd: Path, timeout: float = STEP_TIMEOUT_S
-            ) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *argv: str | Path, cwd: Path, timeout: float = STEP_TIMEOUT_S
+    ) -> subprocess.CompletedProcess[str]:
         """Run in the venv as an activated shell would: its bin first on PATH, no PYTHONPATH."""
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
         env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
         env["VIRTUAL_ENV"] = str(self.root)
-        return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=timeout, check=False)
+        return subprocess.run(
+            [str(a) for a in argv],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
 
 
 def _checked(proc: subprocess.CompletedProcess[str], what: str) -> subprocess.CompletedProcess[str]:
@@ -63,10 +70,16 @@ def built_dists(factory: pytest.TempPathFactory) -> Dists:
     log = out / "build.log"
     if not log.exists():
         out.mkdir(exist_ok=True)
-        proc = _checked(subprocess.run(
-            [sys.executable, "-m", "build", "--outdir", str(out), str(REPO)],
-            capture_output=True, text=True, timeout=STEP_TIMEOUT_S, check=False,
-        ), "python -m build")
+        proc = _checked(
+            subprocess.run(
+                [sys.executable, "-m", "build", "--outdir", str(out), str(REPO)],
+                capture_output=True,
+                text=True,
+                timeout=STEP_TIMEOUT_S,
+                check=False,
+            ),
+            "python -m build",
+        )
         log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
     (sdist,) = out.glob("*.tar.gz")
     (wheel,) = out.glob("*.whl")
@@ -78,8 +91,9 @@ def example_copy(factory: pytest.TempPathFactory) -> Path:
     build/ and egg-info must not land in the repository."""
     target = factory.getbasetemp() / "json-file-backend"
     if not target.exists():
-        shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns(
-            "build", "*.egg-info", "__pycache__", ".venv"))
+        shutil.copytree(
+            EXAMPLE, target, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".venv")
+        )
     return target
 
 
@@ -93,7 +107,19 @@ def user_env(factory: pytest.TempPathFactory) -> FreshEnv:
         wheel = built_dists(factory).wheel
         venv.EnvBuilder(with_pip=True, clear=True).create(root)
         env = FreshEnv(root, python)
-        _checked(env.run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                         wheel, example_copy(factory), cwd=root), "pip install into the fresh venv")
+        _checked(
+            env.run(
+                python,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                wheel,
+                example_copy(factory),
+                cwd=root,
+            ),
+            "pip install into the fresh venv",
+        )
         done.write_text(str(wheel), encoding="utf-8")
     return FreshEnv(root, python)

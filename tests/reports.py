@@ -33,15 +33,17 @@ def verdicts(report: dict[str, Any], driver: str) -> dict[str, str]:
 
 def failing(report: dict[str, Any], driver: str) -> dict[str, Any]:
     """The entries of ``driver``'s rules whose verdict is ``fail``."""
-    return {rule: entry for rule, entry in rules(report, driver).items()
-            if entry["verdict"] == "fail"}
+    return {rule: entry for rule, entry in rules(report, driver).items() if entry["verdict"] == "fail"}
 
 
 def slow_round_trip(rule: str, entry: dict[str, Any]) -> bool:
     """META-05's partial pass for want of two round trips within one millisecond (a driver
     behind a process boundary or a server): the kit says which phase did not run, and why."""
-    return (rule == "META-05" and entry["verdict"] == "partial pass"
-            and "same-millisecond phase never ran" in entry["message"])
+    return (
+        rule == "META-05"
+        and entry["verdict"] == "partial pass"
+        and "same-millisecond phase never ran" in entry["message"]
+    )
 
 
 def messages(entry: dict[str, Any]) -> list[str]:

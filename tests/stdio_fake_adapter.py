@@ -13,14 +13,20 @@ import time
 from typing import Any
 
 EMPTY: dict[str, Any] = {
-    "getFullHistory": [], "listMetadata": [], "getMessagesBySessionRange": [],
-    "getRecentMessagesAcrossSessions": [], "archiveSpan": 0, "updateMessageContent": 0,
-    "deleteMessagesByTimestamps": 0, "plantRawMetadata": False,
+    "getFullHistory": [],
+    "listMetadata": [],
+    "getMessagesBySessionRange": [],
+    "getRecentMessagesAcrossSessions": [],
+    "archiveSpan": 0,
+    "updateMessageContent": 0,
+    "deleteMessagesByTimestamps": 0,
+    "plantRawMetadata": False,
 }
 HELLO = {
-    "protocolVersion": 1, "adapter": "fake", "rawMetadata": False,
-    "capabilities": {"ordering": "timestamp", "metadataAtomicity": "atomic",
-                     "archiveAtomicity": "atomic"},
+    "protocolVersion": 1,
+    "adapter": "fake",
+    "rawMetadata": False,
+    "capabilities": {"ordering": "timestamp", "metadataAtomicity": "atomic", "archiveAtomicity": "atomic"},
     "methods": ["clearAll", "countHistory", "listMetadataKeys", "getFullHistory"],
 }
 

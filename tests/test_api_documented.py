@@ -35,8 +35,9 @@ def arguments(register: Callable[..., Any], returned: type) -> dict[str, str]:
     """Every argument of ``register`` and every field of the ``returned`` registration, each with
     its type (the argument's when both have it)."""
     found = {field.name: _annotation(field.type) for field in attrs.fields(returned)}
-    found |= {name: _annotation(param.annotation)
-              for name, param in inspect.signature(register).parameters.items()}
+    found |= {
+        name: _annotation(param.annotation) for name, param in inspect.signature(register).parameters.items()
+    }
     return found
 
 
@@ -48,8 +49,8 @@ def section(text: str, heading: str) -> str:
     """The text under ``heading`` up to the next heading of the same or a higher level."""
     level = heading.split(" ", 1)[0]
     start = text.index(f"\n{heading}\n") + 1
-    ends = [m.start() for m in re.finditer(rf"\n#{{1,{len(level)}}} ", text[start + 1:])]
-    return text[start:start + 1 + ends[0]] if ends else text[start:]
+    ends = [m.start() for m in re.finditer(rf"\n#{{1,{len(level)}}} ", text[start + 1 :])]
+    return text[start : start + 1 + ends[0]] if ends else text[start:]
 
 
 def rows(text: str) -> dict[str, list[str]]:
@@ -63,8 +64,7 @@ def rows(text: str) -> dict[str, list[str]]:
     return found
 
 
-def undocumented(expected: Mapping[str, str | None], text: str, *, typed: bool = True
-                 ) -> list[str]:
+def undocumented(expected: Mapping[str, str | None], text: str, *, typed: bool = True) -> list[str]:
     """What ``text`` fails to say of each expected name: no table row, an empty description (the
     last cell) or, when ``typed``, a type other than the expected one (the cell after the name;
     an expected ``None``: any type, but one)."""
@@ -102,10 +102,16 @@ def test_every_field_is_documented(cls: type) -> None:
 
 def test_every_type_alias_a_type_names_is_explained() -> None:
     """``RawMetadataHook | None`` says little until ``RawMetadataHook`` is spelled out."""
-    named = " ".join([*arguments(memory_driver, DriverRegistration).values(),
-                      *fields(DriverContext).values(), *fields(Capabilities).values()])
-    aliases = [a for a in contract_doc.type_aliases(DriverRegistration.__module__)
-               if re.search(rf"\b{a}\b", named)]
+    named = " ".join(
+        [
+            *arguments(memory_driver, DriverRegistration).values(),
+            *fields(DriverContext).values(),
+            *fields(Capabilities).values(),
+        ]
+    )
+    aliases = [
+        a for a in contract_doc.type_aliases(DriverRegistration.__module__) if re.search(rf"\b{a}\b", named)
+    ]
     assert "RawMetadataHook" in aliases
     explained = section(DOC, "### Types named above")
     for alias in aliases:
@@ -160,18 +166,22 @@ def _grown_register() -> None:
 
 
 _grown_register.__signature__ = inspect.signature(memory_driver).replace(  # type: ignore[attr-defined]
-    parameters=[*inspect.signature(memory_driver).parameters.values(),
-                inspect.Parameter("fresh_store", inspect.Parameter.KEYWORD_ONLY,
-                                  default=None, annotation="FreshStore | None")])
+    parameters=[
+        *inspect.signature(memory_driver).parameters.values(),
+        inspect.Parameter(
+            "fresh_store", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="FreshStore | None"
+        ),
+    ]
+)
 
 
 def test_a_field_or_argument_added_to_the_api_is_reported() -> None:
-    assert undocumented(fields(_GrownContext), section(DOC, "### DriverContext")) == [
-        "fresh: no row"]
+    assert undocumented(fields(_GrownContext), section(DOC, "### DriverContext")) == ["fresh: no row"]
     expected = arguments(_grown_register, DriverRegistration)
     assert undocumented(expected, section(DOC, ARGUMENTS)) == ["fresh_store: no row"]
-    assert undocumented(dict.fromkeys(expected), section(README, "## Registering your backend")
-                        ) == ["fresh_store: no row"]
+    assert undocumented(dict.fromkeys(expected), section(README, "## Registering your backend")) == [
+        "fresh_store: no row"
+    ]
 
 
 def test_a_field_without_a_comment_is_reported_once_generated() -> None:
@@ -183,12 +193,13 @@ def test_a_field_without_a_comment_is_reported_once_generated() -> None:
 def test_an_export_without_a_description_is_reported() -> None:
     text = "| Name | What |\n|---|---|\n| `said` | a thing |\n| `unsaid` |  |\n"
     assert undocumented(dict.fromkeys(["said", "unsaid", "absent"]), text, typed=False) == [
-        "unsaid: says nothing of what it is for", "absent: no row"]
+        "unsaid: says nothing of what it is for",
+        "absent: no row",
+    ]
 
 
 def test_a_wrong_type_is_reported() -> None:
     text = "| Field | Type | What |\n|---|---|---|\n| `a` | `int \\| None` | it counts |\n"
     assert undocumented({"a": "int | None"}, text) == []
     assert undocumented({"a": "int"}, text) == ["a: type shown 'int | None', not 'int'"]
-    assert undocumented({"a": None}, "| `a` | | it counts |\n") == [
-        "a: type shown '', not None"]
+    assert undocumented({"a": None}, "| `a` | | it counts |\n") == ["a: type shown '', not None"]

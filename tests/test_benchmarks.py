@@ -21,12 +21,15 @@ RATIO_LINE = re.compile(r"^sqlite\s+n=([\d,]+)\s+(.+?)\s+driver\s+[\d.]+ ms\s.*\
 def test_quick_run_prints_a_ratio_for_every_operation() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "benchmarks", "--quick", "--drivers=sqlite"],
-        cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
-    found = [match.groups() for line in lines
-             if (match := RATIO_LINE.match(line)) is not None]
+    found = [match.groups() for line in lines if (match := RATIO_LINE.match(line)) is not None]
     expected = [(f"{size:,}", operation) for size in QUICK_PLAN.sizes for operation in OPERATIONS]
     assert found == expected, proc.stdout
     assert any("peak memory" in line and " ratio " in line for line in lines), proc.stdout

@@ -31,7 +31,8 @@ NEED_ARCHIVE = {f"ARCH-{n:02d}" for n in (1, 2, 3, 4, 5, 6, 7, 8, 10, 11)}
 def cascade_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str, Path]:
     workdir = tmp_path_factory.mktemp("cascades")
     code, data, output = run_suite(
-        workdir, [NO_ARCHIVE, INF_RAISES, DROPS_MARKERS],
+        workdir,
+        [NO_ARCHIVE, INF_RAISES, DROPS_MARKERS],
         f"--memory-report={workdir / 'matrix.md'}",
         f"--junitxml={workdir / 'junit.xml'}",
     )
@@ -39,9 +40,14 @@ def cascade_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any
     return data, output, workdir
 
 
-@pytest.mark.parametrize(("driver", "broken"), [
-    (NO_ARCHIVE, "REQ-01"), (INF_RAISES, "LIM-02"), (DROPS_MARKERS, "HIST-05"),
-])
+@pytest.mark.parametrize(
+    ("driver", "broken"),
+    [
+        (NO_ARCHIVE, "REQ-01"),
+        (INF_RAISES, "LIM-02"),
+        (DROPS_MARKERS, "HIST-05"),
+    ],
+)
 def test_the_broken_rule_fails_and_no_other(
     cascade_run: tuple[dict[str, Any], str, Path], driver: str, broken: str
 ) -> None:
@@ -77,18 +83,25 @@ def test_every_output_says_blocked(cascade_run: tuple[dict[str, Any], str, Path]
     cell = dict(zip(header.split("|"), row.split("|"), strict=True))[f" `{NO_ARCHIVE}` "]
     assert cell.strip() == "🚧", (header, row)
     assert f"`{NO_ARCHIVE}` **ARCH-01** (blocked by REQ-01 (fail))" in matrix
-    properties = {p.get("value") for p in ET.parse(workdir / "junit.xml").iter("property")
-                  if p.get("name") == "aalis_rule"}
+    properties = {
+        p.get("value")
+        for p in ET.parse(workdir / "junit.xml").iter("property")
+        if p.get("name") == "aalis_rule"
+    }
     assert "ARCH-01 MUST blocked" in properties
     # Structured properties are JSON a CI tool can read, not Python reprs (issue 23).
-    outcomes = [p.get("value", "") for p in ET.parse(workdir / "junit.xml").iter("property")
-                if p.get("name") == "aalis_outcomes"]
+    outcomes = [
+        p.get("value", "")
+        for p in ET.parse(workdir / "junit.xml").iter("property")
+        if p.get("name") == "aalis_outcomes"
+    ]
     assert outcomes
     assert all(isinstance(json.loads(v), list) for v in outcomes), outcomes[:2]
 
 
-def test_an_observation_reads_with_a_finite_limit(cascade_run: tuple[dict[str, Any], str, Path],
-                                                  ) -> None:
+def test_an_observation_reads_with_a_finite_limit(
+    cascade_run: tuple[dict[str, Any], str, Path],
+) -> None:
     """get_history(s, inf) raising fails LIM-02 alone: the other tests read "everything" with a
     finite limit, so none of them is even blocked."""
     found = verdicts(cascade_run[0], INF_RAISES)
@@ -107,8 +120,9 @@ def test_a_check_that_read_through_a_broken_rule_is_blocked_by_it(
     assert entry["blocked_by"] == [{"rule": "HIST-05", "verdict": "fail"}], entry
     blocked = [t for t in entry["tests"] if t["verdict"] == "blocked"]
     assert blocked, entry["tests"]
-    assert all(t["blocker"] == "HIST-05" and "read the store through HIST-05" in t["message"]
-               for t in blocked), blocked
+    assert all(
+        t["blocker"] == "HIST-05" and "read the store through HIST-05" in t["message"] for t in blocked
+    ), blocked
     cases = {c.get("name", ""): c for c in ET.parse(workdir / "junit.xml").iter("testcase")}
     mended = cases[f"test_archive_counts_markers_as_positions[{DROPS_MARKERS}]"]
     assert {p.get("value") for p in mended.iter("property")} >= {"ARCH-03 MUST blocked"}

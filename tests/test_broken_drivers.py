@@ -25,14 +25,28 @@ def run_suite(workdir: Path, drivers: list[str], *extra: str) -> tuple[int, dict
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS_DIR), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run(
         [
-            sys.executable, "-m", "pytest", "-p", "broken_drivers.plugin", "-p", "no:cacheprovider",
-            "-q", "--no-header", f"--memory-driver={','.join(drivers)}",
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "broken_drivers.plugin",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--no-header",
+            f"--memory-driver={','.join(drivers)}",
             f"--memory-report={report}",
             # its own temporary folder: pytest's default one is shared by every run on the machine,
             # and a later run would spend seconds deleting this one's thousands of store folders
-            f"--basetemp={workdir / 'basetemp'}", *extra,
+            f"--basetemp={workdir / 'basetemp'}",
+            *extra,
         ],
-        cwd=workdir, env=env, capture_output=True, text=True, timeout=600, check=False,
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     data = load_report(report) if report.exists() else {}
     return proc.returncode, data, proc.stdout + proc.stderr
@@ -43,10 +57,12 @@ def default_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every broken driver in one run of the default mode, the one backend authors use."""
     workdir = tmp_path_factory.mktemp("broken")
     code, data, output = run_suite(
-        workdir, [f"broken-{name}" for name in sorted(BROKEN)],
+        workdir,
+        [f"broken-{name}" for name in sorted(BROKEN)],
         # The state machine names one likely rule per failure; its own check is
         # tests/test_state_machine_catches_broken.py. Exact sets are the example tests' promise.
-        "-k", "not state_machine",
+        "-k",
+        "not state_machine",
     )
     assert code == 1, f"the suite should fail on the broken drivers (exit {code}):\n{output[-3000:]}"
     return data

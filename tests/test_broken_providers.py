@@ -27,9 +27,13 @@ def provider_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict
     """Every broken provider in one default-mode run over the in-memory driver: the report
     keeps each provider's verdicts apart (``broken-NAME@inmemory``)."""
     return run_suite(
-        tmp_path_factory.mktemp("broken-providers"), ["inmemory"], "-p", "broken_providers",
+        tmp_path_factory.mktemp("broken-providers"),
+        ["inmemory"],
+        "-p",
+        "broken_providers",
         f"--memory-compression-provider={','.join(f'broken-{name}' for name in NAMES)}",
-        "-k", PROVIDER_SUITE,
+        "-k",
+        PROVIDER_SUITE,
     )
 
 

@@ -92,8 +92,13 @@ def test_the_protocol_schema_declares_every_field() -> None:
 
 
 def _hello(wire_caps: dict[str, Any]) -> dict[str, Any]:
-    return {"protocolVersion": 1, "adapter": "caps", "methods": [], "rawMetadata": False,
-            "capabilities": wire_caps}
+    return {
+        "protocolVersion": 1,
+        "adapter": "caps",
+        "methods": [],
+        "rawMetadata": False,
+        "capabilities": wire_caps,
+    }
 
 
 def test_a_handshake_declaring_every_field_is_valid_and_parsed_whole() -> None:
@@ -102,16 +107,16 @@ def test_a_handshake_declaring_every_field_is_valid_and_parsed_whole() -> None:
     hello = _hello({_camel(f): v for f, v in NON_DEFAULT.items()})
     assert protocol.result_errors("hello", hello) == []
     document = json.loads(PROTOCOL_SCHEMA_PATH.read_text(encoding="utf-8"))
-    jsonschema.Draft202012Validator({"$defs": document["$defs"],
-                                     **document["$defs"]["results"]["hello"]}).validate(hello)
+    jsonschema.Draft202012Validator(
+        {"$defs": document["$defs"], **document["$defs"]["results"]["hello"]}
+    ).validate(hello)
     registration = stdio_driver("caps-serialized-handshake", NO_COMMAND, hello=hello)
     assert registration.capabilities == WEAK
 
 
 def test_range_cap_may_be_left_out_of_the_handshake() -> None:
     """An adapter written before ``rangeCap`` existed still registers, with a range cap."""
-    hello = _hello({"ordering": "timestamp", "metadataAtomicity": "atomic",
-                    "archiveAtomicity": "atomic"})
+    hello = _hello({"ordering": "timestamp", "metadataAtomicity": "atomic", "archiveAtomicity": "atomic"})
     assert protocol.result_errors("hello", hello) == []
     registration = stdio_driver("caps-serialized-no-range-cap-member", NO_COMMAND, hello=hello)
     assert registration.capabilities == Capabilities()
@@ -119,8 +124,9 @@ def test_range_cap_may_be_left_out_of_the_handshake() -> None:
 
 @pytest.mark.parametrize("bad", [{"rangeCap": "no"}, {"rangeCap": None}, {"rangeKap": False}])
 def test_a_handshake_with_a_wrong_range_cap_breaks_the_protocol(bad: dict[str, Any]) -> None:
-    hello = _hello({"ordering": "timestamp", "metadataAtomicity": "atomic",
-                    "archiveAtomicity": "atomic", **bad})
+    hello = _hello(
+        {"ordering": "timestamp", "metadataAtomicity": "atomic", "archiveAtomicity": "atomic", **bad}
+    )
     assert protocol.result_errors("hello", hello), hello
 
 
@@ -151,8 +157,9 @@ def test_the_json_report_carries_every_field(weak_driver: str) -> None:
     jsonschema.Draft202012Validator(document).validate(report)
     written = report["drivers"][weak_driver]["capabilities"]
     assert {f: written.get(f, "missing") for f in FIELDS} == NON_DEFAULT
-    assert {f: report["drivers"]["caps-serialized-unknown"]["capabilities"].get(f, "missing")
-            for f in FIELDS} == dict.fromkeys(FIELDS)
+    assert {
+        f: report["drivers"]["caps-serialized-unknown"]["capabilities"].get(f, "missing") for f in FIELDS
+    } == dict.fromkeys(FIELDS)
 
 
 def test_the_markdown_matrix_shows_every_field(weak_driver: str) -> None:

@@ -45,9 +45,7 @@ class Lines:
 
 @pytest.mark.aalis_spec("CLR-01")
 @given(st.lists(OTHER_TYPES, max_size=4), st.lists(st.one_of(rows, context_rows), max_size=6))
-def test_types_without_context_never_clear_history(
-    types: list[str], results: list[ClearResult]
-) -> None:
+def test_types_without_context_never_clear_history(types: list[str], results: list[ClearResult]) -> None:
     assert not history_cleared(ClearContext(scope="session", types=types, results=results))
 
 
@@ -87,9 +85,7 @@ def test_history_cleared_reads_the_typescript_shape() -> None:
 
 @pytest.mark.aalis_spec("CLR-03")
 @given(st.one_of(st.none(), types_with_context), st.lists(rows, max_size=6))
-def test_no_context_row_means_not_cleared(
-    types: list[str] | None, results: list[ClearResult]
-) -> None:
+def test_no_context_row_means_not_cleared(types: list[str] | None, results: list[ClearResult]) -> None:
     assert not history_cleared(ClearContext(scope="all", types=types, results=results))
 
 
@@ -115,9 +111,7 @@ def test_malformed_contexts_raise_typed_errors(data: Any) -> None:
 
 @pytest.mark.aalis_spec("CLR-10")
 @given(st.lists(OTHER_TYPES, unique=True, max_size=4), st.lists(rows, max_size=6))
-def test_a_type_is_handled_only_when_a_row_names_it(
-    requested: list[str], results: list[ClearResult]
-) -> None:
+def test_a_type_is_handled_only_when_a_row_names_it(requested: list[str], results: list[ClearResult]) -> None:
     named = {r.type for r in results}
     context = ClearContext(scope="session", types=requested, results=results)
     assert unhandled_types(context) == [t for t in requested if t not in named]
@@ -126,7 +120,8 @@ def test_a_type_is_handled_only_when_a_row_names_it(
 @pytest.mark.aalis_spec("CLR-10")
 def test_a_failed_row_still_marks_its_type_handled() -> None:
     context = ClearContext(
-        scope="session", types=["profile", "vector"],
+        scope="session",
+        types=["profile", "vector"],
         results=[row("profile", False), row(None, True)],
     )
     assert unhandled_types(context) == ["vector"]

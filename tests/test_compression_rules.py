@@ -58,7 +58,11 @@ def test_line_is_the_smaller_of_ratio_and_budget(usage: CompressionUsage, ratio:
 @given(positive_tokens, positive_tokens)
 def test_line_above_budget_is_capped_at_budget(window: int, budget: int) -> None:
     usage = CompressionUsage(
-        used=0, context_window=window, token_budget=budget, compressible=0, trimmed=False,
+        used=0,
+        context_window=window,
+        token_budget=budget,
+        compressible=0,
+        trimmed=False,
         history_messages=0,
     )
     ratio = 2.0 * budget / window + 1  # always above the budget
@@ -110,9 +114,7 @@ def test_trimmed_fires_below_the_line(usage: CompressionUsage, ratio: float) -> 
 
 @pytest.mark.aalis_spec("CMP-05")
 @given(usages(history_messages=0), ratios, st.integers(0, 1000))
-def test_compressible_below_half_never_fires(
-    usage: CompressionUsage, ratio: float, extra: int
-) -> None:
+def test_compressible_below_half_never_fires(usage: CompressionUsage, ratio: float, extra: int) -> None:
     line = line_of(usage, ratio)
     starved = attrs.evolve(usage, used=line + extra, compressible=math.nextafter(line / 2, 0.0))
     assert not compression_due(starved, CompressionLines(compress_at=ratio))
@@ -120,9 +122,7 @@ def test_compressible_below_half_never_fires(
 
 @pytest.mark.aalis_spec("CMP-06")
 @given(usages(history_messages=0), off, st.integers(0, 10**9))
-def test_no_ratio_means_no_usage_trigger(
-    usage: CompressionUsage, ratio: float | None, over: int
-) -> None:
+def test_no_ratio_means_no_usage_trigger(usage: CompressionUsage, ratio: float | None, over: int) -> None:
     flooded = attrs.evolve(usage, used=usage.token_budget + over, compressible=over + 10**9)
     assert not compression_due(flooded, CompressionLines(compress_at=ratio))
     assert not compression_due(attrs.evolve(flooded, trimmed=True), CompressionLines())
@@ -133,9 +133,7 @@ def test_no_ratio_means_no_usage_trigger(
 
 @pytest.mark.aalis_spec("CMP-07")
 @given(usages(used=0, compressible=0, trimmed=False), st.integers(1, 5000), st.integers(0, 50))
-def test_count_fires_at_and_above_the_limit(
-    usage: CompressionUsage, limit: int, extra: int
-) -> None:
+def test_count_fires_at_and_above_the_limit(usage: CompressionUsage, limit: int, extra: int) -> None:
     lines = CompressionLines(history_limit=limit)
     assert compression_due(attrs.evolve(usage, history_messages=limit + extra), lines)
     assert not compression_due(attrs.evolve(usage, history_messages=limit - 1), lines)
@@ -166,8 +164,12 @@ def test_either_dimension_suffices(usage: CompressionUsage, ratio: float, limit:
 @pytest.mark.aalis_spec("CMP-08")
 def test_worked_example() -> None:
     usage = CompressionUsage(
-        used=70_000, context_window=100_000, token_budget=90_000, compressible=35_000,
-        trimmed=False, history_messages=12,
+        used=70_000,
+        context_window=100_000,
+        token_budget=90_000,
+        compressible=35_000,
+        trimmed=False,
+        history_messages=12,
     )
     assert compression_line(usage, 0.7) == 70_000
     at_70 = CompressionLines(compress_at=0.7)
@@ -181,7 +183,11 @@ def test_worked_example() -> None:
 # -- bad input -------------------------------------------------------------------------------
 
 GOOD: dict[str, Any] = {
-    "used": 1, "context_window": 10, "token_budget": 8, "compressible": 1, "trimmed": False,
+    "used": 1,
+    "context_window": 10,
+    "token_budget": 8,
+    "compressible": 1,
+    "trimmed": False,
     "history_messages": 0,
 }
 

@@ -36,8 +36,12 @@ def test_contract_doc_is_current() -> None:
 
 def test_every_method_has_both_signatures_and_its_rules() -> None:
     text = DOC.read_text(encoding="utf-8")
-    ts = {m.name: m for m in contract_doc.ts_interfaces(
-        (REPO / contract_doc.TS_CONTRACT).read_text(encoding="utf-8"))["MemoryService"]}
+    ts = {
+        m.name: m
+        for m in contract_doc.ts_interfaces((REPO / contract_doc.TS_CONTRACT).read_text(encoding="utf-8"))[
+            "MemoryService"
+        ]
+    }
     for method in REQUIRED_METHODS + OPTIONAL_METHODS:
         required = method in REQUIRED_METHODS
         heading = f"### `{method}` ({'required' if required else 'optional'})"
@@ -55,8 +59,11 @@ def test_the_element_types_host_04_checks_are_written_down() -> None:
     elements of the wrong type: the contract says what the elements are, in Python and in
     TypeScript."""
     text = DOC.read_text(encoding="utf-8")
-    rows = {line.split("|")[1].strip(): line for line in text.splitlines()
-            if line.startswith("| `") and "Message" not in line}
+    rows = {
+        line.split("|")[1].strip(): line
+        for line in text.splitlines()
+        if line.startswith("| `") and "Message" not in line
+    }
     for name in ("images", "audios"):
         assert "tuple[str, ...] \\| None" in rows[f"`{name}`"]
         assert f"{name}?: string[]" in rows[f"`{name}`"]
@@ -126,8 +133,9 @@ def test_cli_outside_the_repository_says_so_in_one_line(
 
 
 def test_every_citation_has_an_english_rendering() -> None:
-    missing = [f"{rule_id}: {c.phrase}" for rule_id, c in CITATIONS
-               if not c.english.strip() or "\n" in c.english]
+    missing = [
+        f"{rule_id}: {c.phrase}" for rule_id, c in CITATIONS if not c.english.strip() or "\n" in c.english
+    ]
     assert missing == []
     assert all(c.english == ENGLISH[c.phrase] for _, c in CITATIONS)
 

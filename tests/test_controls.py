@@ -23,8 +23,9 @@ from reports import verdicts
 def control_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every control in one default-mode run of the example tests."""
     workdir: Path = tmp_path_factory.mktemp("controls")
-    code, data, output = run_suite(workdir, [f"control-{name}" for name in sorted(CONTROLS)],
-                                   "-k", "not state_machine")
+    code, data, output = run_suite(
+        workdir, [f"control-{name}" for name in sorted(CONTROLS)], "-k", "not state_machine"
+    )
     assert data, f"no report was written (exit {code}):\n{output[-3000:]}"
     return data
 
@@ -47,11 +48,13 @@ def test_the_machine_fails_no_control(name: str, tmp_path: Path) -> None:
     has a read expected to be cut) nor advised where the example tests pass it."""
     entry = CONTROLS[name]
     reg = registration(entry)
-    run = run_machine([Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))],
-                      profile="ci", strict=False)
+    run = run_machine(
+        [Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))], profile="ci", strict=False
+    )
     assert run.failure is None, f"control-{name} ({entry.why}): {run.failure}"
-    excluded = {rule for rule, verdict in entry.expected.items() if verdict != "pass"
-                and verdict != "advisory"}
+    excluded = {
+        rule for rule, verdict in entry.expected.items() if verdict != "pass" and verdict != "advisory"
+    }
     assert not excluded & set(run.checked), sorted(excluded & set(run.checked))
     advised = {a.rule for a in run.advisories}
     assert all(CATALOGUE[rule].level is Level.SHOULD for rule in advised), advised

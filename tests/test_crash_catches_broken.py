@@ -27,8 +27,12 @@ SUITE = Path(__file__).resolve().parents[1] / "conformance" / "suite" / "crash.p
 def crash_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str, Path]:
     workdir = tmp_path_factory.mktemp("crash")
     _code, data, output = run_suite(
-        workdir, ["sqlite", CLEANED, *sorted(BREAKS), *sorted(UNVERIFIED)], "--memory-strict",
-        "-p", "broken_drivers.durable", str(SUITE),
+        workdir,
+        ["sqlite", CLEANED, *sorted(BREAKS), *sorted(UNVERIFIED)],
+        "--memory-strict",
+        "-p",
+        "broken_drivers.durable",
+        str(SUITE),
     )
     assert data, output[-3000:]
     return data, output, workdir
@@ -36,7 +40,8 @@ def crash_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any],
 
 @pytest.mark.parametrize("driver", ["sqlite", CLEANED, *sorted(BREAKS)])
 def test_crash_rules_flag_exactly_the_broken_one(
-    driver: str, crash_run: tuple[dict[str, Any], str, Path],
+    driver: str,
+    crash_run: tuple[dict[str, Any], str, Path],
 ) -> None:
     found = verdicts(crash_run[0], driver)
     failing = {rule for rule, verdict in found.items() if verdict == "fail"}
@@ -53,8 +58,14 @@ def test_a_reopen_hook_that_raises_leaves_the_crash_rules_unverified_with_its_er
     data, output, _workdir = crash_run
     assert verdicts(data, REFUSES_EMPTY) == UNVERIFIED[REFUSES_EMPTY]
     summary = conformance_summary(output)
-    line = next((line for line in summary.splitlines()
-                 if line.startswith("  unverified (") and REFUSES_EMPTY in line), "")
+    line = next(
+        (
+            line
+            for line in summary.splitlines()
+            if line.startswith("  unverified (") and REFUSES_EMPTY in line
+        ),
+        "",
+    )
     assert f"FileNotFoundError: {REFUSAL}" in line, summary
     assert "in reopen_refusing_empty" in line, line
     entry = data["drivers"][REFUSES_EMPTY]["rules"]["CRASH-02"]

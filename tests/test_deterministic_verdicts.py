@@ -33,21 +33,26 @@ SuiteTest = Callable[[Any], Coroutine[Any, Any, None]]
 
 #: (suite test, the broken drivers whose catch by it hung on the clock).
 TIMING: Final[dict[str, tuple[SuiteTest, tuple[str, ...]]]] = {
-    "META-05": (metadata.test_updated_at_is_epoch_ms_and_grows_on_overwrite,
-                ("meta-updated-at-counter", "meta-updated-at-frozen", "meta-updated-at-seconds")),
-    "CONC-05": (concurrency.test_updated_at_never_goes_backwards_under_concurrent_commits,
-                ("conc-stamp-from-stale-read", "save-metadata-stamp-race")),
+    "META-05": (
+        metadata.test_updated_at_is_epoch_ms_and_grows_on_overwrite,
+        ("meta-updated-at-counter", "meta-updated-at-frozen", "meta-updated-at-seconds"),
+    ),
+    "CONC-05": (
+        concurrency.test_updated_at_never_goes_backwards_under_concurrent_commits,
+        ("conc-stamp-from-stale-read", "save-metadata-stamp-race"),
+    ),
 }
 
-CASES: Final = [(rule, name) for rule, (_, names) in TIMING.items()
-                for name in (*names, "inmemory")]
+CASES: Final = [(rule, name) for rule, (_, names) in TIMING.items() for name in (*names, "inmemory")]
 
 
 def verdict(test: SuiteTest, reg: DriverRegistration, folder: Path) -> str | None:
     """The rule ``test`` fails on a fresh store of ``reg`` (``None``: it passed)."""
     folder.mkdir()
-    with asyncio.Runner() as runner, opened_store(
-            reg, DriverContext(name=reg.name, tmp_path=folder), runner) as store:
+    with (
+        asyncio.Runner() as runner,
+        opened_store(reg, DriverContext(name=reg.name, tmp_path=folder), runner) as store,
+    ):
         try:
             runner.run(test(store))
         except ConformanceFailure as failure:
@@ -62,8 +67,7 @@ def test_the_same_verdict_every_run(rule: str, name: str, tmp_path: Path) -> Non
     found = [verdict(test, reg, tmp_path / str(run)) for run in range(RUNS)]
     expected = None if name == "inmemory" else rule
     assert found == [expected] * RUNS, (
-        f"{name}: {rule}'s test gave {found.count(expected)} of {RUNS} runs the verdict "
-        f"{expected!r}: {found}"
+        f"{name}: {rule}'s test gave {found.count(expected)} of {RUNS} runs the verdict {expected!r}: {found}"
     )
     if name != "inmemory":
         assert rule in BROKEN[name].breaks

@@ -24,14 +24,16 @@ ONLY_DIFFERENTIAL = ("--memory-strict", "--memory-differential", "-k", "test_sta
 
 def test_reference_drivers_of_both_orderings_agree(tmp_path: Path) -> None:
     junit = tmp_path / "junit.xml"
-    code, _, output = run_suite(tmp_path, ["inmemory", "sqlite"], *ONLY_DIFFERENTIAL,
-                                f"--junitxml={junit}")
+    code, _, output = run_suite(tmp_path, ["inmemory", "sqlite"], *ONLY_DIFFERENTIAL, f"--junitxml={junit}")
     assert code == 0, output[-3000:]
     # It runs once, under the first driver (the other drivers' copies are not collected).
     assert re.search(r"\b1 passed, \d+ deselected\b", output), output[-2000:]
     # And it reports the rules its history really checked, as the single-driver test does.
-    checked = [json.loads(p.get("value", "")) for p in ET.parse(junit).getroot().iter(
-        "property") if p.get("name") == PROP_CHECKED]
+    checked = [
+        json.loads(p.get("value", ""))
+        for p in ET.parse(junit).getroot().iter("property")
+        if p.get("name") == PROP_CHECKED
+    ]
     assert len(checked) == 1, checked
     assert {"HIST-01", "COUNT-01", "ARCH-01", "META-01"} <= set(checked[0]), checked[0]
 

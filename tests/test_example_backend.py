@@ -18,11 +18,26 @@ from kit_dist import EXAMPLE, FreshEnv, example_copy, user_env
 from reports import load_report, verdicts
 
 #: What the example implements of the optional methods (its README says the same).
-IMPLEMENTED_OPTIONAL = {"clear_all", "count_history", "get_full_history",
-                        "get_messages_by_session_range", "list_metadata_keys"}
+IMPLEMENTED_OPTIONAL = {
+    "clear_all",
+    "count_history",
+    "get_full_history",
+    "get_messages_by_session_range",
+    "list_metadata_keys",
+}
 #: The rules about the optional methods it leaves out.
-UNIMPLEMENTED_RULES = ("CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05",
-                       "UPD-01", "UPD-02", "UPD-03", "DEL-01", "DEL-02")
+UNIMPLEMENTED_RULES = (
+    "CROSS-01",
+    "CROSS-02",
+    "CROSS-03",
+    "CROSS-04",
+    "CROSS-05",
+    "UPD-01",
+    "UPD-02",
+    "UPD-03",
+    "DEL-01",
+    "DEL-02",
+)
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +50,10 @@ def author_run(env: FreshEnv, tmp_path_factory: pytest.TempPathFactory) -> tuple
     """One suite run, from the backend's directory; its output and the report folder."""
     reports = tmp_path_factory.mktemp("json-file-reports")
     proc = env.run(
-        "pytest", "--memory-driver=json-file",
-        f"--memory-report={reports / 'report.json'}", f"--memory-report={reports / 'report.md'}",
+        "pytest",
+        "--memory-driver=json-file",
+        f"--memory-report={reports / 'report.json'}",
+        f"--memory-report={reports / 'report.md'}",
         cwd=example_copy(tmp_path_factory),
     )
     output = proc.stdout + proc.stderr
@@ -49,12 +66,15 @@ def test_the_example_is_outside_the_kit() -> None:
     pyproject = (EXAMPLE / "pyproject.toml").read_text(encoding="utf-8")
     assert 'name = "aalis-memory-jsonfile"' in pyproject
     assert '[project.entry-points."aalis_memory.drivers"]' in pyproject
-    packages = {p.name for p in (EXAMPLE / "src").iterdir()
-                if p.is_dir() and p.suffix != ".egg-info" and p.name != "__pycache__"}
+    packages = {
+        p.name
+        for p in (EXAMPLE / "src").iterdir()
+        if p.is_dir() and p.suffix != ".egg-info" and p.name != "__pycache__"
+    }
     assert packages == {"jsonfile_memory"}
-    assert "aalis-memory-jsonfile" not in {
-        d.metadata["Name"] for d in importlib.metadata.distributions()
-    }, "the example must not be installed into the kit's own environment"
+    assert "aalis-memory-jsonfile" not in {d.metadata["Name"] for d in importlib.metadata.distributions()}, (
+        "the example must not be installed into the kit's own environment"
+    )
 
 
 def test_the_example_passes_from_its_own_directory(author_run: tuple[str, Path]) -> None:
@@ -80,11 +100,17 @@ def test_its_json_report_holds_the_verdicts_it_declares(author_run: tuple[str, P
     assert not by_verdict.get("unverified"), by_verdict
     # Rules of optional methods it leaves out: each of their own tests says "not implemented".
     missing = set(OPTIONAL_METHODS) - IMPLEMENTED_OPTIONAL
-    assert missing == {"get_recent_messages_across_sessions", "update_message_content",
-                       "delete_messages_by_timestamps"}
+    assert missing == {
+        "get_recent_messages_across_sessions",
+        "update_message_content",
+        "delete_messages_by_timestamps",
+    }
     for rule in UNIMPLEMENTED_RULES:
-        own = [t for t in report["drivers"]["json-file"]["rules"][rule]["tests"]
-               if not t["id"].startswith("state_machine.py::")]
+        own = [
+            t
+            for t in report["drivers"]["json-file"]["rules"][rule]["tests"]
+            if not t["id"].startswith("state_machine.py::")
+        ]
         assert own, rule
         assert {t["verdict"] for t in own} == {"not implemented"}, (rule, own)
     assert len(by_verdict["pass"]) >= 50, by_verdict
@@ -94,7 +120,8 @@ def test_rules_of_missing_methods_read_not_implemented(author_run: tuple[str, Pa
     _, reports = author_run
     found = verdicts(load_report(reports / "report.json"), "json-file")
     assert {rule: found[rule] for rule in UNIMPLEMENTED_RULES} == dict.fromkeys(
-        UNIMPLEMENTED_RULES, "not implemented")
+        UNIMPLEMENTED_RULES, "not implemented"
+    )
 
 
 def test_its_markdown_report_is_the_conformance_matrix(author_run: tuple[str, Path]) -> None:
@@ -107,7 +134,8 @@ def test_its_markdown_report_is_the_conformance_matrix(author_run: tuple[str, Pa
 def test_the_wheel_installed_there_ships_spec_map(env: FreshEnv, tmp_path: Path) -> None:
     """The installed kit carries the rule map, byte for byte the repository's generated one."""
     proc = env.run(
-        env.python, "-c",
+        env.python,
+        "-c",
         "import importlib.resources as r, sys; "
         "sys.stdout.buffer.write(r.files('aalis_memory.conformance')"
         ".joinpath('SPEC_MAP.md').read_bytes())",

@@ -19,10 +19,10 @@ def test_a_difference_in_a_field_the_short_form_omits_is_named() -> None:
 
 def test_a_visible_difference_keeps_the_short_form() -> None:
     with pytest.raises(ConformanceFailure) as failure:
-        expect_equal("HIST-01", "get_history(s, 10)", [], [Message(role="user", content="x",
-                                                                   timestamp=5)])
+        expect_equal("HIST-01", "get_history(s, 10)", [], [Message(role="user", content="x", timestamp=5)])
     assert str(failure.value).splitlines()[0] == (
-        "[HIST-01 MUST] get_history(s, 10): expected [user@5:'x'], got []")
+        "[HIST-01 MUST] get_history(s, 10): expected [user@5:'x'], got []"
+    )
 
 
 def _parity_cases(rule_id: str, failing_rule: str) -> None:

@@ -120,8 +120,12 @@ def _run(pytester: pytest.Pytester, drivers: str, *select: str) -> tuple[int, st
     pytester.makeconftest(POOLED)
     report = pytester.path / "report.json"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", f"--memory-driver={drivers}", f"--memory-report={report}",
-        *select, timeout=300,
+        "-p",
+        "no:cacheprovider",
+        f"--memory-driver={drivers}",
+        f"--memory-report={report}",
+        *select,
+        timeout=300,
     )
     return result.ret, result.stdout.str(), report
 
@@ -138,22 +142,26 @@ def test_a_fresh_store_that_holds_a_message_is_a_usage_error(pytester: pytest.Py
     found = re.findall(r"^USAGE ERROR (\S+): (.*)$", summary, re.M)
     assert [driver for driver, _ in found] == ["fresh-leaky"], summary
     text = found[0][1]
-    assert "the fresh= hook leaky_fresh() handed the kit a store that was not empty: session " \
-        in text, text
-    assert "holds 1 message(s) before the test's first call on it (get_full_history)" in text, \
-        text
+    assert "the fresh= hook leaky_fresh() handed the kit a store that was not empty: session " in text, text
+    assert "holds 1 message(s) before the test's first call on it (get_full_history)" in text, text
     assert "; 1 test(s) not judged: " in text, text
     data = load_report(report)
     for driver in ("fresh-leaky", "fresh-sync"):
         found_verdicts = verdicts(data, driver)
-        charged = {rule for rule, verdict in found_verdicts.items()
-                   if verdict not in ("pass", "not run", "not implemented", "excluded by tier",
-                                      "unverified")}
+        charged = {
+            rule
+            for rule, verdict in found_verdicts.items()
+            if verdict not in ("pass", "not run", "not implemented", "excluded by tier", "unverified")
+        }
         assert not charged, (driver, {r: found_verdicts[r] for r in charged})
     # the test that got the store is not judged; the later ones ran on the factory's stores
     leaky = data["drivers"]["fresh-leaky"]["rules"]
-    not_judged = [test for entry in leaky.values() for test in entry["tests"]
-                  if test["message"].startswith("not judged: ")]
+    not_judged = [
+        test
+        for entry in leaky.values()
+        for test in entry["tests"]
+        if test["message"].startswith("not judged: ")
+    ]
     assert len({t["id"] for t in not_judged}) == 1, not_judged
     assert sum(e["verdict"] == "pass" for e in leaky.values()) >= 10, leaky
     # the correct sync pool was used (its stores reused) and found empty every time
@@ -168,8 +176,7 @@ def test_a_leak_found_inside_the_state_machine_is_a_usage_error(
     code, output, report = _run(pytester, "fresh-leaky", "-k", "state_machine and not differential")
     summary = conformance_summary(output)
     assert code == pytest.ExitCode.TESTS_FAILED, output
-    assert "USAGE ERROR fresh-leaky: driver 'fresh-leaky': the fresh= hook leaky_fresh()" \
-        in summary, summary
+    assert "USAGE ERROR fresh-leaky: driver 'fresh-leaky': the fresh= hook leaky_fresh()" in summary, summary
     found = verdicts(load_report(report), "fresh-leaky")
     assert "fail" not in found.values(), found
     assert "pass" not in found.values(), found  # its one test was not judged
@@ -180,6 +187,7 @@ def test_fresh_must_be_a_generator_factory() -> None:
         return ctx
 
     with pytest.raises(TypeError, match="fresh= must be a generator function"):
+
         @memory_driver("fresh-wrong", capabilities=Capabilities(), fresh=not_a_generator)  # type: ignore[arg-type]
         async def wrong(ctx: object) -> object:
             yield ctx

@@ -27,7 +27,9 @@ POSIX_ONLY: Final = pytest.mark.skipif(
     sys.platform == "win32", reason="the main thread is woken out of a blocking call by a signal"
 )
 
-DRIVERS = HANGING_CLASSES + '''
+DRIVERS = (
+    HANGING_CLASSES
+    + '''
 import signal
 import time
 
@@ -107,6 +109,7 @@ register("meta-blocks-forever", MetadataBlocksForever)
 def hang_sync(ctx):
     yield store(HangsSync, ctx)
 '''
+)
 
 
 @pytest.fixture
@@ -116,15 +119,26 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
     return pytester
 
 
-def run_side_by_side(project: pytest.Pytester, runs: dict[str, list[str]]
-                     ) -> dict[str, subprocess.CompletedProcess[str]]:
+def run_side_by_side(
+    project: pytest.Pytester, runs: dict[str, list[str]]
+) -> dict[str, subprocess.CompletedProcess[str]]:
     """Each run of ``runs`` (name: pytest arguments) in its own interpreter, all at once; a run
     not over within :data:`RUN_TIMEOUT_S` fails the test."""
     started = {
         name: subprocess.Popen(
-            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-             f"--basetemp={project.path / ('tmp-' + name)}", *args],
-            cwd=project.path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-p",
+                "no:cacheprovider",
+                f"--basetemp={project.path / ('tmp-' + name)}",
+                *args,
+            ],
+            cwd=project.path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for name, args in runs.items()
     }
@@ -152,16 +166,17 @@ def summary_of(run: subprocess.CompletedProcess[str]) -> str:
 
 def cause_lines(summary: str, method: str) -> list[str]:
     """The summary lines that report a failure (listed or grouped) naming ``method``."""
-    return [line for line in summary.splitlines()
-            if re.match(r"  (FAIL|ADVISORY|ONE CAUSE|BLOCKED|KNOWN FAILURE) ", line)
-            and method in line]
+    return [
+        line
+        for line in summary.splitlines()
+        if re.match(r"  (FAIL|ADVISORY|ONE CAUSE|BLOCKED|KNOWN FAILURE) ", line) and method in line
+    ]
 
 
 def assert_judged_after(report: Path, driver: str) -> None:
     """The driver after the hanging one was judged in full: every rule it ran passed."""
     rules = load_report(report)["drivers"][driver]["rules"]
-    failing = {r: e["verdict"] for r, e in rules.items()
-               if e["verdict"] in ("fail", "advisory", "blocked")}
+    failing = {r: e["verdict"] for r, e in rules.items() if e["verdict"] in ("fail", "advisory", "blocked")}
     assert not failing, failing
     assert rules["COUNT-01"]["verdict"] == "pass"
 
@@ -172,7 +187,7 @@ HANGS: Final = {
     "hang-sync": f"did not return within {DEFAULT_CALL_TIMEOUT:g} s",
     "block-loop": "blocked the event loop for ",
     "block-forever": f"blocked the event loop for more than {2 * DEFAULT_CALL_TIMEOUT:g} s "
-                     "and the kit interrupted it",
+    "and the kit interrupted it",
 }
 
 
@@ -184,11 +199,18 @@ def test_each_kind_of_hang_costs_one_limit_and_the_next_driver_is_judged(
     past the limit, one that blocks it forever, and a sync method that never returns. Each is
     named once in the summary; its many later calls failed at once, or the run could not have
     ended in time (count_history is called in dozens of tests: 10 s each would be minutes)."""
-    runs = run_side_by_side(project, {
-        driver: [f"--memory-driver={driver},inmemory", "-k", "not state_machine",
-                 f"--memory-report={project.path / (driver + '.json')}"]
-        for driver in HANGS
-    })
+    runs = run_side_by_side(
+        project,
+        {
+            driver: [
+                f"--memory-driver={driver},inmemory",
+                "-k",
+                "not state_machine",
+                f"--memory-report={project.path / (driver + '.json')}",
+            ]
+            for driver in HANGS
+        },
+    )
     for driver, how in HANGS.items():
         run = runs[driver]
         assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.stdout + run.stderr
@@ -204,8 +226,12 @@ def test_each_kind_of_hang_costs_one_limit_and_the_next_driver_is_judged(
         # The hang is charged to COUNT-01 alone; later calls end at once, blocked by it, never
         # a failure (or a failing case) of another rule.
         naming = [t for e in rules.values() for t in e["tests"] if "count_history" in t["message"]]
-        failed_by_it = {r for r, e in rules.items() for t in e["tests"]
-                        if t["verdict"] in ("fail", "advisory") and "count_history" in t["message"]}
+        failed_by_it = {
+            r
+            for r, e in rules.items()
+            for t in e["tests"]
+            if t["verdict"] in ("fail", "advisory") and "count_history" in t["message"]
+        }
         blocked = [t for t in naming if t["verdict"] == "blocked"]
         assert {t["blocker"] for t in blocked} <= {"COUNT-01"}, blocked
         if driver == "block-forever":
@@ -215,8 +241,12 @@ def test_each_kind_of_hang_costs_one_limit_and_the_next_driver_is_judged(
             assert failed_by_it <= {"COUNT-01"}, failed_by_it
             assert failed_by_it or blocked, naming
             assert f"not run (driver '{driver}' was stopped: count_history('s-hist') " in summary
-            assert re.search(rf"^STOPPED {driver}: the kit stopped using this driver .*; \d+ of "
-                             r"its \d+ rules could not be run", summary, re.M), summary
+            assert re.search(
+                rf"^STOPPED {driver}: the kit stopped using this driver .*; \d+ of "
+                r"its \d+ rules could not be run",
+                summary,
+                re.M,
+            ), summary
         else:
             assert f"driver '{driver}': count_history('s-hist') {how}" in causes[0], causes
             assert rules["COUNT-01"]["verdict"] == "fail", rules["COUNT-01"]
@@ -236,13 +266,20 @@ def test_a_call_nothing_can_stop_ends_its_process_with_the_cause(
     pytest.importorskip("xdist")
     report = project.path / "report.json"
     common = ["-k", "not state_machine", "--memory-call-timeout=1"]
-    runs = run_side_by_side(project, {
-        "alone": ["--memory-driver=unstoppable,inmemory", *common],
-        "xdist": ["--memory-driver=unstoppable,inmemory", *common, "-n", "1",
-                  f"--memory-report={report}"],
-    })
-    said = ("aalis-memory: driver 'unstoppable': count_history('s-hist') has blocked the event "
-            "loop for")
+    runs = run_side_by_side(
+        project,
+        {
+            "alone": ["--memory-driver=unstoppable,inmemory", *common],
+            "xdist": [
+                "--memory-driver=unstoppable,inmemory",
+                *common,
+                "-n",
+                "1",
+                f"--memory-report={report}",
+            ],
+        },
+    )
+    said = "aalis-memory: driver 'unstoppable': count_history('s-hist') has blocked the event loop for"
     alone = runs["alone"]
     assert alone.returncode == pytest.ExitCode.INTERRUPTED, alone.stdout + alone.stderr
     assert said in alone.stderr, alone.stdout + alone.stderr
@@ -253,7 +290,8 @@ def test_a_call_nothing_can_stop_ends_its_process_with_the_cause(
     assert said in xdist.stderr + xdist.stdout
     assert "worker 'gw0' crashed" in xdist.stdout
     assert "not run (driver 'unstoppable' was stopped: count_history('s-hist') has blocked" in (
-        summary_of(xdist))
+        summary_of(xdist)
+    )
     assert_judged_after(report, "inmemory")
 
 
@@ -264,18 +302,32 @@ def test_a_run_that_stopped_using_a_driver_fails_and_says_how_many_rules_it_did_
     """get_metadata blocks the loop for good: the kit interrupts it and runs none of the
     driver's later tests. That run judged a fraction of the rules and must not be green."""
     report = project.path / "stopped.json"
-    run = run_side_by_side(project, {"stopped": [
-        "--memory-driver=meta-blocks-forever", "-k", "not state_machine",
-        "--memory-call-timeout=1", f"--memory-report={report}",
-    ]})["stopped"]
+    run = run_side_by_side(
+        project,
+        {
+            "stopped": [
+                "--memory-driver=meta-blocks-forever",
+                "-k",
+                "not state_machine",
+                "--memory-call-timeout=1",
+                f"--memory-report={report}",
+            ]
+        },
+    )["stopped"]
     assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.stdout + run.stderr
     rules = load_report(report)["drivers"]["meta-blocks-forever"]["rules"]
-    not_run = [r for r, e in rules.items() if e["verdict"] == "not run"
-               and "was stopped: get_metadata(" in e["message"]]
+    not_run = [
+        r
+        for r, e in rules.items()
+        if e["verdict"] == "not run" and "was stopped: get_metadata(" in e["message"]
+    ]
     assert len(not_run) > len(rules) // 2, not_run
-    found = re.search(r"^STOPPED meta-blocks-forever: the kit stopped using this driver \(was "
-                      r"stopped: get_metadata\(.*\); (\d+) of its (\d+) rules could not be run",
-                      summary_of(run), re.M)
+    found = re.search(
+        r"^STOPPED meta-blocks-forever: the kit stopped using this driver \(was "
+        r"stopped: get_metadata\(.*\); (\d+) of its (\d+) rules could not be run",
+        summary_of(run),
+        re.M,
+    )
     assert found, summary_of(run)
     assert (int(found[1]), int(found[2])) == (len(not_run), len(rules))
 
@@ -288,14 +340,26 @@ def test_later_calls_of_a_hanging_method_are_blocked_never_cases_of_another_rule
     charged to one rule (where it first happened); every later call is blocked by that rule,
     so no other rule fails, or counts a timeout among its failing cases."""
     report = project.path / "blocked.json"
-    run = run_side_by_side(project, {"blocked": [
-        "--memory-driver=meta-hangs", "-k", "not state_machine", "--memory-call-timeout=0.5",
-        f"--memory-report={report}",
-    ]})["blocked"]
+    run = run_side_by_side(
+        project,
+        {
+            "blocked": [
+                "--memory-driver=meta-hangs",
+                "-k",
+                "not state_machine",
+                "--memory-call-timeout=0.5",
+                f"--memory-report={report}",
+            ]
+        },
+    )["blocked"]
     assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.stdout + run.stderr
     rules = load_report(report)["drivers"]["meta-hangs"]["rules"]
-    naming = [(rule, test) for rule, entry in rules.items() for test in entry["tests"]
-              if "get_metadata" in test["message"]]
+    naming = [
+        (rule, test)
+        for rule, entry in rules.items()
+        for test in entry["tests"]
+        if "get_metadata" in test["message"]
+    ]
     charged = {rule for rule, test in naming if test["verdict"] in ("fail", "advisory")}
     assert len(charged) == 1, charged
     (first,) = charged

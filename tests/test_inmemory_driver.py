@@ -32,9 +32,16 @@ def _mutables(value: Any) -> list[Any]:
     return found
 
 
-MESSAGE = Message(role="assistant", content=None, tool_calls=({"id": "c1", "args": {"a": [1]}},),
-                  segments=({"type": "text", "text": "t"},), metadata={"n": {"deep": [1, 2]}},
-                  images=("img://1",), reasoning_content=ABSENT, timestamp=1.5)
+MESSAGE = Message(
+    role="assistant",
+    content=None,
+    tool_calls=({"id": "c1", "args": {"a": [1]}},),
+    segments=({"type": "text", "text": "t"},),
+    metadata={"n": {"deep": [1, 2]}},
+    images=("img://1",),
+    reasoning_content=ABSENT,
+    timestamp=1.5,
+)
 VALUES = {
     "message": MESSAGE,
     "list of messages": [MESSAGE, Message(role="user", content="x")],
@@ -73,8 +80,9 @@ class _Editing(InMemoryMemory):
 
     def turn_first_into_control(self, session_id: str) -> None:
         record = self._sessions[session_id][0]
-        record.message = Message(role="system", content="c", kind="event-marker",
-                                 timestamp=record.message.timestamp)
+        record.message = Message(
+            role="system", content="c", kind="event-marker", timestamp=record.message.timestamp
+        )
 
 
 @pytest.mark.parametrize("edit", ["archive_first_behind_the_store", "turn_first_into_control"])

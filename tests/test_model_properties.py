@@ -50,7 +50,7 @@ def test_bad_limits_raise_value_error(limit: object) -> None:
 def test_take_newest_is_a_suffix_of_the_right_length(items: list[int], limit: float) -> None:
     got = model.take_newest(items, limit)
     assert len(got) == min(limit, len(items))
-    assert got == items[len(items) - len(got):]
+    assert got == items[len(items) - len(got) :]
     assert got == sem.newest(items, limit)
 
 
@@ -61,7 +61,7 @@ def test_history_window(active: list[Message], limit: float) -> None:
     if limit == 0:
         assert got == []  # LIM-01
         return
-    assert got == active[len(active) - len(got):]  # a suffix, in order (HIST-02)
+    assert got == active[len(active) - len(got) :]  # a suffix, in order (HIST-02)
     conversation = [m for m in active if m.kind not in CONTROL_KINDS]
     kept = [m for m in got if m.kind not in CONTROL_KINDS]
     assert len(kept) == min(limit, len(conversation))  # HIST-03: only conversation counts

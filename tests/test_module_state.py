@@ -23,16 +23,45 @@ from typing import Final
 REPO: Final = Path(__file__).resolve().parent.parent
 
 #: Methods that change the container they are called on.
-MUTATORS: Final = frozenset({
-    "append", "extend", "insert", "remove", "pop", "popitem", "clear", "update", "setdefault",
-    "add", "discard", "difference_update", "intersection_update", "symmetric_difference_update",
-    "appendleft", "extendleft", "sort", "reverse",
-})
+MUTATORS: Final = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "pop",
+        "popitem",
+        "clear",
+        "update",
+        "setdefault",
+        "add",
+        "discard",
+        "difference_update",
+        "intersection_update",
+        "symmetric_difference_update",
+        "appendleft",
+        "extendleft",
+        "sort",
+        "reverse",
+    }
+)
 #: Calls that make a mutable container.
-CONTAINER_CALLS: Final = frozenset({
-    "dict", "list", "set", "bytearray", "defaultdict", "OrderedDict", "Counter", "deque",
-    "WeakKeyDictionary", "WeakValueDictionary", "WeakSet", "ChainMap",
-})
+CONTAINER_CALLS: Final = frozenset(
+    {
+        "dict",
+        "list",
+        "set",
+        "bytearray",
+        "defaultdict",
+        "OrderedDict",
+        "Counter",
+        "deque",
+        "WeakKeyDictionary",
+        "WeakValueDictionary",
+        "WeakSet",
+        "ChainMap",
+    }
+)
 
 
 def package_sources() -> dict[str, str]:
@@ -66,8 +95,12 @@ def _containers(tree: ast.Module) -> set[str]:
     for node in _top_level(tree.body):
         if isinstance(node, ast.Assign) and _is_container(node.value):
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-        elif (isinstance(node, ast.AnnAssign) and node.value is not None
-              and _is_container(node.value) and isinstance(node.target, ast.Name)):
+        elif (
+            isinstance(node, ast.AnnAssign)
+            and node.value is not None
+            and _is_container(node.value)
+            and isinstance(node.target, ast.Name)
+        ):
             names.add(node.target.id)
     return names
 
@@ -80,8 +113,12 @@ def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _top_level(node.body)
             yield from _top_level(getattr(node, "orelse", []))
         elif isinstance(node, ast.Try):
-            for block in (node.body, node.orelse, node.finalbody,
-                          *(handler.body for handler in node.handlers)):
+            for block in (
+                node.body,
+                node.orelse,
+                node.finalbody,
+                *(handler.body for handler in node.handlers),
+            ):
                 yield from _top_level(block)
 
 
@@ -90,8 +127,9 @@ def _is_container(value: ast.expr) -> bool:
         return True
     if isinstance(value, ast.Call):
         func = value.func
-        called = func.id if isinstance(func, ast.Name) else (
-            func.attr if isinstance(func, ast.Attribute) else "")
+        called = (
+            func.id if isinstance(func, ast.Name) else (func.attr if isinstance(func, ast.Attribute) else "")
+        )
         return called in CONTAINER_CALLS
     return False
 
@@ -123,8 +161,9 @@ def _imports(module: str, is_package: bool, tree: ast.Module) -> dict[str, str]:
 class _Writes(ast.NodeVisitor):
     """Collects one module's writes of other modules' state, scope by scope."""
 
-    def __init__(self, module: str, modules: set[str], containers: Mapping[str, set[str]],
-                 imports: Mapping[str, str]) -> None:
+    def __init__(
+        self, module: str, modules: set[str], containers: Mapping[str, set[str]], imports: Mapping[str, str]
+    ) -> None:
         self.module = module
         self.modules = modules
         self.containers = containers
@@ -134,14 +173,14 @@ class _Writes(ast.NodeVisitor):
 
     # -- scopes: names a function binds are its own ---------------------------------------
 
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-                          ) -> None:
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         arguments = node.args
         own = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
         own |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
         declared = {name for n in ast.walk(node) if isinstance(n, ast.Global) for name in n.names}
-        own |= {n.id for n in ast.walk(node)
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - declared
+        own |= {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        } - declared
         self.scopes.append(own)
         self.generic_visit(node)
         self.scopes.pop()
@@ -171,8 +210,11 @@ class _Writes(ast.NodeVisitor):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in MUTATORS:
             owner = self._owner(func.value)
-            if (owner is not None and len(owner[1]) == 1
-                    and owner[1][0] in self.containers.get(owner[0], set())):
+            if (
+                owner is not None
+                and len(owner[1]) == 1
+                and owner[1][0] in self.containers.get(owner[0], set())
+            ):
                 self._flag(node, f"calls {func.attr} on {owner[0]}.{owner[1][0]}")
         elif isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and node.args:
             owner = self._owner(node.args[0])

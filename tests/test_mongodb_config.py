@@ -28,21 +28,39 @@ from aalis_memory.fixtures.mongodb_testing import ClientRecorder
 def test_defaults() -> None:
     config = MongoConfig()
     assert (config.uri, config.database, config.claim_from, config.collection) == (
-        "mongodb://localhost:27017", "", "", "messages",
+        "mongodb://localhost:27017",
+        "",
+        "",
+        "messages",
     )
-    assert (config.connect_timeout_ms, config.range_query_limit,
-            config.cross_session_max_limit) == (5000, 500, 1000)
+    assert (config.connect_timeout_ms, config.range_query_limit, config.cross_session_max_limit) == (
+        5000,
+        500,
+        1000,
+    )
 
 
 @pytest.mark.aalis_spec("MDB-01")
 def test_host_config_block_uses_the_documented_names() -> None:
-    config = MongoConfig.from_mapping({
-        "uri": "mongodb://db:1", "database": "d", "claimFrom": "unowned", "collection": "c",
-        "connectTimeoutMs": 10, "rangeQueryLimit": 2, "crossSessionMaxLimit": 3,
-    })
+    config = MongoConfig.from_mapping(
+        {
+            "uri": "mongodb://db:1",
+            "database": "d",
+            "claimFrom": "unowned",
+            "collection": "c",
+            "connectTimeoutMs": 10,
+            "rangeQueryLimit": 2,
+            "crossSessionMaxLimit": 3,
+        }
+    )
     assert config == MongoConfig(
-        uri="mongodb://db:1", database="d", claim_from="unowned", collection="c",
-        connect_timeout_ms=10, range_query_limit=2, cross_session_max_limit=3,
+        uri="mongodb://db:1",
+        database="d",
+        claim_from="unowned",
+        collection="c",
+        connect_timeout_ms=10,
+        range_query_limit=2,
+        cross_session_max_limit=3,
     )
     assert MongoConfig.from_mapping({}) == MongoConfig()
 

@@ -36,8 +36,9 @@ def dead_uri(credentials: str = "") -> str:
 async def test_connect_timeout_is_used_for_connect_and_selection(
     aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, aalis_memory_loop: asyncio.Runner
 ) -> None:
-    config = MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database,
-                         connect_timeout_ms=4321)
+    config = MongoConfig(
+        uri=aalis_mongodb_server.uri, database=aalis_mongodb_database, connect_timeout_ms=4321
+    )
     store = await MongoMemory.open(config)
     try:
         assert store.client.options.server_selection_timeout == pytest.approx(4.321)

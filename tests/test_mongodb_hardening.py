@@ -90,8 +90,7 @@ def credentials(draw: st.DrawFn) -> tuple[str, str]:
 
 
 def _spellings_of(password: str) -> set[str]:
-    return {password, urllib.parse.quote(password, safe=""), urllib.parse.quote_plus(password),
-            "Ž", "%C5%BD"}
+    return {password, urllib.parse.quote(password, safe=""), urllib.parse.quote_plus(password), "Ž", "%C5%BD"}
 
 
 def _frame_texts(exc: BaseException | None) -> list[str]:
@@ -121,18 +120,29 @@ class _Records(logging.Handler):
 
 
 @pytest.mark.aalis_spec("MDB-29", "MDB-34")
-@settings(max_examples=30, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(creds=credentials(), form=st.sampled_from(["raw", "quoted", "no scheme", "srv"]),
-       target=st.sampled_from(["dead port", "server"]))
+@settings(
+    max_examples=30,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    creds=credentials(),
+    form=st.sampled_from(["raw", "quoted", "no scheme", "srv"]),
+    target=st.sampled_from(["dead port", "server"]),
+)
 def test_generated_credentials_never_show(
     creds: tuple[str, str], form: str, target: str, aalis_mongodb_server: MongoServer
 ) -> None:
     """Every text the driver produces for a failing open: the error (message, repr, chain,
     traceback locals), every log record, the config's repr."""
     user, password = creds
-    host = (f"127.0.0.1:{free_port()}" if target == "dead port"
-            else aalis_mongodb_server.uri.split("//")[1].rstrip("/"))
+    host = (
+        f"127.0.0.1:{free_port()}"
+        if target == "dead port"
+        else aalis_mongodb_server.uri.split("//")[1].rstrip("/")
+    )
     quote = urllib.parse.quote_plus
     uri = {
         "raw": f"mongodb://{user}:{password}@{host}/",
@@ -142,8 +152,7 @@ def test_generated_credentials_never_show(
     }[form]
     texts = [redact_uri(uri)]
     try:
-        config = MongoConfig(uri=uri, database=f"aalis_redact_{uuid.uuid4().hex[:8]}",
-                             connect_timeout_ms=100)
+        config = MongoConfig(uri=uri, database=f"aalis_redact_{uuid.uuid4().hex[:8]}", connect_timeout_ms=100)
     except ConfigError as exc:
         texts += _frame_texts(exc)
         config = None
@@ -161,8 +170,15 @@ def test_generated_credentials_never_show(
                 except Exception as exc:
                     caught.append(exc)
                 else:  # the server accepted the credentials: its objects must not show them
-                    texts.extend([repr(store), repr(store.client), repr(store.database),
-                                  repr(store.config), repr(store.messages_collection)])
+                    texts.extend(
+                        [
+                            repr(store),
+                            repr(store.client),
+                            repr(store.database),
+                            repr(store.config),
+                            repr(store.messages_collection),
+                        ]
+                    )
                     await store.close()
 
             run_against_unreachable(main)
@@ -172,8 +188,7 @@ def test_generated_credentials_never_show(
     finally:
         log.removeHandler(records)
     texts += records.lines
-    leaks = [(spelling, text) for text in texts for spelling in _spellings_of(password)
-             if spelling in text]
+    leaks = [(spelling, text) for text in texts for spelling in _spellings_of(password) if spelling in text]
     assert not leaks, leaks[:3]
 
 
@@ -195,7 +210,8 @@ def test_pytest_tracebacks_never_show_the_password(
             return MongoConfig(uri=uri, database="aalis_tb_" + request.node.name[-12:-1],
                                connect_timeout_ms=2000)
     """)
-    pytester.makepyfile(textwrap.dedent("""
+    pytester.makepyfile(
+        textwrap.dedent("""
         import asyncio
         import pytest
         from aalis_memory.drivers.mongodb import holders as mongodb_holders
@@ -222,7 +238,8 @@ def test_pytest_tracebacks_never_show_the_password(
         @pytest.mark.parametrize("config", ["?connectTimeoutMS=2000"], indirect=True)
         def test_shared_database(config):
             asyncio.run(twice(config))
-    """))
+    """)
+    )
     result = pytester.runpytest_subprocess("--tb=long", "--showlocals", "-p", "no:cacheprovider")
     output = result.stdout.str() + result.stderr.str()
     result.assert_outcomes(failed=4)
@@ -231,19 +248,22 @@ def test_pytest_tracebacks_never_show_the_password(
     assert "ConfigError" in output
     assert "FileNotFoundError" not in output.split("short test summary")[-1]
     for spelling in ("S3cret", "Ž", "%C5%BD"):
-        assert spelling not in output, output[output.find(spelling) - 300:][:600]
+        assert spelling not in output, output[output.find(spelling) - 300 :][:600]
 
 
 @pytest.mark.aalis_spec("MDB-29")
 async def test_uri_with_a_space_in_the_password_is_logged_hidden(
-    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str,
-    caplog: pytest.LogCaptureFixture, stores: list[MongoMemory],
+    aalis_mongodb_server: MongoServer,
+    aalis_mongodb_database: str,
+    caplog: pytest.LogCaptureFixture,
+    stores: list[MongoMemory],
 ) -> None:
     """pymongo accepts an unescaped space in a password, so this uri reaches the server (which
     then refuses the unknown user); the open is logged at INFO first."""
     host = aalis_mongodb_server.uri.split("//")[1].rstrip("/")
-    config = MongoConfig(uri=f"mongodb://alice:my S3cret@{host}/", database=aalis_mongodb_database,
-                         connect_timeout_ms=2000)
+    config = MongoConfig(
+        uri=f"mongodb://alice:my S3cret@{host}/", database=aalis_mongodb_database, connect_timeout_ms=2000
+    )
     errors: list[str] = []
     with caplog.at_level(logging.INFO, logger=LOGGER):
         try:
@@ -278,12 +298,16 @@ async def test_names_differing_only_in_case_are_one_database(
 ) -> None:
     name = f"AuditCase_{uuid.uuid4().hex[:8]}"
     try:
-        stores.append(await MongoMemory.open(
-            MongoConfig(uri=aalis_mongodb_server.uri, database=name), instance="a"))
+        stores.append(
+            await MongoMemory.open(MongoConfig(uri=aalis_mongodb_server.uri, database=name), instance="a")
+        )
         recorder = ClientRecorder()
         with pytest.raises(ConfigError) as caught:
-            await MongoMemory.open(MongoConfig(uri=aalis_mongodb_server.uri, database=name.lower()),
-                                   instance="b", event_listeners=[recorder])
+            await MongoMemory.open(
+                MongoConfig(uri=aalis_mongodb_server.uri, database=name.lower()),
+                instance="b",
+                event_listeners=[recorder],
+            )
         message = str(caught.value)
         assert f"{PLUGIN_NAME}:a" in message, message
         assert name in message, message
@@ -322,9 +346,12 @@ async def test_same_millisecond_order_across_two_processes(
     """Two real processes write messages of one millisecond in strict turns (each write
     acknowledged before the other process writes): history must be the order of the turns."""
     writers = [
-        subprocess.Popen([sys.executable, "-c", WRITER, aalis_mongodb_server.uri,
-                          aalis_mongodb_database, name], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, aalis_mongodb_server.uri, aalis_mongodb_database, name],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         for name in ("a", "b")
     ]
     try:
@@ -345,8 +372,7 @@ async def test_same_millisecond_order_across_two_processes(
             writer.stdin.close()
             writer.wait(timeout=60)
             writer.stdout.close()
-    store = await MongoMemory.open(
-        MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database))
+    store = await MongoMemory.open(MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database))
     stores.append(store)
     history = [m.content for m in await store.get_history("s", 100)]
     assert history == [f"turn{t:02d}" for t in range(24)]
@@ -363,8 +389,9 @@ async def _two_stores(server: MongoServer, database: str, stores: list[MongoMemo
     so this process's shared-database check lets the second one in)."""
     pair = [
         await MongoMemory.open(MongoConfig(uri=server.uri, database=database)),
-        await MongoMemory.open(MongoConfig(uri=f"{server.uri}?appName=second", database=database),
-                               instance="second"),
+        await MongoMemory.open(
+            MongoConfig(uri=f"{server.uri}?appName=second", database=database), instance="second"
+        ),
     ]
     stores.extend(pair)
     return pair
@@ -379,10 +406,13 @@ async def test_duplicate_key_races_between_clients_are_retried(
     first, second = await _two_stores(aalis_mongodb_server, aalis_mongodb_database, stores)
     for round_ in range(6):
         key = f"fresh-{round_}"
-        await asyncio.gather(*(
-            store.commit_metadata([MetadataPut("ns", key, {"task": t}), MetadataPut("ns", "x", {})])
-            for t in range(3) for store in (first, second)
-        ))
+        await asyncio.gather(
+            *(
+                store.commit_metadata([MetadataPut("ns", key, {"task": t}), MetadataPut("ns", "x", {})])
+                for t in range(3)
+                for store in (first, second)
+            )
+        )
         assert await first.get_metadata("ns", key) in [{"task": t} for t in range(3)]
 
 
@@ -394,15 +424,19 @@ async def test_rewrites_and_archives_between_clients_lose_nothing(
     flag only active messages and count what the server changed. FerretDB 1.x does not make a
     filtered single-document update atomic, so this runs on MongoDB only."""
     if not aalis_mongodb_server.is_mongodb:
-        pytest.skip(f"needs MongoDB (per-document atomic updates); the server is "
-                    f"{aalis_mongodb_server.product} {aalis_mongodb_server.version}")
+        pytest.skip(
+            f"needs MongoDB (per-document atomic updates); the server is "
+            f"{aalis_mongodb_server.product} {aalis_mongodb_server.version}"
+        )
     first, second = await _two_stores(aalis_mongodb_server, aalis_mongodb_database, stores)
     for i in range(40):
         await first.save_message("s", Message(role="user", content="w0 w1 w2 w3", timestamp=i))
-    counts = await asyncio.gather(*(
-        store.update_message_content("s", f"w{i}", f"W{i}", 100)
-        for i, store in enumerate((first, second, first, second))
-    ))
+    counts = await asyncio.gather(
+        *(
+            store.update_message_content("s", f"w{i}", f"W{i}", 100)
+            for i, store in enumerate((first, second, first, second))
+        )
+    )
     assert counts == [40] * 4
     contents = {m.content for m in await first.get_history("s", 100)}
     assert contents == {"W0 W1 W2 W3"}
@@ -417,8 +451,7 @@ async def test_rewrites_and_archives_between_clients_lose_nothing(
 async def test_stored_metadata_documents_hold_an_object_and_a_date(
     aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, stores: list[MongoMemory]
 ) -> None:
-    store = await MongoMemory.open(
-        MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database))
+    store = await MongoMemory.open(MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database))
     stores.append(store)
     await store.save_metadata("ns", "a", {"v": 1})
     await store.commit_metadata([MetadataPut("ns", "b", {}), MetadataPut("ns", "a", {"v": 2})])
@@ -438,17 +471,14 @@ async def test_oversized_bson_is_refused_before_any_write(
 ) -> None:
     """Small as JSON (about 3 MB), over 16 MiB as BSON (every array item carries its index as
     a key): the batch is refused whole, and the put before it is not written."""
-    store = await MongoMemory.open(
-        MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database))
+    store = await MongoMemory.open(MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database))
     stores.append(store)
     wide = {"items": [0] * 1_500_000}
     with pytest.raises(ValueError, match="16777216"):
-        await store.commit_metadata([MetadataPut("ns", "first", {"v": 1}),
-                                     MetadataPut("ns", "wide", wide)])
+        await store.commit_metadata([MetadataPut("ns", "first", {"v": 1}), MetadataPut("ns", "wide", wide)])
     assert await store.metadata_collection.count_documents({}) == 0
     with pytest.raises(ValueError, match="16777216"):
-        await store.save_message("s", Message(role="user", content="x", timestamp=1,
-                                              metadata=wide))
+        await store.save_message("s", Message(role="user", content="x", timestamp=1, metadata=wide))
     assert await store.messages_collection.count_documents({}) == 0
 
 
@@ -477,4 +507,3 @@ async def test_cancel_during_index_build_closes_and_frees(
     info = await store.messages_collection.index_information()
     assert len(info) == 4  # _id and the three documented indexes
     assert len(await store.metadata_collection.index_information()) == 2
-

@@ -34,8 +34,9 @@ async def test_open_uses_the_derived_profile_database(
     profile = f"p{uuid.uuid4().hex[:10]}"
     paths = HostPaths.for_data_dir(tmp_path / f"data-{profile}")
     try:
-        store = await MongoMemory.open(MongoConfig(uri=aalis_mongodb_server.uri), instance="b",
-                                       host_paths=paths)
+        store = await MongoMemory.open(
+            MongoConfig(uri=aalis_mongodb_server.uri), instance="b", host_paths=paths
+        )
         stores.append(store)
         assert store.database.name == f"aalis_{profile}_b"
     finally:

@@ -45,9 +45,7 @@ class Opener:
         """The raw owner record's data, read through a store without host paths."""
         store = await self(None)
         try:
-            doc = await store.metadata_collection.find_one(
-                {"namespace": OWNER_NAMESPACE, "key": OWNER_KEY}
-            )
+            doc = await store.metadata_collection.find_one({"namespace": OWNER_NAMESPACE, "key": OWNER_KEY})
         finally:
             await store.close()
         return None if doc is None else doc.get("data")
@@ -79,9 +77,7 @@ def owner_of(paths: HostPaths, instance: str = PLUGIN_NAME) -> dict[str, str]:
 
 
 @pytest.mark.aalis_spec("MDB-19")
-async def test_new_database_records_its_owner(
-    opener: Opener, dirs: tuple[HostPaths, HostPaths]
-) -> None:
+async def test_new_database_records_its_owner(opener: Opener, dirs: tuple[HostPaths, HostPaths]) -> None:
     first, _ = dirs
     await opener.once(first)
     assert await opener.owner() == owner_of(first)
@@ -90,9 +86,7 @@ async def test_new_database_records_its_owner(
 
 
 @pytest.mark.aalis_spec("MDB-20")
-async def test_other_data_directory_is_refused(
-    opener: Opener, dirs: tuple[HostPaths, HostPaths]
-) -> None:
+async def test_other_data_directory_is_refused(opener: Opener, dirs: tuple[HostPaths, HostPaths]) -> None:
     first, second = dirs
     await opener.once(first)
     recorder = ClientRecorder()
@@ -149,8 +143,7 @@ async def test_existing_data_without_record_needs_unowned(
 @pytest.mark.aalis_spec("MDB-23")
 @pytest.mark.parametrize(
     "broken",
-    [{"dataDir": "/somewhere"}, {"instance": PLUGIN_NAME}, {"dataDir": "", "instance": "x"},
-     "not an object"],
+    [{"dataDir": "/somewhere"}, {"instance": PLUGIN_NAME}, {"dataDir": "", "instance": "x"}, "not an object"],
     ids=["no-instance", "no-dir", "empty-dir", "not-object"],
 )
 async def test_broken_record_fails_until_unowned_rewrites_it(

@@ -87,7 +87,9 @@ def find_server(uri):
     raise LookupError(f"no server process listens on port {port}")
 """
 
-HOLD = FIND + """
+HOLD = (
+    FIND
+    + """
 import threading
 
 def test_hold(aalis_mongodb_server):
@@ -95,15 +97,31 @@ def test_hold(aalis_mongodb_server):
     print(f"READY {pid} {state}", flush=True)
     threading.Event().wait(300)
 """
+)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_started_server_dies_with_the_run(tmp_path: Path, signum: int) -> None:
     (tmp_path / "test_hold.py").write_text(textwrap.dedent(HOLD))
     run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-s", "-q", "-p", "no:cacheprovider",
-         "--memory-driver=mongodb", "-k", "test_hold", "test_hold.py"],
-        cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-s",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--memory-driver=mongodb",
+            "-k",
+            "test_hold",
+            "test_hold.py",
+        ],
+        cwd=tmp_path,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     assert run.stdout is not None
     seen: list[str] = []
@@ -161,12 +179,21 @@ def test_a_dead_server_is_kept_shown_restarted_and_costs_no_driver_failure(
     on it ``not run (the server died: ...)``, and every later test judged on the new server."""
     monkeypatch.delenv(ENV_URI, raising=False)
     pytester.makepyfile(test_kill=textwrap.dedent(KILLER))
-    suite_tests = ("test_sessions_do_not_share_history", "test_archive_stays_in_its_session",
-                   "test_ops_apply_in_order")
+    suite_tests = (
+        "test_sessions_do_not_share_history",
+        "test_archive_stays_in_its_session",
+        "test_ops_apply_in_order",
+    )
     report = pytester.path / "report.json"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-s", "--memory-driver=mongodb", f"--memory-report={report}",
-        "-k", " or ".join(("test_a_the_server_dies_mid_test", *suite_tests)), timeout=300,
+        "-p",
+        "no:cacheprovider",
+        "-s",
+        "--memory-driver=mongodb",
+        f"--memory-report={report}",
+        "-k",
+        " or ".join(("test_a_the_server_dies_mid_test", *suite_tests)),
+        timeout=300,
     )
     output = result.stdout.str()
     with _removing_kept_folders(output):
@@ -197,8 +224,9 @@ def _check_one_death(result: pytest.RunResult, report: Path, suite_tests: int) -
     assert (Path(kept[0]).parent / "server.exit").read_text() == "killed by SIGKILL"
     restarted = re.findall(r"then: restarted it once: \w+ \(pid (\d+)\)", output)
     assert restarted, output
-    assert ("reported `not run` because of it (1): "
-            "test_kill.py::test_a_the_server_dies_mid_test[mongodb]") in output, output
+    assert (
+        "reported `not run` because of it (1): test_kill.py::test_a_the_server_dies_mid_test[mongodb]"
+    ) in output, output
     # The report: not run, with the cause; no rule of the driver failed because of it.
     rules = load_report(report)["drivers"]["mongodb"]["rules"]
     assert rules["LIM-02"]["verdict"] == "not run", rules["LIM-02"]
@@ -248,7 +276,12 @@ def test_a_server_that_dies_twice_is_restarted_once(
     monkeypatch.delenv(ENV_URI, raising=False)
     pytester.makepyfile(test_twice=textwrap.dedent(SECOND_DEATH))
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-rs", "--memory-driver=mongodb", "-k", "test_twice",
+        "-p",
+        "no:cacheprovider",
+        "-rs",
+        "--memory-driver=mongodb",
+        "-k",
+        "test_twice",
         timeout=300,
     )
     output = result.stdout.str()
@@ -256,8 +289,12 @@ def test_a_server_that_dies_twice_is_restarted_once(
         result.assert_outcomes(passed=2, skipped=1)
         assert output.count("then: restarted it once") == 1, output
         assert "then: not restarted: the kit restarts it at most 1 time(s) a run" in output, output
-        result.stdout.fnmatch_lines(["SKIPPED*: the server died: the * server this run "
-                                     "started (pid *) died: killed by SIGKILL; not restarted*"])
+        result.stdout.fnmatch_lines(
+            [
+                "SKIPPED*: the server died: the * server this run "
+                "started (pid *) died: killed by SIGKILL; not restarted*"
+            ]
+        )
         kept = re.findall(r"its folder is kept at (\S+);", output)
         assert len(kept) == 2, output
         assert all(Path(folder, "server.log").exists() for folder in kept)

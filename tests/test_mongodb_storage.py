@@ -38,7 +38,9 @@ def recorder() -> ClientRecorder:
 
 @pytest.fixture
 def opener(
-    aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, recorder: ClientRecorder,
+    aalis_mongodb_server: MongoServer,
+    aalis_mongodb_database: str,
+    recorder: ClientRecorder,
     aalis_memory_loop: asyncio.Runner,
 ) -> Iterator[Opener]:
     """``await opener(**settings)``: a store on this test's database; closed at teardown."""
@@ -74,9 +76,7 @@ async def test_configured_caps_bound_the_reads(opener: Opener) -> None:
     await save(store, [msg(f"m{i}", 100 + i) for i in range(6)])
     ranged = await store.get_messages_by_session_range(S, 0, 10_000)
     assert contents(ranged) == ["m0", "m1", "m2"]
-    recent = await store.get_recent_messages_across_sessions(
-        RecentMessagesAcrossSessionsQuery(limit=10)
-    )
+    recent = await store.get_recent_messages_across_sessions(RecentMessagesAcrossSessionsQuery(limit=10))
     assert [r.message.content for r in recent] == ["m4", "m5"]
 
 
@@ -84,8 +84,7 @@ async def test_configured_caps_bound_the_reads(opener: Opener) -> None:
 async def test_message_indexes(opener: Opener) -> None:
     store = await opener(collection="chat_log")
     info = await store.database["chat_log"].index_information()
-    keys = {tuple((field, int(direction)) for field, direction in index["key"])
-            for index in info.values()}
+    keys = {tuple((field, int(direction)) for field, direction in index["key"]) for index in info.values()}
     assert {
         (("sessionId", 1), ("timestamp", 1)),
         (("archived", 1), ("timestamp", -1)),
@@ -120,8 +119,17 @@ async def test_clear_all_empties_only_the_message_collection(opener: Opener) -> 
 async def test_history_window_counts_conversation_only(opener: Opener) -> None:
     store = await opener()
     marker = turn = "event-marker"  # a turn record is an event marker too
-    await save(store, [msg("a", 1), msg("d1", 2, marker), msg("b", 3), msg("t1", 4, turn),
-                       msg("c", 5), msg("d2", 6, marker)])
+    await save(
+        store,
+        [
+            msg("a", 1),
+            msg("d1", 2, marker),
+            msg("b", 3),
+            msg("t1", 4, turn),
+            msg("c", 5),
+            msg("d2", 6, marker),
+        ],
+    )
     assert contents(await store.get_history(S, 2)) == ["d1", "b", "t1", "c", "d2"]
     assert contents(await store.get_history(S, 1)) == ["t1", "c", "d2"]
     assert contents(await store.get_history(S, 3)) == ["a", "d1", "b", "t1", "c", "d2"]
@@ -139,7 +147,11 @@ async def test_same_millisecond_keeps_write_order_and_archive_flags(opener: Open
     assert contents(await store.get_full_history(S)) == names
     docs = await store.messages_collection.find({}).sort("_id", 1).to_list()
     assert [(d["content"], d.get("archived", False)) for d in docs] == [
-        ("e", True), ("b", True), ("d", False), ("a", False), ("c", False)
+        ("e", True),
+        ("b", True),
+        ("d", False),
+        ("a", False),
+        ("c", False),
     ]
 
 
@@ -162,9 +174,13 @@ async def test_archive_is_one_multi_update(opener: Opener, recorder: ClientRecor
 async def test_commit_is_one_ordered_bulk_write(opener: Opener, recorder: ClientRecorder) -> None:
     store = await opener()
     recorder.commands.clear()
-    await store.commit_metadata([
-        MetadataPut(NS, "a", {"v": 1}), MetadataDel(NS, "b"), MetadataPut(NS, "c", {"v": 3}),
-    ])
+    await store.commit_metadata(
+        [
+            MetadataPut(NS, "a", {"v": 1}),
+            MetadataDel(NS, "b"),
+            MetadataPut(NS, "c", {"v": 3}),
+        ]
+    )
     writes = [c for c in recorder.commands if c.name in ("update", "delete", "insert")]
     assert [c.name for c in writes] == ["update", "delete", "update"]
     assert all(c.body["ordered"] is True for c in writes)
@@ -180,16 +196,22 @@ async def test_commit_stops_at_the_first_failure_keeping_earlier_writes(
     store = await opener()
     await store.save_metadata(NS, "b", {"v": "old"})
     admin = store.client.admin
-    await admin.command({
-        "configureFailPoint": "failCommand", "mode": {"times": 1},
-        "data": {"failCommands": ["delete"], "errorCode": 2, "appName": "aalis-memory"},
-    })
+    await admin.command(
+        {
+            "configureFailPoint": "failCommand",
+            "mode": {"times": 1},
+            "data": {"failCommands": ["delete"], "errorCode": 2, "appName": "aalis-memory"},
+        }
+    )
     try:
         with pytest.raises(PyMongoError):
-            await store.commit_metadata([
-                MetadataPut(NS, "a", {"v": 1}), MetadataDel(NS, "b"),
-                MetadataPut(NS, "c", {"v": 3}),
-            ])
+            await store.commit_metadata(
+                [
+                    MetadataPut(NS, "a", {"v": 1}),
+                    MetadataDel(NS, "b"),
+                    MetadataPut(NS, "c", {"v": 3}),
+                ]
+            )
     finally:
         await admin.command({"configureFailPoint": "failCommand", "mode": "off"})
     assert await store.get_metadata(NS, "a") == {"v": 1}

@@ -42,9 +42,11 @@ def project() -> dict[str, Any]:
 
 def test_the_build_does_not_warn(dists: Dists) -> None:
     """setuptools warns about a deprecated license table, unknown keys, missing files..."""
-    warnings = [line for line in dists.log.splitlines()
-                if re.search(r"Warning\b|deprecat", line, re.I)
-                and "byte-compiling is disabled" not in line]  # distutils' note, not a problem
+    warnings = [
+        line
+        for line in dists.log.splitlines()
+        if re.search(r"Warning\b|deprecat", line, re.I) and "byte-compiling is disabled" not in line
+    ]  # distutils' note, not a problem
     assert not warnings, "\n".join(warnings)
 
 
@@ -66,13 +68,21 @@ def test_classifiers_are_known_and_name_pytest_the_pythons_and_typing(
     found = metadata.get_all("Classifier") or []
     unknown = [c for c in found if c not in KNOWN_CLASSIFIERS]
     assert not unknown, f"PyPI would refuse these classifiers: {unknown}"
-    wanted = {"Framework :: Pytest", "Typing :: Typed", "Programming Language :: Python :: 3.11",
-              "Programming Language :: Python :: 3.12", "Programming Language :: Python :: 3.13"}
+    wanted = {
+        "Framework :: Pytest",
+        "Typing :: Typed",
+        "Programming Language :: Python :: 3.11",
+        "Programming Language :: Python :: 3.12",
+        "Programming Language :: Python :: 3.13",
+    }
     assert wanted <= set(found), wanted - set(found)
     floor = re.fullmatch(r">=3\.(\d+)", metadata["Requires-Python"])
     assert floor, metadata["Requires-Python"]
-    versions = sorted(int(c.rsplit(".", 1)[1]) for c in found
-                      if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+    versions = sorted(
+        int(c.rsplit(".", 1)[1])
+        for c in found
+        if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)
+    )
     assert versions[0] == int(floor.group(1)), "the oldest classifier is requires-python's floor"
 
 
@@ -97,8 +107,9 @@ def test_the_wheel_and_sdist_ship_the_repository_spec_map(dists: Dists) -> None:
     assert "aalis_memory/py.typed" in names
     assert "aalis_memory/conformance/verdicts/report.schema.json" in names
     assert "aalis_memory/conformance/stdio/protocol.schema.json" in names
-    assert not [n for n in names if n.split("/")[0] not in ("aalis_memory",)
-                and ".dist-info/" not in n], "only the aalis_memory namespace is installed"
+    assert not [n for n in names if n.split("/")[0] not in ("aalis_memory",) and ".dist-info/" not in n], (
+        "only the aalis_memory namespace is installed"
+    )
     with tarfile.open(dists.sdist) as sdist:
         member = next(m for m in sdist.getmembers() if m.name.endswith("/SPEC_MAP.md"))
         extracted = sdist.extractfile(member)
@@ -113,9 +124,21 @@ def test_mypy_checks_the_installed_layout_directly(dists: Dists, tmp_path: Path)
     with zipfile.ZipFile(dists.wheel) as wheel:
         wheel.extractall(tmp_path / "site")
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"),
-         "--cache-dir", str(tmp_path / "cache"), "-p", "aalis_memory"],
-        cwd=tmp_path / "site", capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(REPO / "pyproject.toml"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "-p",
+            "aalis_memory",
+        ],
+        cwd=tmp_path / "site",
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"Success: no issues found in \d+ source files", proc.stdout), proc.stdout

@@ -70,11 +70,14 @@ def test_unknown_driver_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*--memory-driver: unknown memory driver(s) nope; registered: *inmemory*"])
 
 
-@pytest.mark.parametrize("args", [
-    ["--memory-hypothesis-minutes=1"],  # the default profile is derandomized
-    ["--memory-hypothesis-minutes=1", "--memory-hypothesis-profile=deep"],
-    ["--memory-hypothesis-minutes=0", "--memory-hypothesis-profile=thorough"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--memory-hypothesis-minutes=1"],  # the default profile is derandomized
+        ["--memory-hypothesis-minutes=1", "--memory-hypothesis-profile=deep"],
+        ["--memory-hypothesis-minutes=0", "--memory-hypothesis-profile=thorough"],
+    ],
+)
 def test_time_budget_needs_the_thorough_profile(pytester: pytest.Pytester, args: list[str]) -> None:
     result = run(pytester, "--memory-driver=inmemory", *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -83,22 +86,28 @@ def test_time_budget_needs_the_thorough_profile(pytester: pytest.Pytester, args:
 
 def test_time_budgeted_thorough_run_ends_green(pytester: pytest.Pytester) -> None:
     # A budget this small ends after one round; the seed keeps the random profile reproducible.
-    result = run(pytester, "--memory-driver=inmemory", "--memory-hypothesis-profile=thorough",
-                 "--memory-hypothesis-minutes=0.0001", "--hypothesis-seed=0",
-                 "-k", "test_state_machine and not differential")
+    result = run(
+        pytester,
+        "--memory-driver=inmemory",
+        "--memory-hypothesis-profile=thorough",
+        "--memory-hypothesis-minutes=0.0001",
+        "--hypothesis-seed=0",
+        "-k",
+        "test_state_machine and not differential",
+    )
     assert result.ret == 0, result.stdout.str()
     result.assert_outcomes(passed=1, deselected=result.parseoutcomes()["deselected"])
-    result.stdout.fnmatch_lines([
-        "inmemory: [1-9]* pass, 0 fail*",  # the run's own property keeps the verdicts
-        "time budget: *test_state_machine[[]inmemory[]] checked 10 generated histories",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "inmemory: [1-9]* pass, 0 fail*",  # the run's own property keeps the verdicts
+            "time budget: *test_state_machine[[]inmemory[]] checked 10 generated histories",
+        ]
+    )
 
 
 def test_comma_lists_repeats_and_all_select_each_driver_once(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(SYNC_DRIVER)
-    result = run(
-        pytester, "--memory-driver=inmemory,syncmem", "--memory-driver=inmemory", "--co", "-q"
-    )
+    result = run(pytester, "--memory-driver=inmemory,syncmem", "--memory-driver=inmemory", "--co", "-q")
     ids = [line for line in result.stdout.lines if "::" in line]
     per_driver = {name: [i for i in ids if f"[{name}" in i] for name in ("inmemory", "syncmem")}
     assert per_driver["inmemory"], result.stdout.str()
@@ -123,19 +132,24 @@ def test_sync_third_party_driver_passes_and_reports(pytester: pytest.Pytester) -
         assert "one at a time on one thread" in verdicts[rule]["message"]
     # META-10 too: without a raw_metadata hook its unreadable-entry part is unverified. (And
     # META-05 on a loaded machine: a worker thread's round trips can miss every millisecond.)
-    partial = {rule for rule, v in verdicts.items() if v["verdict"] == "partial pass"
-               and not slow_round_trip(rule, v)}
+    partial = {
+        rule
+        for rule, v in verdicts.items()
+        if v["verdict"] == "partial pass" and not slow_round_trip(rule, v)
+    }
     assert partial == {*inside, "META-10"}, partial
-    assert all(v["verdict"] in ("pass", "unverified", "excluded by tier")
-               for rule, v in verdicts.items()
-               if rule not in partial and not slow_round_trip(rule, v)), verdicts
+    assert all(
+        v["verdict"] in ("pass", "unverified", "excluded by tier")
+        for rule, v in verdicts.items()
+        if rule not in partial and not slow_round_trip(rule, v)
+    ), verdicts
     assert verdicts["PERF-01"]["verdict"] == "pass"  # the quick scaling probe runs by default
 
 
 def test_missing_optional_method_skips_with_its_name(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(
         textwrap.dedent(
-            '''
+            """
             from aalis_memory.conformance import memory_driver, Capabilities
             from aalis_memory.drivers.inmemory import InMemoryMemory
 
@@ -146,7 +160,7 @@ def test_missing_optional_method_skips_with_its_name(pytester: pytest.Pytester) 
             async def nocount(ctx):
                 yield NoCount(range_query_limit=ctx.range_query_limit,
                               cross_session_max_limit=ctx.cross_session_max_limit)
-            '''
+            """
         )
     )
     result = run(pytester, "--memory-driver=nocount", "-rs")
@@ -157,7 +171,7 @@ def test_missing_optional_method_skips_with_its_name(pytester: pytest.Pytester) 
 def test_missing_required_method_fails_naming_it(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(
         textwrap.dedent(
-            '''
+            """
             from aalis_memory.conformance import memory_driver
             from aalis_memory.drivers.inmemory import InMemoryMemory
 
@@ -167,7 +181,7 @@ def test_missing_required_method_fails_naming_it(pytester: pytest.Pytester) -> N
             @memory_driver("noarchive")
             async def noarchive(ctx):
                 yield NoArchive()
-            '''
+            """
         )
     )
     result = run(pytester, "--memory-driver=noarchive")
@@ -211,33 +225,40 @@ def test_ci_reports_show_verdicts(pytester: pytest.Pytester) -> None:
     such); the Markdown report is a matrix of the same verdicts."""
     pytester.makeconftest(BROKEN_SHOULD)
     junit, matrix = pytester.path / "junit.xml", pytester.path / "matrix.md"
-    result = run(pytester, "--memory-driver=unsorted", "-k", "metadata and not state_machine",
-                 f"--junitxml={junit}", f"--memory-report={matrix}",
-                 f"--memory-report={pytester.path / 'r.json'}")
+    result = run(
+        pytester,
+        "--memory-driver=unsorted",
+        "-k",
+        "metadata and not state_machine",
+        f"--junitxml={junit}",
+        f"--memory-report={matrix}",
+        f"--memory-report={pytester.path / 'r.json'}",
+    )
     assert result.ret == 0, result.stdout.str()
     cases = ElementTree.parse(junit).getroot().iter("testcase")
-    props = {case.get("name"): [(p.get("name"), p.get("value")) for p in case.iter("property")]
-             for case in cases}
-    advisories = [name for name, found in props.items()
-                  if ("aalis_rule", "META-04 SHOULD advisory") in found]
+    props = {
+        case.get("name"): [(p.get("name"), p.get("value")) for p in case.iter("property")] for case in cases
+    }
+    advisories = [name for name, found in props.items() if ("aalis_rule", "META-04 SHOULD advisory") in found]
     assert advisories, props
     assert all(("aalis_verdict", "advisory") in props[name] for name in advisories)
     passing = [found for found in props.values() if ("aalis_verdict", "pass") in found]
     assert passing
-    assert all(any(n == "aalis_rule" and str(v).endswith(" pass") for n, v in found)
-               for found in passing)
+    assert all(any(n == "aalis_rule" and str(v).endswith(" pass") for n, v in found) for found in passing)
     text = matrix.read_text(encoding="utf-8")
     assert "| META-04 | SHOULD | ⚠️ |" in text, text
     assert "| META-01 | MUST | ✅ |" in text, text
     assert "- `unsorted` **META-04** (advisory): [META-04 SHOULD]" in text, text
-    assert load_report(pytester.path / "r.json")["drivers"]["unsorted"]["rules"]["META-04"][
-        "verdict"] == "advisory"
+    assert (
+        load_report(pytester.path / "r.json")["drivers"]["unsorted"]["rules"]["META-04"]["verdict"]
+        == "advisory"
+    )
 
 
 def test_driver_without_raw_access_says_unverified(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(
         textwrap.dedent(
-            '''
+            """
             from aalis_memory.conformance import memory_driver, Capabilities
             from aalis_memory.drivers.inmemory import InMemoryMemory
 
@@ -245,7 +266,7 @@ def test_driver_without_raw_access_says_unverified(pytester: pytest.Pytester) ->
             async def noraw(ctx):
                 yield InMemoryMemory(range_query_limit=ctx.range_query_limit,
                                      cross_session_max_limit=ctx.cross_session_max_limit)
-            '''
+            """
         )
     )
     result = run(pytester, "--memory-driver=noraw", "-rs")
@@ -263,7 +284,7 @@ def test_entry_point_registration(
     (dist / "entry_points.txt").write_text("[aalis_memory.drivers]\nepmem = epdriver:registration\n")
     (site / "epdriver.py").write_text(
         textwrap.dedent(
-            '''
+            """
             from aalis_memory.conformance import memory_driver, Capabilities
             from aalis_memory.drivers.inmemory import InMemoryMemory
 
@@ -271,7 +292,7 @@ def test_entry_point_registration(
             async def registration(ctx):
                 yield InMemoryMemory(range_query_limit=ctx.range_query_limit,
                                      cross_session_max_limit=ctx.cross_session_max_limit)
-            '''
+            """
         )
     )
     monkeypatch.setenv("PYTHONPATH", str(site))

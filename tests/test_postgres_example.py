@@ -23,8 +23,11 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "postgres-backen
 
 def _server_module() -> ModuleType:
     """The example's ``postgres_memory.server``, from its file (the example is not installed)."""
-    pytest.importorskip("asyncpg", reason="asyncpg is not installed (pip install asyncpg): the "
-                        "PostgreSQL example's store and server use it")
+    pytest.importorskip(
+        "asyncpg",
+        reason="asyncpg is not installed (pip install asyncpg): the "
+        "PostgreSQL example's store and server use it",
+    )
     path = EXAMPLE / "src" / "postgres_memory" / "server.py"
     spec = importlib.util.spec_from_file_location("postgres_example_server", path)
     assert spec is not None
@@ -36,19 +39,27 @@ def _server_module() -> ModuleType:
 
 def test_the_postgres_example_passes_with_its_fresh_store_pool(tmp_path: Path) -> None:
     if _server_module().find_binaries() is None:
-        pytest.skip("no PostgreSQL server binaries (initdb, postgres) in /usr/lib/postgresql/*/bin "
-                    "or on PATH (apt-get install postgresql): the example starts its own server")
+        pytest.skip(
+            "no PostgreSQL server binaries (initdb, postgres) in /usr/lib/postgresql/*/bin "
+            "or on PATH (apt-get install postgresql): the example starts its own server"
+        )
     copy = tmp_path / "postgres-backend"
-    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns(
-        "build", "*.egg-info", "__pycache__", ".venv"))
+    shutil.copytree(
+        EXAMPLE, copy, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".venv")
+    )
     report = tmp_path / "report.json"
     env = {**os.environ, "PYTHONPATH": str(copy / "src")}
     env.pop("POSTGRES_MEMORY_FRESH", None)
     env.pop("POSTGRES_MEMORY_DSN", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", f"--memory-report={report}",
-         f"--basetemp={tmp_path / 'basetemp'}"],
-        cwd=copy, env=env, capture_output=True, text=True, timeout=900, check=False)
+        [sys.executable, "-m", "pytest", f"--memory-report={report}", f"--basetemp={tmp_path / 'basetemp'}"],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output[-4000:]
     summary = conformance_summary(output)
@@ -61,5 +72,13 @@ def test_the_postgres_example_passes_with_its_fresh_store_pool(tmp_path: Path) -
     assert not by_verdict.get("advisory"), by_verdict
     assert not by_verdict.get("unverified"), by_verdict
     # durable (writers killed and their schemas dropped), raw access, every optional method
-    assert {"CRASH-01", "CRASH-02", "META-09", "META-10", "COMMIT-06", "CROSS-01",
-            "UPD-01", "DEL-01"} <= by_verdict["pass"], by_verdict
+    assert {
+        "CRASH-01",
+        "CRASH-02",
+        "META-09",
+        "META-10",
+        "COMMIT-06",
+        "CROSS-01",
+        "UPD-01",
+        "DEL-01",
+    } <= by_verdict["pass"], by_verdict

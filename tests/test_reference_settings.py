@@ -32,10 +32,10 @@ BAD_CAPS: Final[tuple[object, ...]] = (0, -1, True, False, 2.5, "5", None)
 def builder(kind: str, tmp_path: Path) -> Build:
     async def build(**caps: Any) -> Any:
         if kind == "sqlite":
-            return await SqliteMemory.open(tmp_path / f"settings-{len(list(tmp_path.iterdir()))}.db",
-                                           **caps)
-        cls = {"inmemory": InMemoryMemory, "small-defaults": SmallDefaultCaps,
-               "trusts-caps": TrustsCaps}[kind]
+            return await SqliteMemory.open(tmp_path / f"settings-{len(list(tmp_path.iterdir()))}.db", **caps)
+        cls = {"inmemory": InMemoryMemory, "small-defaults": SmallDefaultCaps, "trusts-caps": TrustsCaps}[
+            kind
+        ]
         return cls(**caps)
 
     return build
@@ -106,7 +106,9 @@ async def test_caps_must_be_positive_integers(
     [("small-defaults", check_default_caps), ("trusts-caps", check_caps_are_positive_integers)],
 )
 async def test_the_checks_catch_a_broken_driver(
-    kind: str, check: Callable[[Build], Awaitable[None]], tmp_path: Path,
+    kind: str,
+    check: Callable[[Build], Awaitable[None]],
+    tmp_path: Path,
     aalis_memory_loop: asyncio.Runner,
 ) -> None:
     with pytest.raises(AssertionError):

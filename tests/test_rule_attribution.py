@@ -56,13 +56,16 @@ MARKER = "event-marker"
 # -- exercised ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("limit", "wanted", "unwanted"), [
-    (0, {"LIM-01"}, {"LIM-02", "HIST-04", "HIST-02"}),
-    (math.inf, {"LIM-02", "HIST-02"}, {"LIM-01", "HIST-04", "HIST-05"}),
-    (2, {"HIST-04", "HIST-02"}, {"LIM-01", "LIM-02", "HIST-05", "LIM-05"}),
-    (10, {"HIST-05"}, {"HIST-04", "LIM-01"}),
-    (None, {"HIST-05"}, {"LIM-05"}),  # the default window (50) cut nothing
-])
+@pytest.mark.parametrize(
+    ("limit", "wanted", "unwanted"),
+    [
+        (0, {"LIM-01"}, {"LIM-02", "HIST-04", "HIST-02"}),
+        (math.inf, {"LIM-02", "HIST-02"}, {"LIM-01", "HIST-04", "HIST-05"}),
+        (2, {"HIST-04", "HIST-02"}, {"LIM-01", "LIM-02", "HIST-05", "LIM-05"}),
+        (10, {"HIST-05"}, {"HIST-04", "LIM-01"}),
+        (None, {"HIST-05"}, {"LIM-05"}),  # the default window (50) cut nothing
+    ],
+)
 def test_history_reads(limit: float | None, wanted: set[str], unwanted: set[str]) -> None:
     got = history_read_exercises(conversation(5), limit, archived=False)
     assert wanted <= got
@@ -97,17 +100,19 @@ def test_archived_rows_exercise_hist_01_full_01_and_arch_09() -> None:
 
 
 def test_session_reads() -> None:
-    assert session_read_exercises(returned=True, unknown=False, others_hold=True) == {
-        "MSG-02", "MSG-01"}
+    assert session_read_exercises(returned=True, unknown=False, others_hold=True) == {"MSG-02", "MSG-01"}
     assert session_read_exercises(returned=False, unknown=True, others_hold=False) == {"MSG-04"}
 
 
-@pytest.mark.parametrize(("count", "keep", "wanted", "unwanted"), [
-    (0, [], {"ARCH-04", "ARCH-07"}, {"ARCH-01", "ARCH-05"}),
-    (2, [1], {"ARCH-01", "ARCH-02"}, {"ARCH-06", "ARCH-05", "ARCH-03"}),
-    (2, [5, 0, 0], {"ARCH-06", "ARCH-02"}, {"ARCH-05"}),
-    (9, [], {"ARCH-05", "ARCH-01", "ARCH-03"}, {"ARCH-02", "ARCH-06"}),
-])
+@pytest.mark.parametrize(
+    ("count", "keep", "wanted", "unwanted"),
+    [
+        (0, [], {"ARCH-04", "ARCH-07"}, {"ARCH-01", "ARCH-05"}),
+        (2, [1], {"ARCH-01", "ARCH-02"}, {"ARCH-06", "ARCH-05", "ARCH-03"}),
+        (2, [5, 0, 0], {"ARCH-06", "ARCH-02"}, {"ARCH-05"}),
+        (9, [], {"ARCH-05", "ARCH-01", "ARCH-03"}, {"ARCH-02", "ARCH-06"}),
+    ],
+)
 def test_archives(count: int, keep: list[int], wanted: set[str], unwanted: set[str]) -> None:
     active = [msg("a"), msg("b"), msg("c", MARKER)]
     got = archive_exercises(active, count, keep, archived_before=False)
@@ -139,25 +144,34 @@ def test_deletes() -> None:
 
 
 def test_clears() -> None:
-    assert clear_exercises(everything=True, cleared=False, archived=False, others_hold=False,
-                           metadata_held=False) == set()
-    assert clear_exercises(everything=True, cleared=True, archived=False, others_hold=False,
-                           metadata_held=True) == {"CLEAR-03", "CLEAR-04"}
-    assert clear_exercises(everything=False, cleared=True, archived=False, others_hold=False,
-                           metadata_held=False) == {"CLEAR-01"}
-    assert clear_exercises(everything=False, cleared=False, archived=False, others_hold=True,
-                           metadata_held=False) == {"MSG-06"}
-    assert clear_exercises(everything=False, cleared=True, archived=True, others_hold=True,
-                           metadata_held=False) == {"CLEAR-01", "CLEAR-02", "MSG-06"}
+    assert (
+        clear_exercises(
+            everything=True, cleared=False, archived=False, others_hold=False, metadata_held=False
+        )
+        == set()
+    )
+    assert clear_exercises(
+        everything=True, cleared=True, archived=False, others_hold=False, metadata_held=True
+    ) == {"CLEAR-03", "CLEAR-04"}
+    assert clear_exercises(
+        everything=False, cleared=True, archived=False, others_hold=False, metadata_held=False
+    ) == {"CLEAR-01"}
+    assert clear_exercises(
+        everything=False, cleared=False, archived=False, others_hold=True, metadata_held=False
+    ) == {"MSG-06"}
+    assert clear_exercises(
+        everything=False, cleared=True, archived=True, others_hold=True, metadata_held=False
+    ) == {"CLEAR-01", "CLEAR-02", "MSG-06"}
 
 
 def test_range_reads() -> None:
     hits = [msg("a", ts=0), msg("b", ts=1), msg("c", ts=2)]
     assert range_exercises(hits, hits, 2, (-math.inf, math.inf), set(), filtered=False) == {
-        "RANGE-01", "RANGE-03"}
+        "RANGE-01",
+        "RANGE-03",
+    }
     assert "RANGE-02" in range_exercises(hits, hits, 7, (0, 2), set(), filtered=False)
-    assert "RANGE-02" in range_exercises(hits, hits, 7, (-math.inf, math.inf), {"b"},
-                                         filtered=False)
+    assert "RANGE-02" in range_exercises(hits, hits, 7, (-math.inf, math.inf), {"b"}, filtered=False)
     assert "RANGE-02" not in range_exercises(hits, hits, 7, (-1, 5), set(), filtered=False)
     assert "RANGE-04" in range_exercises(hits[:1], hits, 7, (-1, 5), set(), filtered=True)
     assert "RANGE-04" not in range_exercises(hits, hits, 7, (-1, 5), set(), filtered=False)
@@ -181,14 +195,12 @@ def test_cross_reads_credit_a_filter_only_when_it_changes_the_answer() -> None:
 def test_cross_reads_limits() -> None:
     many = records(*(msg(f"m{i}", ts=i) for i in range(7)))
     unchanged = lambda fields: many  # noqa: E731
-    assert "LIM-04" in cross_exercises(RecentMessagesAcrossSessionsQuery(limit=math.inf),
-                                       many, 5, unchanged)
-    assert "CROSS-01" in cross_exercises(RecentMessagesAcrossSessionsQuery(limit=6), many, 5,
-                                         unchanged)
-    assert "CROSS-01" not in cross_exercises(RecentMessagesAcrossSessionsQuery(limit=6),
-                                             many[:4], 5, unchanged)
-    assert cross_exercises(RecentMessagesAcrossSessionsQuery(limit=0), many, 5,
-                           unchanged) == {"LIM-01"}
+    assert "LIM-04" in cross_exercises(RecentMessagesAcrossSessionsQuery(limit=math.inf), many, 5, unchanged)
+    assert "CROSS-01" in cross_exercises(RecentMessagesAcrossSessionsQuery(limit=6), many, 5, unchanged)
+    assert "CROSS-01" not in cross_exercises(
+        RecentMessagesAcrossSessionsQuery(limit=6), many[:4], 5, unchanged
+    )
+    assert cross_exercises(RecentMessagesAcrossSessionsQuery(limit=0), many, 5, unchanged) == {"LIM-01"}
     assert cross_exercises(RecentMessagesAcrossSessionsQuery(limit=0), [], 5, unchanged) == set()
 
 
@@ -213,9 +225,15 @@ def test_listings() -> None:
     # Data a store easily loses ('$' keys, nesting, unicode) is META-01's; values JSON writes
     # like others (a tuple, a whole float) META-07's.
     assert listing_exercises([{"a": 1}, {"$d": 2}], unreadable=False, others_hold=False) == {
-        "META-02", "META-04", "META-01"}
-    assert listing_exercises([{"a": [1]}], unreadable=False, others_hold=False,
-                             alike=True) == {"META-02", "META-01", "META-07"}
+        "META-02",
+        "META-04",
+        "META-01",
+    }
+    assert listing_exercises([{"a": [1]}], unreadable=False, others_hold=False, alike=True) == {
+        "META-02",
+        "META-01",
+        "META-07",
+    }
 
 
 def test_json_alike() -> None:
@@ -227,21 +245,26 @@ def test_json_alike() -> None:
 
 def test_commits() -> None:
     batch: list[MetadataOp] = [MetadataPut("ns", "k", {}), MetadataDel("ns2", "k")]
-    assert commit_exercises(batch, rejected=True, missing_del=True,
-                            unreadable_del=False) == {"COMMIT-04"}
+    assert commit_exercises(batch, rejected=True, missing_del=True, unreadable_del=False) == {"COMMIT-04"}
     assert commit_exercises(batch, rejected=False, missing_del=True, unreadable_del=True) == {
-        "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-06"}
-    assert commit_exercises([], rejected=False, missing_del=False,
-                            unreadable_del=False) == {"COMMIT-03"}
+        "COMMIT-01",
+        "COMMIT-02",
+        "COMMIT-03",
+        "COMMIT-06",
+    }
+    assert commit_exercises([], rejected=False, missing_del=False, unreadable_del=False) == {"COMMIT-03"}
 
 
 def test_every_exercised_rule_is_covered() -> None:
     """A rule the functions can credit but the marker does not list would be reported nowhere."""
     active = [msg("a", MARKER), *conversation(60)]
-    credited = (history_read_exercises(active, 2, True) | history_read_exercises(active, None, True)
-                | full_read_exercises(active * 4, None, {"a"})
-                | archive_exercises(active, 99, [0, 0, 99], True)
-                | update_exercises(active, active, "m", "n", None))
+    credited = (
+        history_read_exercises(active, 2, True)
+        | history_read_exercises(active, None, True)
+        | full_read_exercises(active * 4, None, {"a"})
+        | archive_exercises(active, 99, [0, 0, 99], True)
+        | update_exercises(active, active, "m", "n", None)
+    )
     assert credited <= set(COVERED_RULES)
 
 
@@ -273,10 +296,22 @@ def test_commit_rules() -> None:
     assert commit_rules(spread)[0] == "COMMIT-02"
 
 
-def mismatch(expected: Sequence[Message], actual: object, cause: Sequence[str] = ("CAUSE",),
-             owner: dict[str, str] | None = None) -> list[str]:
-    return list_mismatch_rules("s", list(expected), actual, owner=owner or {}, read=("READ",),
-                               order_rule="ORDER", cause=cause, unknown=["MSG-04"])
+def mismatch(
+    expected: Sequence[Message],
+    actual: object,
+    cause: Sequence[str] = ("CAUSE",),
+    owner: dict[str, str] | None = None,
+) -> list[str]:
+    return list_mismatch_rules(
+        "s",
+        list(expected),
+        actual,
+        owner=owner or {},
+        read=("READ",),
+        order_rule="ORDER",
+        cause=cause,
+        unknown=["MSG-04"],
+    )
 
 
 def test_list_mismatches() -> None:
@@ -284,12 +319,18 @@ def test_list_mismatches() -> None:
     assert mismatch([a], None) == ["MSG-04", "CAUSE", "READ"]
     # A read that raised is blamed on the read (its limit rule first), not the step before it.
     raised = Raised(TypeError, "slice indices must be integers")
-    assert list_mismatch_rules("s", [a], raised, owner={}, read=("HIST-01", "LIM-02"),
-                               order_rule="ORDER", cause=("MSG-01",), unknown=[]) \
-        == ["LIM-02", "HIST-01", "MSG-01"]
+    assert list_mismatch_rules(
+        "s",
+        [a],
+        raised,
+        owner={},
+        read=("HIST-01", "LIM-02"),
+        order_rule="ORDER",
+        cause=("MSG-01",),
+        unknown=[],
+    ) == ["LIM-02", "HIST-01", "MSG-01"]
     assert mismatch([a], [msg("x")], owner={"x": "other"})[0] == "MSG-01"
-    assert mismatch([a], [Message(role="user", content="a", timestamp=1, images=("i",))])[0] \
-        == "MSG-02"
+    assert mismatch([a], [Message(role="user", content="a", timestamp=1, images=("i",))])[0] == "MSG-02"
     assert mismatch([a], [msg("a", ts=5)], cause=("MSG-03",))[0] == "MSG-03"
     assert mismatch([a, b], [b, a])[0] == "ORDER"
     assert mismatch([a, b], [a]) == ["CAUSE", "READ"]
@@ -319,8 +360,7 @@ def test_tolerance() -> None:
     assert tolerance.blame(["MSG-02", "HIST-01"]) == ["HIST-01"]
     assert tolerance.blame(["MSG-02"]) == ["MSG-02"]  # nothing else to blame
     full = Message(role="user", content="a", timestamp=1, kind="k", images=("i",))
-    assert tolerance.compared([full]) == [Message(role="user", content="a", timestamp=1,
-                                                  kind="k")]
+    assert tolerance.compared([full]) == [Message(role="user", content="a", timestamp=1, kind="k")]
     assert Tolerance().compared([full]) == [full]
     with pytest.raises(ValueError, match="no toleration"):
         Tolerance().adding("HIST-01")

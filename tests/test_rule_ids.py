@@ -54,8 +54,12 @@ def unknown_ids(text: str, where: str) -> list[str]:
     a line of it lists after :data:`ON_PURPOSE`."""
     lines = text.splitlines()
     exempt = {i for line in lines if ON_PURPOSE in line for i in ids_in(line.split(ON_PURPOSE, 1)[1])}
-    return [f"{where}:{n}: {rule_id}" for n, line in enumerate(lines, 1) for rule_id in ids_in(line)
-            if rule_id not in CATALOGUE and rule_id not in exempt]
+    return [
+        f"{where}:{n}: {rule_id}"
+        for n, line in enumerate(lines, 1)
+        for rule_id in ids_in(line)
+        if rule_id not in CATALOGUE and rule_id not in exempt
+    ]
 
 
 def scanned() -> list[Path]:
@@ -74,9 +78,11 @@ def test_every_rule_id_outside_the_catalogue_is_in_it() -> None:
 
 
 def test_the_checker_names_each_unknown_id_by_file_and_line() -> None:
-    text = ("ARCH-01 holds (HIST-01..05, CLR-04..CLR-09)\n"
-            "it stands on ARCH-98; the clearing rules CLR-04..97\n"
-            "UTF-8, ISO-8601, SHA-256, ARCH-0*, f'ARCH-0{n}', XARCH-99, ARCH-1\n")
+    text = (
+        "ARCH-01 holds (HIST-01..05, CLR-04..CLR-09)\n"
+        "it stands on ARCH-98; the clearing rules CLR-04..97\n"
+        "UTF-8, ISO-8601, SHA-256, ARCH-0*, f'ARCH-0{n}', XARCH-99, ARCH-1\n"
+    )
     assert unknown_ids(text, "x.py") == ["x.py:2: ARCH-98", "x.py:2: CLR-97"]
     assert unknown_ids(text + f"# {ON_PURPOSE} ARCH-98\n", "x.py") == ["x.py:2: CLR-97"]
 
@@ -89,12 +95,19 @@ def test_subjects_name_contract_methods() -> None:
 def test_a_step_leans_on_a_rule_that_judges_its_method() -> None:
     """A failed step blocks its test by a rule whose own tests call that method under test: a
     rule that does not judge it could never fail for what the step did."""
+
     def judges(rule_id: str, method: str) -> bool:
         return rule_id in CATALOGUE and method in SUBJECTS.get(rule_id, {method})
 
     odd = Message(role="user", content="x", timestamp=0)
-    cases: list[tuple[object, ...]] = [("s",), ("s", math.inf), ("s", None), ("s", 5), ("s", 3, [0]),
-                                       ("s", odd)]
+    cases: list[tuple[object, ...]] = [
+        ("s",),
+        ("s", math.inf),
+        ("s", None),
+        ("s", 5),
+        ("s", 3, [0]),
+        ("s", odd),
+    ]
     for method in REQUIRED_METHODS + OPTIONAL_METHODS:
         for args in cases:
             leans = [leaned_on(method, args, {}), *also_stood_on(method, args, {})]

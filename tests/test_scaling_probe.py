@@ -37,8 +37,7 @@ FULL_SIZES = "200,20000,50,5000"
 def test_the_default_run_flags_a_session_read_and_not_the_reference_drivers(
     tmp_path: Path,
 ) -> None:
-    code, data, output = run_suite(tmp_path, [READS, SKIPS, "inmemory", "sqlite"],
-                                   "--memory-rules=PERF-01")
+    code, data, output = run_suite(tmp_path, [READS, SKIPS, "inmemory", "sqlite"], "--memory-rules=PERF-01")
     assert code == 0, output[-3000:]  # an advisory does not fail the default mode
     slow = rules(data, READS)["PERF-01"]
     assert slow["verdict"] == "advisory", slow
@@ -62,13 +61,18 @@ def test_the_default_run_flags_a_session_read_and_not_the_reference_drivers(
     assert NOT_FOR_SPEED in skipped["message"], skipped
     assert "skip_quick_scaling" in skipped["message"], skipped
     summary = conformance_summary(output)
-    assert (f"not run (driver '{SKIPS}' skips the quick scaling probe (skip_quick_scaling): "
-            f"{NOT_FOR_SPEED}; --memory-scaling runs the full probe): PERF-01") in summary, summary
+    assert (
+        f"not run (driver '{SKIPS}' skips the quick scaling probe (skip_quick_scaling): "
+        f"{NOT_FOR_SPEED}; --memory-scaling runs the full probe): PERF-01"
+    ) in summary, summary
 
 
 def test_the_full_probe_flags_a_session_sort_and_runs_a_declared_skip(tmp_path: Path) -> None:
     code, data, output = run_suite(
-        tmp_path, [SORTS, SKIPS, "inmemory"], "--memory-rules=PERF-01", "--memory-scaling",
+        tmp_path,
+        [SORTS, SKIPS, "inmemory"],
+        "--memory-rules=PERF-01",
+        "--memory-scaling",
         f"--memory-scaling-sizes={FULL_SIZES}",
     )
     assert code == 0, output[-3000:]
@@ -94,8 +98,16 @@ def test_bad_sizes_are_a_usage_error(tmp_path: Path) -> None:
 def _growth(small: float, large: float, *, quick: bool = True) -> Growth:
     judged_at = (FULL.small_messages, FULL.large_messages) if quick else None
     plan = QUICK if quick else FULL
-    return Growth("get_history(s, 20)", "messages", (plan.small_messages, plan.large_messages),
-                  small, large, 20, 20, judged_at)
+    return Growth(
+        "get_history(s, 20)",
+        "messages",
+        (plan.small_messages, plan.large_messages),
+        small,
+        large,
+        20,
+        20,
+        judged_at,
+    )
 
 
 def test_the_quick_probe_projects_a_round_trip_hidden_growth() -> None:
@@ -115,8 +127,9 @@ def test_the_quick_probe_projects_a_round_trip_hidden_growth() -> None:
     assert not measured.too_slow  # what judging the quick sizes' ratio would have said
 
 
-@pytest.mark.parametrize(("large", "flagged"), [(0.8, False), (1.0, False), (1.3, False),
-                                                (1.6, False), (1.8, True)])
+@pytest.mark.parametrize(
+    ("large", "flagged"), [(0.8, False), (1.0, False), (1.3, False), (1.6, False), (1.8, True)]
+)
 def test_a_flat_call_stays_under_the_line_until_its_large_median_is_far_off(
     large: float, flagged: bool
 ) -> None:
@@ -136,8 +149,16 @@ def test_results_of_different_sizes_are_not_judged() -> None:
 
 def test_the_rule_names_both_probes_sizes() -> None:
     text = CATALOGUE["PERF-01"].summary
-    for size in (FULL.small_messages, FULL.large_messages, FULL.small_keys, FULL.large_keys,
-                 QUICK.small_messages, QUICK.large_messages, QUICK.small_keys, QUICK.large_keys):
+    for size in (
+        FULL.small_messages,
+        FULL.large_messages,
+        FULL.small_keys,
+        FULL.large_keys,
+        QUICK.small_messages,
+        QUICK.large_messages,
+        QUICK.small_keys,
+        QUICK.large_keys,
+    ):
         assert f"{size:,}" in text, (size, text)
     assert f"{GROWTH_LIMIT:g}x" in text, text
 
@@ -149,22 +170,30 @@ def test_skip_quick_scaling_takes_a_reason() -> None:
     assert registration(BROKEN[READS.removeprefix("broken-")]).skip_quick_scaling is None
     for bad in ("", "  ", 3):
         with pytest.raises(ValueError, match="skip_quick_scaling"):
-            DriverRegistration(name="x", factory=declared.factory,
-                               skip_quick_scaling=bad)  # type: ignore[arg-type]
+            DriverRegistration(name="x", factory=declared.factory, skip_quick_scaling=bad)  # type: ignore[arg-type]
 
 
 def test_an_adapter_declares_the_skip_in_its_handshake() -> None:
     """``skipQuickScaling`` is a valid handshake field and becomes the registration's reason;
     ``stdio_driver(..., skip_quick_scaling=)`` wins over it."""
-    hello = {"protocolVersion": 1, "adapter": "skips", "methods": [], "rawMetadata": False,
-             "capabilities": {"ordering": "timestamp", "metadataAtomicity": "atomic",
-                              "archiveAtomicity": "atomic"},
-             "skipQuickScaling": "each save is a network round trip"}
+    hello = {
+        "protocolVersion": 1,
+        "adapter": "skips",
+        "methods": [],
+        "rawMetadata": False,
+        "capabilities": {
+            "ordering": "timestamp",
+            "metadataAtomicity": "atomic",
+            "archiveAtomicity": "atomic",
+        },
+        "skipQuickScaling": "each save is a network round trip",
+    }
     assert protocol.result_errors("hello", hello) == []
     assert protocol.result_errors("hello", {**hello, "skipQuickScaling": ""}) != []
     never_started = [sys.executable, "-c", "raise SystemExit(3)"]  # hello= is given: not probed
     declared = stdio_driver("scaling-skip-by-handshake", never_started, hello=hello)
     assert declared.skip_quick_scaling == "each save is a network round trip"
-    given = stdio_driver("scaling-skip-by-argument", never_started, hello=hello,
-                         skip_quick_scaling="a shared CI server")
+    given = stdio_driver(
+        "scaling-skip-by-argument", never_started, hello=hello, skip_quick_scaling="a shared CI server"
+    )
     assert given.skip_quick_scaling == "a shared CI server"

@@ -151,8 +151,10 @@ def test_every_must_rule_cites_and_every_should_rule_reads() -> None:
 def test_every_cited_phrase_is_in_its_document() -> None:
     folder = spec_dir()
     if folder is None:
-        pytest.skip(f"the documents are not beside this checkout ({REPO.parent / 'shared' / 'spec'} "
-                    "is absent): citations cannot be checked here")
+        pytest.skip(
+            f"the documents are not beside this checkout ({REPO.parent / 'shared' / 'spec'} "
+            "is absent): citations cannot be checked here"
+        )
     assert spec_map.citation_problems(folder) == []
 
 

@@ -141,15 +141,20 @@ async def test_reads_of_both_runs_merge_them_without_a_sort(
             expected = [f"s1-{i}" for i in range(200, 400)]
         else:
             got, statements = await traced(
-                store, lambda: store.get_messages_by_session_range("s1", 1140, 1160))
+                store, lambda: store.get_messages_by_session_range("s1", 1140, 1160)
+            )
             expected = [f"s1-{i}" for i in range(140, 161)]
     assert [m.content for m in got] == expected  # across the archived/active boundary at 150
     plan = one_select(path, statements)
     assert "MERGE (UNION ALL)" in plan, plan
     assert not any("TEMP B-TREE" in step or step.startswith("SCAN") for step in plan), plan
-    assert plan.count(
-        "SEARCH messages USING INDEX messages_state (session_id=? AND archived=?"
-        + (")" if read == "full history" else " AND ts>? AND ts<?)")) == 2, plan
+    assert (
+        plan.count(
+            "SEARCH messages USING INDEX messages_state (session_id=? AND archived=?"
+            + (")" if read == "full history" else " AND ts>? AND ts<?)")
+        )
+        == 2
+    ), plan
 
 
 async def test_a_task_calling_the_store_in_a_loop_lets_the_others_run(
@@ -339,8 +344,7 @@ async def test_both_connections_keep_the_durability_setting(
             assert store._conn is not None
             return store._conn.execute("PRAGMA synchronous").fetchone()[0]
 
-        assert await asyncio.get_running_loop().run_in_executor(store._worker,
-                                                                worker_setting) == 1
+        assert await asyncio.get_running_loop().run_in_executor(store._worker, worker_setting) == 1
     finally:
         await store.close()
 
@@ -381,9 +385,7 @@ async def test_subclass_opens_as_itself(tmp_path: Path, aalis_memory_loop: async
 async def test_every_read_orders_by_timestamp_then_write_order(
     tmp_path: Path, aalis_memory_loop: asyncio.Runner
 ) -> None:
-    async with await SqliteMemory.open(
-        tmp_path / "order.sqlite3", range_query_limit=3
-    ) as store:
+    async with await SqliteMemory.open(tmp_path / "order.sqlite3", range_query_limit=3) as store:
         # written a, b, c, d, e, then x in another session; history order is b e c d a
         for content, ts in (("a", 300), ("b", 100), ("c", 200), ("d", 200), ("e", 100)):
             await store.save_message("s", msg(content, ts, role="user"))
@@ -396,12 +398,8 @@ async def test_every_read_orders_by_timestamp_then_write_order(
         assert names(await store.get_history("s", 2)) == ["d", "a"]
         assert names(await store.get_full_history("s", 3)) == ["c", "d", "a"]
         assert names(await store.get_messages_by_session_range("s", 100, 200)) == ["b", "e", "c"]
-        recent = await store.get_recent_messages_across_sessions(
-            RecentMessagesAcrossSessionsQuery(limit=3)
-        )
-        assert [(r.session_id, r.message.content) for r in recent] == [
-            ("s", "d"), ("t", "x"), ("s", "a")
-        ]
+        recent = await store.get_recent_messages_across_sessions(RecentMessagesAcrossSessionsQuery(limit=3))
+        assert [(r.session_id, r.message.content) for r in recent] == [("s", "d"), ("t", "x"), ("s", "a")]
         assert await store.update_message_content("s", "e", "E", 4) == 1  # e is 4th newest
         assert await store.update_message_content("s", "b", "B", 4) == 0  # b is 5th
         assert await store.archive_span("s", 3, keep=[1]) == 2
@@ -431,8 +429,10 @@ async def test_concurrent_async_callers_stay_consistent(
         lists = [store.list_metadata("ns") for _ in range(20)]
         # one gather: every call is in flight at once, interleaved as the loop schedules them
         done = await asyncio.gather(
-            asyncio.gather(*writes), asyncio.gather(*reads),
-            asyncio.gather(*batches), asyncio.gather(*lists),
+            asyncio.gather(*writes),
+            asyncio.gather(*reads),
+            asyncio.gather(*batches),
+            asyncio.gather(*lists),
         )
         histories: list[list[Message]] = done[1]
         listings: list[list[MetadataEntry]] = done[3]
@@ -457,10 +457,16 @@ async def test_two_stores_write_the_same_file_concurrently(
     path = tmp_path / "shared.sqlite3"
     async with await SqliteMemory.open(path) as one, await SqliteMemory.open(path) as two:
         await asyncio.gather(
-            *(store.save_message("s", msg(f"{name}{i}", 1000 + i))
-              for i in range(50) for name, store in (("one", one), ("two", two))),
-            *(store.commit_metadata([MetadataPut("ns", f"{name}{i}", {"i": i})])
-              for i in range(50) for name, store in (("one", one), ("two", two))),
+            *(
+                store.save_message("s", msg(f"{name}{i}", 1000 + i))
+                for i in range(50)
+                for name, store in (("one", one), ("two", two))
+            ),
+            *(
+                store.commit_metadata([MetadataPut("ns", f"{name}{i}", {"i": i})])
+                for i in range(50)
+                for name, store in (("one", one), ("two", two))
+            ),
         )
         assert await one.count_history("s") == 100
         assert len(await two.list_metadata("ns")) == 100
@@ -535,17 +541,24 @@ def random_call(rnd: random.Random, step: int, ts: int) -> tuple[str, tuple[Any,
         ("get_full_history", (sid, rnd.choice(LIMITS))),
         ("archive_span", (sid, rnd.randrange(6), keep)),
         ("count_history", (sid,)),
-        ("get_messages_by_session_range", (
-            sid, rnd.randrange(990, ts + 2), rnd.randrange(1000, ts + 5),
-            rnd.choice([None, ["user"], ["assistant", "system"]]),
-            rnd.choice([None, [MARKER], ["other"]]),
-        )),
+        (
+            "get_messages_by_session_range",
+            (
+                sid,
+                rnd.randrange(990, ts + 2),
+                rnd.randrange(1000, ts + 5),
+                rnd.choice([None, ["user"], ["assistant", "system"]]),
+                rnd.choice([None, [MARKER], ["other"]]),
+            ),
+        ),
         ("get_recent_messages_across_sessions", (query,)),
         ("update_message_content", (sid, "hello", "bye", rnd.choice(LIMITS))),
         ("delete_messages_by_timestamps", (sid, [rnd.randrange(1000, ts + 1) for _ in range(2)])),
         ("clear_session", (sid,)),
-        ("commit_metadata", ([MetadataPut("ns", rnd.choice("kl"), {"v": step}),
-                              MetadataDel("ns", rnd.choice("kl"))],)),
+        (
+            "commit_metadata",
+            ([MetadataPut("ns", rnd.choice("kl"), {"v": step}), MetadataDel("ns", rnd.choice("kl"))],),
+        ),
         ("list_metadata_keys", ("ns",)),
         ("get_metadata", ("ns", "k")),
     ]

@@ -31,9 +31,7 @@ async def _refused(path: Path | str, error: type[BaseException]) -> None:
         assert not thread.is_alive(), f"{thread.name} outlived a failed open"
 
 
-async def test_a_path_that_cannot_be_opened_raises(
-    tmp_path: Path, aalis_memory_loop: asyncio.Runner
-) -> None:
+async def test_a_path_that_cannot_be_opened_raises(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
     await _refused(tmp_path, sqlite3.OperationalError)  # a folder, not a database file
 
 
@@ -57,13 +55,14 @@ async def test_a_version_1_database_gets_its_counts_when_opened(
     async with await SqliteMemory.open(path) as store:
         for i in range(5):
             await store.save_message("s", Message(role="user", content=f"m{i}", timestamp=i))
-        await store.save_message(
-            "s", Message(role="system", content="d", timestamp=9, kind="event-marker"))
+        await store.save_message("s", Message(role="system", content="d", timestamp=9, kind="event-marker"))
         await store.archive_span("s", 1)
     with closing(sqlite3.connect(path)) as conn:
-        conn.executescript("DROP TABLE conversation_counts; DROP TRIGGER count_insert; "
-                           "DROP TRIGGER count_delete; DROP TRIGGER count_update; "
-                           "PRAGMA user_version = 1;")
+        conn.executescript(
+            "DROP TABLE conversation_counts; DROP TRIGGER count_insert; "
+            "DROP TRIGGER count_delete; DROP TRIGGER count_update; "
+            "PRAGMA user_version = 1;"
+        )
     async with await SqliteMemory.open(path) as store:
         assert await store.count_history("s") == 4
         await store.save_message("s", Message(role="user", content="m5", timestamp=10))
@@ -74,9 +73,13 @@ async def test_a_version_1_database_gets_its_counts_when_opened(
 
 def _indexes(path: Path) -> set[str]:
     with closing(sqlite3.connect(path)) as conn:
-        return {name for (name,) in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' "
-            "AND name NOT LIKE 'sqlite_%'")}
+        return {
+            name
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' "
+                "AND name NOT LIKE 'sqlite_%'"
+            )
+        }
 
 
 async def test_a_version_2_database_gets_the_one_session_index_when_opened(
@@ -95,12 +98,12 @@ async def test_a_version_2_database_gets_the_one_session_index_when_opened(
             "DROP INDEX messages_state; "
             "CREATE INDEX messages_session ON messages (session_id, ts); "
             "CREATE INDEX messages_active ON messages (session_id, ts) WHERE archived = 0; "
-            "PRAGMA user_version = 2;")
+            "PRAGMA user_version = 2;"
+        )
     assert _indexes(path) == {"messages_session", "messages_active", "messages_recent"}
     async with await SqliteMemory.open(path) as store:
         assert [m.content for m in await store.get_history("s")] == ["m2", "m3", "m4", "m5"]
-        assert [m.content for m in await store.get_full_history("s")] == [
-            f"m{i}" for i in range(6)]
+        assert [m.content for m in await store.get_full_history("s")] == [f"m{i}" for i in range(6)]
         assert await store.count_history("s") == 4
     assert _indexes(path) == {"messages_state", "messages_recent"}
     with closing(sqlite3.connect(path)) as conn:

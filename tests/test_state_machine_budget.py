@@ -32,8 +32,7 @@ class Counting(RuleBasedStateMachine):
         del n
 
 
-def run_counting(machine: type[RuleBasedStateMachine], chosen: settings, *,
-                 ledger: CheckLedger) -> None:
+def run_counting(machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger) -> None:
     """Stands in for the memory machine: the runner's budget loop is what is tested."""
     del machine, ledger
     run_state_machine_as_test(Counting, settings=chosen)
@@ -44,16 +43,18 @@ def ticking(*readings: float) -> Iterator[float]:
     raise AssertionError("the clock was read more often than the budget loop needs")
 
 
-@pytest.mark.parametrize(("readings", "rounds"), [
-    ((0.0, 5.0, 11.0), 2),  # start, after round 1 (in budget), after round 2 (spent)
-    ((0.0, 10.0), 1),       # spent exactly at the end of round 1
-    ((0.0, 1.0, 2.0, 3.0, 30.0), 4),
-])
+@pytest.mark.parametrize(
+    ("readings", "rounds"),
+    [
+        ((0.0, 5.0, 11.0), 2),  # start, after round 1 (in budget), after round 2 (spent)
+        ((0.0, 10.0), 1),  # spent exactly at the end of round 1
+        ((0.0, 1.0, 2.0, 3.0, 30.0), 4),
+    ],
+)
 def test_rounds_run_until_the_budget_is_spent(readings: tuple[float, ...], rounds: int) -> None:
     Counting.examples = 0
     clock = ticking(*readings)
-    run = run_machine([], profile="thorough", budget=10.0, clock=lambda: next(clock),
-                      run_once=run_counting)
+    run = run_machine([], profile="thorough", budget=10.0, clock=lambda: next(clock), run_once=run_counting)
     assert run.rounds == rounds
     assert run.failure is None
     assert Counting.examples == rounds * BUDGET_ROUND
@@ -69,11 +70,19 @@ def test_a_long_run_says_how_far_it_is() -> None:
     """A budgeted run prints a line every PROGRESS_EVERY seconds: histories checked, time left."""
     clock = ticking(0.0, 1.0, 2.0, 40.0, 75.0, 100.0)
     lines: list[str] = []
-    run = run_machine([], profile="thorough", budget=100.0, clock=lambda: next(clock),
-                      run_once=run_counting, progress=lines.append)
+    run = run_machine(
+        [],
+        profile="thorough",
+        budget=100.0,
+        clock=lambda: next(clock),
+        run_once=run_counting,
+        progress=lines.append,
+    )
     assert run.rounds == 5
-    assert lines == [f"{3 * BUDGET_ROUND} histories checked, 60 s left",
-                     f"{4 * BUDGET_ROUND} histories checked, 25 s left"]
+    assert lines == [
+        f"{3 * BUDGET_ROUND} histories checked, 60 s left",
+        f"{4 * BUDGET_ROUND} histories checked, 25 s left",
+    ]
 
 
 def test_an_unbudgeted_long_run_says_what_it_will_do() -> None:

@@ -31,8 +31,8 @@ load_all()
 #: the reason (empty when it catches them all).
 NOT_CAUGHT: Final[dict[str, str]] = {
     "cross-empty-over-cap": "needs a finite limit above cross_session_max_limit with more matching "
-                            "messages than the cap; the deep profile's histories rarely hold one "
-                            "(the example test CROSS-01 catches it)",
+    "messages than the cap; the deep profile's histories rarely hold one "
+    "(the example test CROSS-01 catches it)",
     "json-list-keys-unchecked": "its payloads are sets, NaN and bytes, never a non-string key "
     "inside a list (the example tests' UNSERIALIZABLE catalogue has it)",
     "json-recursion-error": "its payloads are sets, NaN and bytes, never one nested too deep "
@@ -73,11 +73,14 @@ def machine_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     for start in range(0, len(REACHABLE), CHUNK):
         workdir = tmp_path_factory.mktemp("broken-machine")
         code, data, output = run_suite(
-            workdir, [f"broken-{name}" for name in REACHABLE[start:start + CHUNK]],
-            "--memory-strict", "-k", "state_machine", "--memory-hypothesis-profile=deep",
+            workdir,
+            [f"broken-{name}" for name in REACHABLE[start : start + CHUNK]],
+            "--memory-strict",
+            "-k",
+            "state_machine",
+            "--memory-hypothesis-profile=deep",
         )
-        assert code == 1, (f"the machine should fail on the broken drivers (exit {code}):\n"
-                           f"{output[-3000:]}")
+        assert code == 1, f"the machine should fail on the broken drivers (exit {code}):\n{output[-3000:]}"
         drivers = {**merged.get("drivers", {}), **data["drivers"]}
         merged = {**data, "drivers": drivers}
     return merged
@@ -130,8 +133,10 @@ def run_snippet(source: str, reg: DriverRegistration, folder: Path) -> list[tupl
     exec(compile(source, "<reproduction>", "exec"), namespace)  # the text the user would paste
     calls: list[tuple[str, Any]] = []
     folder.mkdir()
-    with asyncio.Runner() as runner, opened_store(reg, DriverContext(name=reg.name,
-                                                                     tmp_path=folder), runner) as store:
+    with (
+        asyncio.Runner() as runner,
+        opened_store(reg, DriverContext(name=reg.name, tmp_path=folder), runner) as store,
+    ):
         recorder = Recorder(store, calls)
 
         async def plant(target: Recorder, *args: Any) -> None:

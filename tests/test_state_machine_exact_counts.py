@@ -37,27 +37,33 @@ class CrossOverCapReturnsNothing(InMemoryMemory):
 
 def registration(cls: type[InMemoryMemory]) -> DriverRegistration:
     async def factory(ctx: DriverContext) -> AsyncIterator[Any]:
-        yield cls(range_query_limit=ctx.range_query_limit,
-                  cross_session_max_limit=ctx.cross_session_max_limit)
+        yield cls(
+            range_query_limit=ctx.range_query_limit, cross_session_max_limit=ctx.cross_session_max_limit
+        )
 
     return DriverRegistration(
-        name=cls.__name__, factory=factory,
-        capabilities=Capabilities(ordering="write", metadata_atomicity="atomic",
-                                  archive_atomicity="atomic"),
+        name=cls.__name__,
+        factory=factory,
+        capabilities=Capabilities(ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"),
     )
 
 
 load_all()
 
 
-@pytest.mark.parametrize(("reg", "rule_id"), [
-    (broken_registration(BROKEN["range-empty-over-cap"]), "RANGE-01"),
-    (registration(CrossOverCapReturnsNothing), "CROSS-01"),
-], ids=["range", "cross"])
+@pytest.mark.parametrize(
+    ("reg", "rule_id"),
+    [
+        (broken_registration(BROKEN["range-empty-over-cap"]), "RANGE-01"),
+        (registration(CrossOverCapReturnsNothing), "CROSS-01"),
+    ],
+    ids=["range", "cross"],
+)
 def test_an_empty_answer_over_the_cap_fails_its_rule(
     reg: DriverRegistration, rule_id: str, tmp_path: Path
 ) -> None:
-    run = run_machine([Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))],
-                      profile="ci", strict=True)
+    run = run_machine(
+        [Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))], profile="ci", strict=True
+    )
     assert run.failure is not None, f"{reg.name} passed the state machine"
     assert run.failure.rule.id == rule_id, str(run.failure)

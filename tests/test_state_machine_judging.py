@@ -77,8 +77,9 @@ def test_the_report_shows_both_and_passes_neither(tmp_path: Path) -> None:
     [(first, outcomes)] = failed.items()
     text = "\n".join(messages(outcomes))
     other = "COUNT-01" if first != "COUNT-01" else "ARCH-02"
-    assert f"[{other} MUST]" in text or (first == "COUNT-01" and any(
-        f"[{r} MUST]" in text for r in KEEP_IGNORED)), text
+    assert f"[{other} MUST]" in text or (
+        first == "COUNT-01" and any(f"[{r} MUST]" in text for r in KEEP_IGNORED)
+    ), text
     found = verdicts(report, f"broken-{BOTH}")
     assert found.get("COUNT-01") != "pass", found
     assert found.get("ARCH-02") != "pass", found
@@ -92,8 +93,9 @@ def test_a_rule_checked_only_before_a_state_corrupting_failure_is_not_passed(
     it, no clear_session runs), so the machine alone reports it not run, never pass. (CLEAR-02
     is a SHOULD: strict, it is the failure that ends the run; in the default mode the run
     starts over past it as an advisory, and the same holds.)"""
-    code, report, output = run_suite(tmp_path, ["broken-clear-session-keeps-archived"],
-                                     "-k", "state_machine", "--memory-strict")
+    code, report, output = run_suite(
+        tmp_path, ["broken-clear-session-keeps-archived"], "-k", "state_machine", "--memory-strict"
+    )
     assert code == 1, output[-3000:]
     found = verdicts(report, "broken-clear-session-keeps-archived")
     assert found.get("CLEAR-02") == "fail", found
@@ -108,8 +110,7 @@ def scripted(rounds: list[tuple[list[str], str | None]]) -> tuple[Any, list[Tole
     ``rounds[i][1]`` (``None``: passes). Records each round's tolerance."""
     seen: list[Tolerance] = []
 
-    def run_once(machine: type[RuleBasedStateMachine], chosen: settings, *,
-                 ledger: CheckLedger) -> None:
+    def run_once(machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger) -> None:
         del chosen
         assert issubclass(machine, MemoryMachine)
         tolerance = machine.TOLERANCE
@@ -117,8 +118,7 @@ def scripted(rounds: list[tuple[list[str], str | None]]) -> tuple[Any, list[Tole
         credits, failing_rule = rounds[len(seen) - 1]
         ledger.credit(r for r in credits if r not in tolerance)
         if failing_rule is not None:
-            raise MachineFailure([failing_rule], f"{failing_rule} broke", "scripted", [],
-                                 ["pass"])
+            raise MachineFailure([failing_rule], f"{failing_rule} broke", "scripted", [], ["pass"])
 
     return run_once, seen
 
@@ -137,13 +137,12 @@ def test_credits_of_a_round_that_failed_do_not_count() -> None:
 
 
 def test_the_judging_stops_at_its_cap_and_says_so() -> None:
-    rules = ["ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06", "ARCH-07",
-             "ARCH-08"]
+    rules = ["ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08"]
     run_once, seen = scripted([(["MSG-01"], rule) for rule in rules])
     run = run_machine([], profile="ci", run_once=run_once)
     assert len(seen) == 1 + MAX_JUDGING_RUNS
     assert run.capped
-    assert [f.rule.id for f in run.later] == rules[1:1 + MAX_JUDGING_RUNS]
+    assert [f.rule.id for f in run.later] == rules[1 : 1 + MAX_JUDGING_RUNS]
     assert run.checked == {}, "every round failed: none ran all its histories"
     assert f"cap of {MAX_JUDGING_RUNS} more runs" in str(run.failure)
 
@@ -174,6 +173,7 @@ def test_tolerance_past_a_failure() -> None:
 def test_a_tolerated_write_rule_derails_instead_of_blaming_others(tmp_path: Path) -> None:
     """keep-ignored with ARCH-02 tolerated past its failure: its wrong archives no longer fail
     the run, and what they left behind is blamed on no other rule."""
-    machine = machine_for([target("keep-ignored", tmp_path)], Tolerance().past_failure("ARCH-02"),
-                          CheckLedger())
+    machine = machine_for(
+        [target("keep-ignored", tmp_path)], Tolerance().past_failure("ARCH-02"), CheckLedger()
+    )
     run_minimized(machine, settings.get_profile("aalis-memory-ci"))

@@ -60,12 +60,12 @@ def properties(junit: Path) -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def default_mode_run(tmp_path_factory: pytest.TempPathFactory
-                     ) -> tuple[int, dict[str, Any], str, dict[str, dict[str, Any]]]:
+def default_mode_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[int, dict[str, Any], str, dict[str, dict[str, Any]]]:
     workdir = tmp_path_factory.mktemp("masking")  # empty: no ini, so the default mode
     junit = workdir / "junit.xml"
-    code, report, output = run_suite(workdir, [f"broken-{name}" for name in MASKING],
-                                     f"--junitxml={junit}")
+    code, report, output = run_suite(workdir, [f"broken-{name}" for name in MASKING], f"--junitxml={junit}")
     return code, report, output, properties(junit)
 
 
@@ -83,7 +83,8 @@ def test_default_mode_exits_1(
 
 @pytest.mark.parametrize("name", sorted(MASKING))
 def test_count_01_fails_behind_the_should_quirks(
-    name: str, default_mode_run: tuple[int, dict[str, Any], str, dict[str, dict[str, Any]]],
+    name: str,
+    default_mode_run: tuple[int, dict[str, Any], str, dict[str, dict[str, Any]]],
 ) -> None:
     _, report, output, _ = default_mode_run
     failed = failing(report, f"broken-{name}")
@@ -95,7 +96,8 @@ def test_count_01_fails_behind_the_should_quirks(
 
 @pytest.mark.parametrize("name", sorted(MASKING))
 def test_each_should_quirk_is_an_advisory_of_its_rule(
-    name: str, default_mode_run: tuple[int, dict[str, Any], str, dict[str, dict[str, Any]]],
+    name: str,
+    default_mode_run: tuple[int, dict[str, Any], str, dict[str, dict[str, Any]]],
 ) -> None:
     _, _, output, props = default_mode_run
     own = props.get(f"test_state_machine[broken-{name}]")
@@ -117,8 +119,9 @@ def test_each_should_quirk_is_an_advisory_of_its_rule(
 def test_strict_mode_still_stops_at_the_first_divergence(strict: bool, tmp_path: Path) -> None:
     """In process, the same driver both ways: strict ends at the SHOULD quirk, default goes on."""
     reg = registration(BROKEN["count-stale-drops-media"])
-    run = run_machine([Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))],
-                      profile="ci", strict=strict)
+    run = run_machine(
+        [Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))], profile="ci", strict=strict
+    )
     assert run.failure is not None
     if strict:
         assert run.failure.rule.id == "MSG-02", str(run.failure)

@@ -40,12 +40,24 @@ def msg(content: str, ts: float, kind: str | None = None) -> Message:
     return Message(role="user", content=content, timestamp=ts, kind=kind)
 
 
-def blamed(expected: list[Message], actual: list[Message], origins: dict[str, Origin],
-           cause: tuple[str, ...] = ("MSG-02", "MSG-01")) -> list[str]:
+def blamed(
+    expected: list[Message],
+    actual: list[Message],
+    origins: dict[str, Origin],
+    cause: tuple[str, ...] = ("MSG-02", "MSG-01"),
+) -> list[str]:
     """The rules a get_history of ``actual`` where ``expected`` was due is filed under."""
     return list_mismatch_rules(
-        "s", expected, actual, owner={}, read=READ, order_rule="HIST-02", cause=cause,
-        unknown=[], origin=lambda m: origins.get(m.content or ""))
+        "s",
+        expected,
+        actual,
+        owner={},
+        read=READ,
+        order_rule="HIST-02",
+        cause=cause,
+        unknown=[],
+        origin=lambda m: origins.get(m.content or ""),
+    )
 
 
 def test_a_timestamp_changed_at_save_is_the_saves_rule_not_the_reads() -> None:
@@ -65,8 +77,7 @@ def test_a_timestamp_changed_at_save_is_the_saves_rule_not_the_reads() -> None:
 
 def test_a_timestamp_changed_at_rewrite_is_upd_04_alone() -> None:
     before, after = msg("x ", 1000), msg("x ", NOW)
-    assert blamed([before], [after], {"x ": "rewrite"}, ("UPD-02", "UPD-01", "LIM-03")) \
-        == ["UPD-04"]
+    assert blamed([before], [after], {"x ": "rewrite"}, ("UPD-02", "UPD-01", "LIM-03")) == ["UPD-04"]
     # Even at 0: the rewrite restamped it, the save had kept it.
     assert blamed([msg("x ", 0)], [after], {"x ": "rewrite"}) == ["UPD-04"]
 
@@ -90,8 +101,9 @@ def test_membership_and_order_still_theirs() -> None:
 
 def machine_run(name: str, tmp_path: Path, *, strict: bool) -> MachineRun:
     reg = registration(BROKEN[name])
-    return run_machine([Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))],
-                       profile="ci", strict=strict)
+    return run_machine(
+        [Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))], profile="ci", strict=strict
+    )
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -131,8 +143,10 @@ class SqliteZeroRestamped(SqliteMemory):
 
 async def sqlite_zero_restamped(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
     store = await SqliteZeroRestamped.open(
-        ctx.tmp_path / "memory.sqlite3", range_query_limit=ctx.range_query_limit,
-        cross_session_max_limit=ctx.cross_session_max_limit)
+        ctx.tmp_path / "memory.sqlite3",
+        range_query_limit=ctx.range_query_limit,
+        cross_session_max_limit=ctx.cross_session_max_limit,
+    )
     try:
         yield store
     finally:
@@ -142,10 +156,12 @@ async def sqlite_zero_restamped(ctx: DriverContext) -> AsyncIterator[SqliteMemor
 @pytest.mark.parametrize("strict", [False, True])
 def test_a_restamp_that_reorders_is_still_ts_01(tmp_path: Path, strict: bool) -> None:
     load_entry_points()
-    reg = attrs.evolve(get_driver("sqlite"), name="sqlite-zero-restamped",
-                       factory=sqlite_zero_restamped, reopen=None)
-    run = run_machine([Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))],
-                      profile="ci", strict=strict)
+    reg = attrs.evolve(
+        get_driver("sqlite"), name="sqlite-zero-restamped", factory=sqlite_zero_restamped, reopen=None
+    )
+    run = run_machine(
+        [Target(reg, DriverContext(name=reg.name, tmp_path=tmp_path))], profile="ci", strict=strict
+    )
     if strict:
         assert run.failure is not None
         assert run.failure.involved == ("TS-01",), str(run.failure)

@@ -22,6 +22,15 @@ def test_ruff_is_clean() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_ruff_format_is_clean() -> None:
+    """One layout for every file, so a diff shows what changed, not how it was wrapped."""
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install -e '.[dev]')")
+    proc = subprocess.run([ruff, "format", "--check", *SOURCES], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def installed_layout(root: Path) -> Path:
     """A tree of links shaped like the installed package, so mypy sees `aalis_memory.*` (and the
     mutation tooling beside it)."""
@@ -41,9 +50,16 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
     pytest.importorskip("mypy", reason="mypy is not installed (pip install -e '.[dev]')")
     root = installed_layout(tmp_path)
     env = {**os.environ, "MYPYPATH": f"{root}{os.pathsep}{REPO / 'tests'}"}
-    base = [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"),
-            "--strict", "--cache-dir",
-            str(tmp_path / ".mypy_cache")]
+    base = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--config-file",
+        str(REPO / "pyproject.toml"),
+        "--strict",
+        "--cache-dir",
+        str(tmp_path / ".mypy_cache"),
+    ]
     package = subprocess.run(
         [*base, "-p", "aalis_memory"], cwd=tmp_path, env=env, capture_output=True, text=True
     )
@@ -51,11 +67,15 @@ def test_mypy_strict_is_clean(tmp_path: Path) -> None:
     own_tests = sorted(str(p.relative_to(REPO / "tests")) for p in (REPO / "tests").rglob("*.py"))
     tests = subprocess.run(
         [*base, "--explicit-package-bases", *own_tests],
-        cwd=REPO / "tests", env=env, capture_output=True, text=True,
+        cwd=REPO / "tests",
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    tooling = subprocess.run([*base, "-p", "mutation", "-p", "benchmarks"], cwd=tmp_path,
-                             env=env, capture_output=True, text=True)
+    tooling = subprocess.run(
+        [*base, "-p", "mutation", "-p", "benchmarks"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
     assert tooling.returncode == 0, tooling.stdout + tooling.stderr
 
 
@@ -73,8 +93,21 @@ def test_the_example_backend_is_ruff_and_mypy_clean(tmp_path: Path) -> None:
     root = installed_layout(tmp_path)
     env = {**os.environ, "MYPYPATH": f"{root}{os.pathsep}{EXAMPLE / 'src'}"}
     typed = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(EXAMPLE / "pyproject.toml"),
-         "--no-incremental", "--cache-dir", str(tmp_path / ".mypy_cache"), "-p", "jsonfile_memory"],
-        cwd=tmp_path, env=env, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(EXAMPLE / "pyproject.toml"),
+            "--no-incremental",
+            "--cache-dir",
+            str(tmp_path / ".mypy_cache"),
+            "-p",
+            "jsonfile_memory",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert typed.returncode == 0, typed.stdout + typed.stderr

@@ -36,10 +36,13 @@ BRIDGE = REPO / "bridges" / "typescript"
 FAKE = [sys.executable, str(Path(__file__).resolve().parent / "stdio_fake_adapter.py")]
 #: The broken TypeScript backends with a file of their own (broken-NAME.js) and the rules
 #: their one bug breaks.
-OWN_FILE = {"broken-limit-zero": {"LIM-01"}, "broken-clear-all-metadata": {"CLEAR-04"},
-            # its stack overflows on message metadata nested 5000 levels: a RecursionError where
-            # INPUT-07 asks "ValueError (never RecursionError)" (a SHOULD: advisory by default)
-            "broken-stack-overflow": {"INPUT-07"}}
+OWN_FILE = {
+    "broken-limit-zero": {"LIM-01"},
+    "broken-clear-all-metadata": {"CLEAR-04"},
+    # its stack overflows on message metadata nested 5000 levels: a RecursionError where
+    # INPUT-07 asks "ValueError (never RecursionError)" (a SHOULD: advisory by default)
+    "broken-stack-overflow": {"INPUT-07"},
+}
 #: The variants of broken-single-bugs.ts (run as ``node broken-single-bugs.js NAME``, named
 #: ``broken-NAME`` by their handshake), each the reference with one method changed, and the
 #: rules whose words that change contradicts (the file's header says the same). SHOULD rules
@@ -148,14 +151,26 @@ SAMPLES: list[Any] = [
     {"jsonrpc": "2.0", "id": 1, "method": "getHistory", "params": {"handle": "s1", "sessionId": "a"}},
     {"jsonrpc": "2.0", "id": 1, "method": "nope", "params": {}},
     {"jsonrpc": "2.0", "id": 1, "result": None},
-    {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "x",
-                                             "data": {"errorClass": "Error"}}},
-    {"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x",
-                                          "data": {"errorClass": "KeyError"}}},
-    {"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x",
-                                          "data": {"errorClass": "RecursionError"}}},
-    {"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x",
-                                          "data": {"errorClass": "SizeError"}}},
+    {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32700, "message": "x", "data": {"errorClass": "Error"}},
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": -32000, "message": "x", "data": {"errorClass": "KeyError"}},
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": -32000, "message": "x", "data": {"errorClass": "RecursionError"}},
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "error": {"code": -32000, "message": "x", "data": {"errorClass": "SizeError"}},
+    },
     {"jsonrpc": "2.0", "id": -1, "result": 1},
     {"jsonrpc": "1.0", "id": 1, "result": 1},
     {"jsonrpc": "2.0", "id": 1, "result": 1, "extra": True},
@@ -172,27 +187,81 @@ def test_the_runtime_validator_agrees_with_jsonschema(index: int) -> None:
     assert (not schema.message_errors(sample)) == expected, schema.message_errors(sample)
 
 
-@pytest.mark.parametrize(("method", "result"), [
-    ("getHistory", [{"role": "user", "content": "a", "timestamp": 1}]),
-    ("getHistory", [{"role": "user", "content": "a"}]),
-    ("getHistory", [{"role": 1, "content": "a", "timestamp": 1}]),
-    ("countHistory", 3), ("countHistory", -1), ("countHistory", 1.5),
-    ("getMetadata", None), ("getMetadata", {"a": 1}), ("getMetadata", [1]),
-    ("listMetadata", [{"key": "k", "data": {}, "updatedAt": 5}]),
-    ("listMetadata", [{"key": "k", "data": {}}]),
-    ("hello", {"protocolVersion": 1, "adapter": "x", "methods": ["clearAll"], "rawMetadata": True,
-               "capabilities": {"ordering": "write", "metadataAtomicity": "atomic",
-                                "archiveAtomicity": "partial"}, "knownFailures": {"META-07": "r"}}),
-    ("hello", {"protocolVersion": 1, "adapter": "x", "methods": ["dropAll"], "rawMetadata": True,
-               "capabilities": {"ordering": "write", "metadataAtomicity": "atomic",
-                                "archiveAtomicity": "partial"}}),
-    ("hello", {"protocolVersion": 1, "adapter": "x", "methods": [], "rawMetadata": True,
-               "capabilities": {"ordering": "write", "metadataAtomicity": "atomic",
-                                "archiveAtomicity": "partial", "rangeCap": False}}),
-    ("hello", {"protocolVersion": 1, "adapter": "x", "methods": [], "rawMetadata": True,
-               "capabilities": {"ordering": "write", "metadataAtomicity": "atomic",
-                                "archiveAtomicity": "partial", "rangeCap": "no"}}),
-])
+@pytest.mark.parametrize(
+    ("method", "result"),
+    [
+        ("getHistory", [{"role": "user", "content": "a", "timestamp": 1}]),
+        ("getHistory", [{"role": "user", "content": "a"}]),
+        ("getHistory", [{"role": 1, "content": "a", "timestamp": 1}]),
+        ("countHistory", 3),
+        ("countHistory", -1),
+        ("countHistory", 1.5),
+        ("getMetadata", None),
+        ("getMetadata", {"a": 1}),
+        ("getMetadata", [1]),
+        ("listMetadata", [{"key": "k", "data": {}, "updatedAt": 5}]),
+        ("listMetadata", [{"key": "k", "data": {}}]),
+        (
+            "hello",
+            {
+                "protocolVersion": 1,
+                "adapter": "x",
+                "methods": ["clearAll"],
+                "rawMetadata": True,
+                "capabilities": {
+                    "ordering": "write",
+                    "metadataAtomicity": "atomic",
+                    "archiveAtomicity": "partial",
+                },
+                "knownFailures": {"META-07": "r"},
+            },
+        ),
+        (
+            "hello",
+            {
+                "protocolVersion": 1,
+                "adapter": "x",
+                "methods": ["dropAll"],
+                "rawMetadata": True,
+                "capabilities": {
+                    "ordering": "write",
+                    "metadataAtomicity": "atomic",
+                    "archiveAtomicity": "partial",
+                },
+            },
+        ),
+        (
+            "hello",
+            {
+                "protocolVersion": 1,
+                "adapter": "x",
+                "methods": [],
+                "rawMetadata": True,
+                "capabilities": {
+                    "ordering": "write",
+                    "metadataAtomicity": "atomic",
+                    "archiveAtomicity": "partial",
+                    "rangeCap": False,
+                },
+            },
+        ),
+        (
+            "hello",
+            {
+                "protocolVersion": 1,
+                "adapter": "x",
+                "methods": [],
+                "rawMetadata": True,
+                "capabilities": {
+                    "ordering": "write",
+                    "metadataAtomicity": "atomic",
+                    "archiveAtomicity": "partial",
+                    "rangeCap": "no",
+                },
+            },
+        ),
+    ],
+)
 def test_results_are_checked_like_jsonschema_does(method: str, result: Any) -> None:
     document = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     node = {"$defs": document["$defs"], **document["$defs"]["results"][method]}
@@ -205,7 +274,10 @@ def test_values_json_cannot_spell_are_tagged() -> None:
     circular["self"] = circular
     assert codec.encode(float("inf")) == {"$num": "Infinity"}
     assert codec.encode([float("-inf"), 2**53, 2**53 + 1]) == [
-        {"$num": "-Infinity"}, 2**53, {"$int": str(2**53 + 1)}]
+        {"$num": "-Infinity"},
+        2**53,
+        {"$int": str(2**53 + 1)},
+    ]
     assert codec.encode(b"\x00\xff") == {"$bytes": "AP8="}
     assert codec.encode({1: "a"}) == {"$map": [[1, "a"]]}
     assert codec.encode({"$num": "x"}) == {"$object": {"$num": "x"}}
@@ -214,7 +286,9 @@ def test_values_json_cannot_spell_are_tagged() -> None:
     assert codec.encode_message({"role": "user"}) == {"$opaque": "dict"}
     assert "$opaque" in json.dumps(codec.encode(circular))
     assert codec.decode([{"$num": "NaN"}, {"$object": {"$int": "1"}}, {"$int": "5"}])[1:] == [
-        {"$int": "1"}, 5]
+        {"$int": "1"},
+        5,
+    ]
 
 
 # -- failures, through a misbehaving adapter ----------------------------------------------------
@@ -231,16 +305,31 @@ def fake_store() -> Iterator[tuple[Connection, StdioStore]]:
         connection.stop()
 
 
-@pytest.mark.parametrize(("method", "call", "problem", "logged"), [
-    ("countHistory", lambda s: s.count_history("s"), "exited with code 3",
-     "out of memory while counting"),
-    ("getHistory", lambda s: s.get_history("s"), "not JSON", "about to write garbage"),
-    ("listMetadataKeys", lambda s: s.list_metadata_keys("ns"), "result breaks the protocol",
-     "answering with numbers"),
-    ("clearAll", lambda s: s.clear_all(), "hangs", "stuck in clearAll"),
-])
+@pytest.mark.parametrize(
+    ("method", "call", "problem", "logged"),
+    [
+        (
+            "countHistory",
+            lambda s: s.count_history("s"),
+            "exited with code 3",
+            "out of memory while counting",
+        ),
+        ("getHistory", lambda s: s.get_history("s"), "not JSON", "about to write garbage"),
+        (
+            "listMetadataKeys",
+            lambda s: s.list_metadata_keys("ns"),
+            "result breaks the protocol",
+            "answering with numbers",
+        ),
+        ("clearAll", lambda s: s.clear_all(), "hangs", "stuck in clearAll"),
+    ],
+)
 def test_a_bridge_failure_names_the_method_and_shows_stderr(
-    fake_store: tuple[Connection, StdioStore], method: str, call: Any, problem: str, logged: str,
+    fake_store: tuple[Connection, StdioStore],
+    method: str,
+    call: Any,
+    problem: str,
+    logged: str,
 ) -> None:
     _connection, store = fake_store
     with pytest.raises(StdioBridgeError) as caught:
@@ -263,10 +352,25 @@ def test_a_kit_run_reports_the_crash_and_the_violation(tmp_path: Path) -> None:
     )
     report = tmp_path / "report.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
-         "--memory-driver=fake-backend", "--memory-rules=COUNT-01,LIM-01,REQ-01,UPD-01",
-         "-k", "not state_machine", f"--memory-report={report}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--no-header",
+            "--memory-driver=fake-backend",
+            "--memory-rules=COUNT-01,LIM-01,REQ-01,UPD-01",
+            "-k",
+            "not state_machine",
+            f"--memory-report={report}",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "tiers: ordering=timestamp, metadata=atomic, archive=atomic" in proc.stdout, proc.stdout
@@ -286,7 +390,11 @@ def test_a_kit_run_reports_the_crash_and_the_violation(tmp_path: Path) -> None:
 def test_the_stdio_driver_needs_its_command(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--memory-driver=stdio"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 4, proc.stdout + proc.stderr
     assert "--memory-stdio-command" in proc.stderr, proc.stderr
@@ -294,9 +402,21 @@ def test_the_stdio_driver_needs_its_command(tmp_path: Path) -> None:
 
 def test_an_adapter_that_cannot_start_is_a_usage_error(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--memory-driver=stdio",
-         "--memory-stdio-command=/nonexistent/adapter --flag"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--memory-driver=stdio",
+            "--memory-stdio-command=/nonexistent/adapter --flag",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 4, proc.stdout + proc.stderr
     assert "hello: cannot start ['/nonexistent/adapter', '--flag']" in proc.stderr, proc.stderr
@@ -308,10 +428,24 @@ def test_the_adapter_dies_with_a_killed_run(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     command = shlex.join(_wrapped(pids, *FAKE))
     run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
-         "--memory-driver=stdio", f"--memory-stdio-command={command}", "--memory-rules=CLEAR-03",
-         "--memory-call-timeout=120", "-k", "not state_machine"],
-        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--no-header",
+            "--memory-driver=stdio",
+            f"--memory-stdio-command={command}",
+            "--memory-rules=CLEAR-03",
+            "--memory-call-timeout=120",
+            "-k",
+            "not state_machine",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 60
@@ -343,13 +477,23 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if npm is None or node is None:
         pytest.skip("npm/node are not installed: the TypeScript bridge cannot be built or run")
     if not (BRIDGE / "node_modules" / "typescript").exists():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=BRIDGE, check=True,
-                       capture_output=True, timeout=300)
+        subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"], cwd=BRIDGE, check=True, capture_output=True, timeout=300
+        )
     out = tmp_path_factory.mktemp("bridge-dist")
     proc = subprocess.run(
-        [node, str(BRIDGE / "node_modules" / "typescript" / "bin" / "tsc"), "-p",
-         str(BRIDGE / "tsconfig.json"), "--outDir", str(out)],
-        capture_output=True, text=True, timeout=300, check=False,
+        [
+            node,
+            str(BRIDGE / "node_modules" / "typescript" / "bin" / "tsc"),
+            "-p",
+            str(BRIDGE / "tsconfig.json"),
+            "--outDir",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, f"tsc failed:\n{proc.stdout}{proc.stderr}"
     return out
@@ -385,23 +529,47 @@ def runs(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tup
     # Each run its own temporary folder (as tests/test_broken_drivers.py's): in pytest's shared
     # one, every run spends seconds deleting the store folders of the runs before it.
     started = {
-        "reference": (_start(reference, [
-            *base, "--memory-driver=stdio", f"--memory-stdio-command={command}", "--memory-strict",
-            f"--memory-report={reference / 'report.json'}", f"--basetemp={reference / 'tmp'}"]),
-            reference),
+        "reference": (
+            _start(
+                reference,
+                [
+                    *base,
+                    "--memory-driver=stdio",
+                    f"--memory-stdio-command={command}",
+                    "--memory-strict",
+                    f"--memory-report={reference / 'report.json'}",
+                    f"--basetemp={reference / 'tmp'}",
+                ],
+            ),
+            reference,
+        ),
     }
     for run in range(BROKEN_RUNS):
         names = _broken_run_names(run)
         broken = tmp_path_factory.mktemp(f"broken-{run}")
         (broken / "conftest.py").write_text(
-            "from aalis_memory.conformance.stdio import stdio_driver\n" + "".join(
+            "from aalis_memory.conformance.stdio import stdio_driver\n"
+            + "".join(
                 f"stdio_driver({name!r}, command="
                 f"{_wrapped(broken / 'pids', *_broken_command(built, name))!r}, "
                 f"skip_quick_scaling={NOT_FOR_SPEED!r})\n"
-                for name in names))
-        started[f"broken-{run}"] = (_start(broken, [
-            *base, f"--memory-driver={','.join(names)}", "-k", "not state_machine",
-            f"--memory-report={broken / 'report.json'}", f"--basetemp={broken / 'tmp'}"]), broken)
+                for name in names
+            )
+        )
+        started[f"broken-{run}"] = (
+            _start(
+                broken,
+                [
+                    *base,
+                    f"--memory-driver={','.join(names)}",
+                    "-k",
+                    "not state_machine",
+                    f"--memory-report={broken / 'report.json'}",
+                    f"--basetemp={broken / 'tmp'}",
+                ],
+            ),
+            broken,
+        )
     done: dict[str, tuple[int, str, Path]] = {}
     for name, (proc, workdir) in started.items():
         proc.wait(timeout=600)
@@ -423,10 +591,14 @@ def test_the_typescript_reference_passes_strict(runs: dict[str, tuple[int, str, 
     assert len(found) >= 90, sorted(found)  # every rule of a memory driver has a verdict
     assert set(found) <= set(CATALOGUE)
     rules = report["drivers"][REFERENCE]["rules"]
-    wrong = {rule: verdict for rule, verdict in found.items()
-             if verdict not in ACCEPTED and not (rule in OPT_IN and verdict == "not run")
-             and not (rule in KNOWN and verdict == "known failure")
-             and not slow_round_trip(rule, rules[rule])}
+    wrong = {
+        rule: verdict
+        for rule, verdict in found.items()
+        if verdict not in ACCEPTED
+        and not (rule in OPT_IN and verdict == "not run")
+        and not (rule in KNOWN and verdict == "known failure")
+        and not slow_round_trip(rule, rules[rule])
+    }
     assert not wrong, wrong
     for rule, verdict in found.items():
         if verdict in ("unverified", "excluded by tier"):
@@ -435,7 +607,8 @@ def test_the_typescript_reference_passes_strict(runs: dict[str, tuple[int, str, 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_a_broken_typescript_backend_fails_exactly_its_rule(
-    runs: dict[str, tuple[int, str, Path]], name: str,
+    runs: dict[str, tuple[int, str, Path]],
+    name: str,
 ) -> None:
     run = next(run for run in range(BROKEN_RUNS) if name in _broken_run_names(run))
     code, output, workdir = runs[f"broken-{run}"]
@@ -462,11 +635,18 @@ def test_the_bridge_round_trips_values_through_typescript(built: Path) -> None:
     connection = Connection("ts", command)
 
     async def scenario() -> None:
-        handle = (await connection.call("open", {"rangeQueryLimit": 7, "crossSessionMaxLimit": 5},
-                                        10))["handle"]
+        handle = (await connection.call("open", {"rangeQueryLimit": 7, "crossSessionMaxLimit": 5}, 10))[
+            "handle"
+        ]
         store = StdioStore(connection, handle, hello["methods"], 10)
-        message = Message(role="user", content="héllo \U0001f600", timestamp=1.5, kind="x",
-                          reasoning_content=None, metadata={"$num": 1})
+        message = Message(
+            role="user",
+            content="héllo \U0001f600",
+            timestamp=1.5,
+            kind="x",
+            reasoning_content=None,
+            metadata={"$num": 1},
+        )
         await store.save_message("s", message)
         assert await store.get_history("s", float("inf")) == [message]
         await store.commit_metadata([MetadataPut("ns", "k", {"a": [1, {"b": None}]})])
@@ -495,32 +675,49 @@ def test_typescript_snippets_call_the_backend_s_methods() -> None:
     )
     from aalis_memory.types import MetadataDel, RecentMessagesAcrossSessionsQuery
 
-    assert ts_call(Step("save_message", ("s1", Message(role="user", content="#1", timestamp=0)))
-                   ) == "store.saveMessage('s1', {role: 'user', content: '#1', timestamp: 0})"
-    assert ts_call(Step("save_message", ("s1", Message(role="tool", content=None,
-                                                       reasoning_content=None)))
-                   ) == "store.saveMessage('s1', {role: 'tool', content: null, reasoningContent: null})"
+    assert (
+        ts_call(Step("save_message", ("s1", Message(role="user", content="#1", timestamp=0))))
+        == "store.saveMessage('s1', {role: 'user', content: '#1', timestamp: 0})"
+    )
+    assert (
+        ts_call(Step("save_message", ("s1", Message(role="tool", content=None, reasoning_content=None))))
+        == "store.saveMessage('s1', {role: 'tool', content: null, reasoningContent: null})"
+    )
     assert ts_call(Step("get_history", ("it's", float("inf")))) == "store.getHistory('it\\'s', Infinity)"
     assert ts_call(Step("get_history", ("s1", None))) == "store.getHistory('s1')"
     assert ts_call(Step("archive_span", ("s1", 2, [0]))) == "store.archiveSpan('s1', {count: 2, keep: [0]})"
-    assert ts_call(Step("get_messages_by_session_range", ("s1", float("-inf"), 5, None, ["x"]))
-                   ) == "store.getMessagesBySessionRange('s1', -Infinity, 5, undefined, ['x'])"
-    assert ts_call(Step("commit_metadata", ([MetadataPut("ns", "k", {"a.b": [1, None]}),
-                                             MetadataDel("ns", "k")],))) == (
+    assert (
+        ts_call(Step("get_messages_by_session_range", ("s1", float("-inf"), 5, None, ["x"])))
+        == "store.getMessagesBySessionRange('s1', -Infinity, 5, undefined, ['x'])"
+    )
+    assert ts_call(
+        Step("commit_metadata", ([MetadataPut("ns", "k", {"a.b": [1, None]}), MetadataDel("ns", "k")],))
+    ) == (
         "store.commitMetadata([{op: 'put', namespace: 'ns', key: 'k', data: {'a.b': [1, null]}}, "
-        "{op: 'del', namespace: 'ns', key: 'k'}])")
-    assert ts_call(Step("get_recent_messages_across_sessions", (
-        RecentMessagesAcrossSessionsQuery(limit=3, roles=["user"]),))
-    ) == "store.getRecentMessagesAcrossSessions({limit: 3, roles: ['user']})"
-    lines = typescript_reproduction([
-        CallerMutates("save_metadata", ("ns", "k", {"a": 1}), marker="m"),
-        Step("get_history", ("s1", "3"), errors=(ValueError,)),
-        Step("list_metadata", ("ns",)),
-    ])
+        "{op: 'del', namespace: 'ns', key: 'k'}])"
+    )
+    assert (
+        ts_call(
+            Step(
+                "get_recent_messages_across_sessions",
+                (RecentMessagesAcrossSessionsQuery(limit=3, roles=["user"]),),
+            )
+        )
+        == "store.getRecentMessagesAcrossSessions({limit: 3, roles: ['user']})"
+    )
+    lines = typescript_reproduction(
+        [
+            CallerMutates("save_metadata", ("ns", "k", {"a": 1}), marker="m"),
+            Step("get_history", ("s1", "3"), errors=(ValueError,)),
+            Step("list_metadata", ("ns",)),
+        ]
+    )
     assert lines[2] == "export async function reproduce(store: Required<MemoryService>): Promise<void> {"
     assert "  try { await loose.getHistory('s1', '3'); } catch { /* must throw ValueError */ }" in lines
-    assert lines[-2:] == ["  console.log(await store.listMetadata('ns'));  // the call that shows the bug",
-                          "}"]
+    assert lines[-2:] == [
+        "  console.log(await store.listMetadata('ns'));  // the call that shows the bug",
+        "}",
+    ]
 
 
 def test_the_recorder_keeps_only_the_current_test_s_store() -> None:
@@ -552,36 +749,70 @@ def _tsc(folder: Path, source: str) -> subprocess.CompletedProcess[str]:
     """Type-check ``source`` against the bridge's own contract types (as the package exports
     them), the way a backend's author compiles it."""
     (folder / "snippet.ts").write_text(source, encoding="utf-8")
-    (folder / "tsconfig.json").write_text(json.dumps({
-        "compilerOptions": {
-            "target": "ES2022", "module": "commonjs", "lib": ["ES2022"], "types": ["node"],
-            "typeRoots": [str(BRIDGE / "node_modules" / "@types")], "strict": True,
-            "noEmit": True, "skipLibCheck": True, "baseUrl": ".",
-            "paths": {"@aalis/memory-stdio-bridge": [str(BRIDGE / "src" / "index.ts")]},
-        },
-        "files": ["snippet.ts"],
-    }))
+    (folder / "tsconfig.json").write_text(
+        json.dumps(
+            {
+                "compilerOptions": {
+                    "target": "ES2022",
+                    "module": "commonjs",
+                    "lib": ["ES2022"],
+                    "types": ["node"],
+                    "typeRoots": [str(BRIDGE / "node_modules" / "@types")],
+                    "strict": True,
+                    "noEmit": True,
+                    "skipLibCheck": True,
+                    "baseUrl": ".",
+                    "paths": {"@aalis/memory-stdio-bridge": [str(BRIDGE / "src" / "index.ts")]},
+                },
+                "files": ["snippet.ts"],
+            }
+        )
+    )
     return subprocess.run(
-        ["node", str(BRIDGE / "node_modules" / "typescript" / "bin" / "tsc"), "-p",
-         str(folder / "tsconfig.json")], capture_output=True, text=True, timeout=120, check=False)
+        [
+            "node",
+            str(BRIDGE / "node_modules" / "typescript" / "bin" / "tsc"),
+            "-p",
+            str(folder / "tsconfig.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def _run_kit(folder: Path, adapter: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], Any]:
     report = folder / "report.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
-         "--memory-driver=stdio", f"--memory-stdio-command=node {adapter}",
-         f"--memory-report={report}", *args],
-        cwd=folder, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--no-header",
+            "--memory-driver=stdio",
+            f"--memory-stdio-command=node {adapter}",
+            f"--memory-report={report}",
+            *args,
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     return proc, load_report(report)
 
 
 def _transcript_note(text: str) -> tuple[Path, list[str]]:
     """The transcript a failure's text names, and its replay command (as argv)."""
-    path = next(line.split("): ", 1)[1] for line in text.splitlines()
-                if line.strip().startswith("stdio transcript ("))
-    command = next(line.split("replay it: ", 1)[1] for line in text.splitlines()
-                   if "replay it: " in line)
+    path = next(
+        line.split("): ", 1)[1] for line in text.splitlines() if line.strip().startswith("stdio transcript (")
+    )
+    command = next(line.split("replay it: ", 1)[1] for line in text.splitlines() if "replay it: " in line)
     argv = shlex.split(command)
     assert argv[:3] == ["python", "-m", "aalis_memory.conformance"], command
     return Path(path), [sys.executable, *argv[1:]]
@@ -591,8 +822,9 @@ def test_a_failure_names_a_transcript_that_replays_it(built: Path, tmp_path: Pat
     """A failing test of a stdio driver names the transcript of its store and the replay
     command, in the terminal and in the report; the command run as printed gets every recorded
     answer again from the same adapter, and marks the first that differs from another one."""
-    proc, report = _run_kit(tmp_path, built / "broken-limit-zero.js", "--memory-rules=LIM-01",
-                            "-k", "not state_machine")
+    proc, report = _run_kit(
+        tmp_path, built / "broken-limit-zero.js", "--memory-rules=LIM-01", "-k", "not state_machine"
+    )
     assert proc.returncode == 1, proc.stdout[-3000:]
     path, replay = _transcript_note(proc.stdout)
     assert path.is_file(), path
@@ -613,7 +845,11 @@ def test_a_failure_names_a_transcript_that_replays_it(built: Path, tmp_path: Pat
     assert again.stdout.count("recorded: ") == len(sent)
     other = subprocess.run(
         [*replay[:-1], f"--memory-stdio-command=node {built / 'reference.js'}"],
-        capture_output=True, text=True, timeout=120, check=False)
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert other.returncode == 1, other.stdout + other.stderr
     marked = [line for line in other.stdout.splitlines() if "<--" in line]
     assert marked, other.stdout
@@ -621,13 +857,13 @@ def test_a_failure_names_a_transcript_that_replays_it(built: Path, tmp_path: Pat
 
 
 def test_a_machine_failure_of_a_stdio_driver_is_reproduced_in_typescript(
-    built: Path, tmp_path: Path,
+    built: Path,
+    tmp_path: Path,
 ) -> None:
     """The state machine's shrunk history of a TypeScript backend is printed as TypeScript that
     compiles against the bridge's types, and its transcript (the shrunk history's store) replays
     with the recorded answers."""
-    proc, report = _run_kit(tmp_path, built / "broken-clear-all-metadata.js", "-k",
-                            "test_state_machine")
+    proc, report = _run_kit(tmp_path, built / "broken-clear-all-metadata.js", "-k", "test_state_machine")
     assert proc.returncode == 1, proc.stdout[-3000:]
     message = report["drivers"]["stdio:broken-clear-all-metadata"]["rules"]["CLEAR-04"]["message"]
     lines = message.splitlines()
@@ -668,20 +904,20 @@ RANGE_ERRORS = {
 def test_serve_reports_a_range_error_by_its_meaning(built: Path) -> None:
     """A stack overflow is a RecursionError, a value too large to hold a SizeError, any other
     RangeError a ValueError: each thrown by node itself, classified by the built serve()."""
-    script = (f"const {{ errorClass }} = require({json.dumps(str(built / 'serve.js'))});\n"
-              f"const cases = {json.dumps(list(RANGE_ERRORS))};\n"
-              "const out = {};\n"
-              "for (const code of cases) {\n"
-              "  try { eval(code); out[code] = 'no error'; }\n"
-              "  catch (e) { out[code] = [e.constructor.name, errorClass(e), e.message]; }\n"
-              "}\n"
-              "process.stdout.write(JSON.stringify(out));\n")
-    proc = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60,
-                          check=False)
+    script = (
+        f"const {{ errorClass }} = require({json.dumps(str(built / 'serve.js'))});\n"
+        f"const cases = {json.dumps(list(RANGE_ERRORS))};\n"
+        "const out = {};\n"
+        "for (const code of cases) {\n"
+        "  try { eval(code); out[code] = 'no error'; }\n"
+        "  catch (e) { out[code] = [e.constructor.name, errorClass(e), e.message]; }\n"
+        "}\n"
+        "process.stdout.write(JSON.stringify(out));\n"
+    )
+    proc = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout)
-    assert {code: found[code][0] for code in RANGE_ERRORS} == dict.fromkeys(RANGE_ERRORS,
-                                                                           "RangeError"), found
+    assert {code: found[code][0] for code in RANGE_ERRORS} == dict.fromkeys(RANGE_ERRORS, "RangeError"), found
     assert {code: found[code][1] for code in RANGE_ERRORS} == RANGE_ERRORS, found
 
 
@@ -698,9 +934,13 @@ def test_a_backend_without_a_range_cap_that_says_so_is_green(built: Path, tmp_pa
     found = {rule: result["verdict"] for rule, result in driver["rules"].items()}
     assert found["RANGE-01"] == "excluded by tier", driver["rules"]["RANGE-01"]
     assert "no range cap" in driver["rules"]["RANGE-01"]["message"]
-    wrong = {rule: verdict for rule, verdict in found.items()
-             if verdict not in ACCEPTED and not (rule in OPT_IN and verdict == "not run")
-             and not slow_round_trip(rule, driver["rules"][rule])}
+    wrong = {
+        rule: verdict
+        for rule, verdict in found.items()
+        if verdict not in ACCEPTED
+        and not (rule in OPT_IN and verdict == "not run")
+        and not slow_round_trip(rule, driver["rules"][rule])
+    }
     assert not wrong, wrong
 
 
@@ -708,8 +948,14 @@ def test_a_stack_overflow_fails_input_07(built: Path, tmp_path: Path) -> None:
     """The backend whose stack overflows on a payload nested 5000 levels fails INPUT-07 strict
     (its RangeError reaches Python as a RecursionError, which the rule excludes), where a
     RangeError taken for a ValueError let it pass."""
-    proc, report = _run_kit(tmp_path, built / "broken-stack-overflow.js", "--memory-strict",
-                            "--memory-rules=INPUT-07", "-k", "not state_machine")
+    proc, report = _run_kit(
+        tmp_path,
+        built / "broken-stack-overflow.js",
+        "--memory-strict",
+        "--memory-rules=INPUT-07",
+        "-k",
+        "not state_machine",
+    )
     assert proc.returncode == 1, proc.stdout[-4000:]
     rule = report["drivers"]["stdio:broken-stack-overflow"]["rules"]["INPUT-07"]
     assert rule["verdict"] == "fail", rule

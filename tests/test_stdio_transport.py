@@ -21,11 +21,11 @@ from aalis_memory.conformance.registration.transport import Transport, Uncarriab
 from aalis_memory.conformance.stdio import codec
 from reports import load_report, slow_round_trip, verdicts
 
-JAVASCRIPT = Transport("JavaScript", 2**53 - 1,
-                       frozenset({"non-finite", "bytes", "map", "opaque", "cycle", "deep"}))
+JAVASCRIPT = Transport(
+    "JavaScript", 2**53 - 1, frozenset({"non-finite", "bytes", "map", "opaque", "cycle", "deep"})
+)
 #: Each TypeScript backend and the rules it fails (in the default mode, SHOULD ones advisory).
-BACKENDS = {"nulls-for-absent": {"MSG-07"}, "broken-aliasing": {"ISO-02"},
-            "broken-no-archive": {"REQ-01"}}
+BACKENDS = {"nulls-for-absent": {"MSG-07"}, "broken-aliasing": {"ISO-02"}, "broken-no-archive": {"REQ-01"}}
 FAILING = ("fail", "advisory")
 
 
@@ -55,8 +55,9 @@ def test_a_declared_transport_gets_cycles_and_deep_nesting_made_on_its_side() ->
 def test_an_integer_the_transport_cannot_hold_makes_the_test_unverified() -> None:
     javascript = codec.Codec(JAVASCRIPT)
     assert javascript.encode([2**53 - 1, float(2**63)]) == [2**53 - 1, float(2**63)]
-    with pytest.raises(Uncarriable, match="unverified: the JavaScript transport cannot carry "
-                                          "the integer 9223372036854775807"):
+    with pytest.raises(
+        Uncarriable, match="unverified: the JavaScript transport cannot carry the integer 9223372036854775807"
+    ):
         javascript.encode(2**63 - 1)
     assert not issubclass(Uncarriable, Exception)  # no `except Exception` takes it for a refusal
 
@@ -70,11 +71,18 @@ def test_without_a_declared_transport_the_encoding_is_unchanged() -> None:
 
 
 def test_null_optional_fields_are_absent_on_the_way_back() -> None:
-    result = [{"role": "user", "content": None, "timestamp": 1, "kind": None, "metadata": None,
-               "reasoningContent": None}]
+    result = [
+        {
+            "role": "user",
+            "content": None,
+            "timestamp": 1,
+            "kind": None,
+            "metadata": None,
+            "reasoningContent": None,
+        }
+    ]
     assert codec.drop_absent_nulls("getHistory", result) == ["kind", "metadata"]
-    assert result == [{"role": "user", "content": None, "timestamp": 1,
-                       "reasoningContent": None}]
+    assert result == [{"role": "user", "content": None, "timestamp": 1, "reasoningContent": None}]
     records = [{"sessionId": "s", "message": {"role": "user", "content": "a", "name": None}}]
     assert codec.drop_absent_nulls("getRecentMessagesAcrossSessions", records) == ["name"]
     assert codec.drop_absent_nulls("getMetadata", {"a": None}) == []
@@ -86,27 +94,41 @@ def test_null_optional_fields_are_absent_on_the_way_back() -> None:
 def _run(workdir: Path, *args: str) -> tuple[int, str]:
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header", *args],
-        cwd=workdir, capture_output=True, text=True, timeout=900, check=False,
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
     )
     return proc.returncode, proc.stdout + proc.stderr
 
 
 @pytest.fixture(scope="module")
-def backends(built: Path, tmp_path_factory: pytest.TempPathFactory  # noqa: F811
-             ) -> tuple[str, dict[str, Any]]:
+def backends(
+    built: Path,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[str, dict[str, Any]]:
     workdir = tmp_path_factory.mktemp("ts-backends")
     (workdir / "conftest.py").write_text(
-        "from aalis_memory.conformance.stdio import stdio_driver\n" + "".join(
-            f"stdio_driver({name!r}, command={['node', str(built / f'{name}.js')]!r})\n"
-            for name in BACKENDS))
-    _code, output = _run(workdir, f"--memory-driver={','.join(BACKENDS)}", "-k",
-                         "not state_machine", f"--memory-report={workdir / 'report.json'}")
+        "from aalis_memory.conformance.stdio import stdio_driver\n"
+        + "".join(
+            f"stdio_driver({name!r}, command={['node', str(built / f'{name}.js')]!r})\n" for name in BACKENDS
+        )
+    )
+    _code, output = _run(
+        workdir,
+        f"--memory-driver={','.join(BACKENDS)}",
+        "-k",
+        "not state_machine",
+        f"--memory-report={workdir / 'report.json'}",
+    )
     return output, load_report(workdir / "report.json")
 
 
 @pytest.mark.parametrize("name", sorted(BACKENDS))
 def test_a_typescript_backend_fails_exactly_its_rules(
-    backends: tuple[str, dict[str, Any]], name: str,
+    backends: tuple[str, dict[str, Any]],
+    name: str,
 ) -> None:
     output, report = backends
     found = verdicts(report, name)
@@ -120,9 +142,13 @@ def test_nulls_for_absent_fields_cost_no_other_verdict(
     output, report = backends
     found = verdicts(report, "nulls-for-absent")
     entries = report["drivers"]["nulls-for-absent"]["rules"]
-    others = {rule: verdict for rule, verdict in found.items()
-              if verdict not in ("pass", "excluded by tier", "unverified", "not run")
-              and rule != "MSG-07" and not slow_round_trip(rule, entries[rule])}
+    others = {
+        rule: verdict
+        for rule, verdict in found.items()
+        if verdict not in ("pass", "excluded by tier", "unverified", "not run")
+        and rule != "MSG-07"
+        and not slow_round_trip(rule, entries[rule])
+    }
     assert not others, output[-4000:]
     message = report["drivers"]["nulls-for-absent"]["rules"]["MSG-07"]["message"]
     assert "returned as null" in message, message
@@ -151,12 +177,19 @@ def test_isolation_is_judged_in_the_adapters_process(
     assert "(mutated)" in message, message
 
 
-def test_the_file_backed_reference_runs_the_crash_checks(built: Path,  # noqa: F811
-                                                          tmp_path: Path) -> None:
+def test_the_file_backed_reference_runs_the_crash_checks(
+    built: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
     report = tmp_path / "report.json"
     command = f"node {built / 'reference-file.js'}"
-    code, output = _run(tmp_path, "--memory-driver=stdio", f"--memory-stdio-command={command}",
-                        "--memory-rules=CRASH-*", f"--memory-report={report}")
+    code, output = _run(
+        tmp_path,
+        "--memory-driver=stdio",
+        f"--memory-stdio-command={command}",
+        "--memory-rules=CRASH-*",
+        f"--memory-report={report}",
+    )
     assert code == 0, output[-4000:]
     data = load_report(report)
     found = verdicts(data, "stdio:typescript-reference-file")  # the name given to serve()

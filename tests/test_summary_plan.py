@@ -102,9 +102,10 @@ def test_default_counter_counts_text_arguments_and_reasoning() -> None:
 
 
 @pytest.mark.aalis_spec("CSV-19")
-@pytest.mark.parametrize(("picks", "error"), [("01", TypeError), ([True], TypeError),
-                                              ([1.0], TypeError), ([3], ValueError),
-                                              ([-1], ValueError)])
+@pytest.mark.parametrize(
+    ("picks", "error"),
+    [("01", TypeError), ([True], TypeError), ([1.0], TypeError), ([3], ValueError), ([-1], ValueError)],
+)
 def test_impossible_picks_are_refused(picks: object, error: type[Exception]) -> None:
     with pytest.raises(error):
         check_picks(picks, 3)  # type: ignore[arg-type]

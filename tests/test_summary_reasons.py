@@ -11,8 +11,9 @@ from reports import conformance_summary
 
 
 def test_each_partial_blocked_and_unverified_verdict_shows_its_reason(tmp_path: Path) -> None:
-    code, _data, output = run_suite(tmp_path, ["broken-keep-ignored"],
-                                    "--memory-rules=ARCH-*,CROSS-02,CRASH-*", "-k", "not state_machine")
+    code, _data, output = run_suite(
+        tmp_path, ["broken-keep-ignored"], "--memory-rules=ARCH-*,CROSS-02,CRASH-*", "-k", "not state_machine"
+    )
     assert code == 1, output[-3000:]
     summary = conformance_summary(output)
     lines = summary.splitlines()

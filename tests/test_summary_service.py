@@ -46,8 +46,12 @@ async def filled(count: int = 4) -> InMemoryMemory:
 
 def usage(**fields: Any) -> CompressionUsage:
     base: dict[str, Any] = {
-        "used": 0, "context_window": 1000, "token_budget": 900, "compressible": 0,
-        "trimmed": False, "history_messages": 0,
+        "used": 0,
+        "context_window": 1000,
+        "token_budget": 900,
+        "compressible": 0,
+        "trimmed": False,
+        "history_messages": 0,
     }
     return CompressionUsage(**{**base, **fields})
 
@@ -63,7 +67,9 @@ def test_compress_if_due_runs_only_when_a_line_is_reached() -> None:
     async def scenario() -> tuple[bool, bool, list[str | None]]:
         store = await filled()
         service = SummaryCompression(
-            store, ScriptedSummarizer(), settings=CompressionSettings(compress_at=0.5),
+            store,
+            ScriptedSummarizer(),
+            settings=CompressionSettings(compress_at=0.5),
             token_counter=char_tokens,
         )
         below = await service.compress_if_due(S, usage(used=499, compressible=400))
@@ -78,9 +84,7 @@ def test_compress_if_due_counts_messages_and_skips_a_running_session() -> None:
     async def scenario() -> tuple[bool, bool, bool]:
         store = await filled()
         summarizer = ScriptedSummarizer()
-        service = SummaryCompression(
-            store, summarizer, settings=CompressionSettings(history_limit=4)
-        )
+        service = SummaryCompression(store, summarizer, settings=CompressionSettings(history_limit=4))
         summarizer.hold()
         first = asyncio.ensure_future(service.compress(S))
         await summarizer.entered()
@@ -141,8 +145,15 @@ def test_a_failing_listener_does_not_decide_and_unsubscribe_works() -> None:
 
 @pytest.mark.parametrize(
     "fields",
-    [{"compress_at": -1}, {"compress_at": None}, {"platforms": {"qq": math.nan}},
-     {"history_limit": -1}, {"history_limit": 1.5}, {"picks_ratio": 1.5}, {"picks_ratio": None}],
+    [
+        {"compress_at": -1},
+        {"compress_at": None},
+        {"platforms": {"qq": math.nan}},
+        {"history_limit": -1},
+        {"history_limit": 1.5},
+        {"picks_ratio": 1.5},
+        {"picks_ratio": None},
+    ],
 )
 def test_bad_settings_are_refused(fields: dict[str, Any]) -> None:
     with pytest.raises((TypeError, ValueError)):
@@ -235,8 +246,9 @@ def test_history_changed_goes_to_the_host_bus_also_on_the_automatic_path() -> No
         def bus(name: str, payload: Mapping[str, Any], /) -> None:
             sent.append((name, dict(payload)))
 
-        service = SummaryCompression(store, ScriptedSummarizer(),
-                                     settings=CompressionSettings(history_limit=4), emit=bus)
+        service = SummaryCompression(
+            store, ScriptedSummarizer(), settings=CompressionSettings(history_limit=4), emit=bus
+        )
         await service.compress_if_due(S, usage(history_messages=4))
         return sent
 

@@ -41,6 +41,7 @@ def test_every_advisory_and_failure_shows_its_cases(tmp_path: Path) -> None:
 def test_a_many_case_check_carries_its_cases_as_data() -> None:
     """Each failing case travels as its own item, beside the message that lists them too: the
     summary never parses them back out of the text."""
+
     def check() -> None:
         with every_case("HOST-01", "calls failed") as each:
             for value in (1, 2, 3):

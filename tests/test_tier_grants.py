@@ -19,16 +19,28 @@ async def _factory(ctx: DriverContext) -> AsyncIterator[Any]:
     yield None
 
 
-@pytest.mark.parametrize(("backend", "caps", "named"), [
-    ("sqlite", Capabilities(ordering="write"), "ordering='write'"),
-    ("mongodb", Capabilities(ordering="write", metadata_atomicity="ordered",
-                             archive_atomicity="partial"), "ordering='write'"),
-    ("inmemory", Capabilities(ordering="write", archive_atomicity="partial"),
-     "archive_atomicity='partial'"),
-    ("sqlite", Capabilities(metadata_atomicity="ordered"), "metadata_atomicity='ordered'"),
-    ("mongodb", Capabilities(metadata_atomicity="ordered", archive_atomicity="partial",
-                             range_cap=False), "range_cap=False"),
-])
+@pytest.mark.parametrize(
+    ("backend", "caps", "named"),
+    [
+        ("sqlite", Capabilities(ordering="write"), "ordering='write'"),
+        (
+            "mongodb",
+            Capabilities(ordering="write", metadata_atomicity="ordered", archive_atomicity="partial"),
+            "ordering='write'",
+        ),
+        (
+            "inmemory",
+            Capabilities(ordering="write", archive_atomicity="partial"),
+            "archive_atomicity='partial'",
+        ),
+        ("sqlite", Capabilities(metadata_atomicity="ordered"), "metadata_atomicity='ordered'"),
+        (
+            "mongodb",
+            Capabilities(metadata_atomicity="ordered", archive_atomicity="partial", range_cap=False),
+            "range_cap=False",
+        ),
+    ],
+)
 def test_an_ungranted_tier_is_refused_at_registration(
     backend: DocumentedBackend, caps: Capabilities, named: str
 ) -> None:
@@ -42,17 +54,25 @@ def test_an_ungranted_tier_is_refused_at_registration(
     assert isinstance(raised.value, ValueError)
 
 
-@pytest.mark.parametrize(("backend", "caps"), [
-    ("inmemory", Capabilities(ordering="write")),
-    ("sqlite", Capabilities()),
-    ("sqlite", Capabilities(range_cap=False)),  # the documents give sqlite no range cap
-    ("mongodb", Capabilities(metadata_atomicity="ordered", archive_atomicity="partial")),
-    (None, Capabilities(ordering="write", metadata_atomicity="ordered",
-                        archive_atomicity="partial", range_cap=False)),
-])
+@pytest.mark.parametrize(
+    ("backend", "caps"),
+    [
+        ("inmemory", Capabilities(ordering="write")),
+        ("sqlite", Capabilities()),
+        ("sqlite", Capabilities(range_cap=False)),  # the documents give sqlite no range cap
+        ("mongodb", Capabilities(metadata_atomicity="ordered", archive_atomicity="partial")),
+        (
+            None,
+            Capabilities(
+                ordering="write", metadata_atomicity="ordered", archive_atomicity="partial", range_cap=False
+            ),
+        ),
+    ],
+)
 def test_granted_tiers_register(backend: DocumentedBackend | None, caps: Capabilities) -> None:
-    registration = DriverRegistration(name="granted", factory=_factory, capabilities=caps,
-                                      documented_backend=backend)
+    registration = DriverRegistration(
+        name="granted", factory=_factory, capabilities=caps, documented_backend=backend
+    )
     assert registration.capabilities == caps
     if backend is not None:
         assert weaker_than_granted(caps, backend) == []

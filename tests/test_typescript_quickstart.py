@@ -37,13 +37,35 @@ BRIDGE: Final = REPO / "bridges" / "typescript"
 EXAMPLE: Final = REPO / "examples" / "typescript-backend"
 SECTION: Final = "## Testing a backend written in TypeScript"
 #: What is not copied into the kit's stand-in checkout (builds, caches, environments).
-NOT_COPIED: Final = (".git", ".venv", ".tox", "node_modules", "dist", "build", "*.egg-info",
-                     "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache",
-                     ".hypothesis", ".mutation")
+NOT_COPIED: Final = (
+    ".git",
+    ".venv",
+    ".tox",
+    "node_modules",
+    "dist",
+    "build",
+    "*.egg-info",
+    "__pycache__",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".hypothesis",
+    ".mutation",
+)
 #: The rules a backend without raw access, durability or integers past 2**53 cannot have
 #: checked: each is `unverified`, with its reason.
-UNVERIFIABLE: Final = {"CLR-06", "CLR-07", "CLR-08", "COMMIT-06", "META-09", "META-10",
-                       "CRASH-01", "CRASH-02", "INPUT-03", "TS-06"}
+UNVERIFIABLE: Final = {
+    "CLR-06",
+    "CLR-07",
+    "CLR-08",
+    "COMMIT-06",
+    "META-09",
+    "META-10",
+    "CRASH-01",
+    "CRASH-02",
+    "INPUT-03",
+    "TS-06",
+}
 #: A partial backend in TypeScript, type-checked against the installed package (no cast).
 PARTIAL_BACKEND: Final = """\
 import { serve, MemoryService, Message, MetadataEntry, MetadataOp, StoreConfig, ValueError }
@@ -77,8 +99,8 @@ serve({
 def quick_start() -> tuple[str, str, str]:
     """The README's quick start: the setup commands, ``adapter.js``, the suite's command."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text[text.index(SECTION):]
-    section = section[:section.index("\n## ", 1)]
+    section = text[text.index(SECTION) :]
+    section = section[: section.index("\n## ", 1)]
     blocks = re.findall(r"^```(\w+)\n(.*?)^```$", section, re.M | re.S)
     assert [kind for kind, _ in blocks] == ["sh", "js", "sh"], blocks
     (_, setup), (_, adapter), (_, run) = blocks
@@ -95,8 +117,8 @@ def test_the_quick_start_names_what_npm_pack_makes() -> None:
     setup, _, run = quick_start()
     assert f"npm install ./{bridge_tarball()}\n" in setup
     assert "npm ci --prefix" in setup, "the bridge's build tools, from its lock file"
-    assert "python -m pip install \"$KIT\"" in setup, "the kit is not on PyPI"
-    assert "--memory-stdio-command=\"node adapter.js\"" in run
+    assert 'python -m pip install "$KIT"' in setup, "the kit is not on PyPI"
+    assert '--memory-stdio-command="node adapter.js"' in run
 
 
 def test_the_example_package_is_the_quick_start() -> None:
@@ -126,11 +148,19 @@ class QuickStart:
 
 
 def _environment(kit: Path, report: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTEST_ADDOPTS")}
-    env.update(KIT=str(kit), PYTEST_ADDOPTS=f"-p no:cacheprovider --memory-report={report}",
-               npm_config_prefer_offline="true", npm_config_audit="false",
-               npm_config_fund="false", npm_config_update_notifier="false")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTEST_ADDOPTS")
+    }
+    env.update(
+        KIT=str(kit),
+        PYTEST_ADDOPTS=f"-p no:cacheprovider --memory-report={report}",
+        npm_config_prefer_offline="true",
+        npm_config_audit="false",
+        npm_config_fund="false",
+        npm_config_update_notifier="false",
+    )
     return env
 
 
@@ -146,9 +176,15 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> QuickStart:
     report = base / "report.json"
     setup, adapter, run = quick_start()
     script = f"{setup}cat > adapter.js <<'ADAPTER_JS'\n{adapter}ADAPTER_JS\n{run}"
-    proc = subprocess.run(["bash", "-eo", "pipefail", "-c", script], cwd=folder,
-                          env=_environment(kit, report), capture_output=True, text=True,
-                          timeout=600, check=False)
+    proc = subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", script],
+        cwd=folder,
+        env=_environment(kit, report),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     output = proc.stdout + proc.stderr
     (base / "output.txt").write_text(output, encoding="utf-8")
     return QuickStart(folder, kit, output, proc.returncode, report)
@@ -185,10 +221,17 @@ def test_a_javascript_flavoured_backend_gets_no_verdict_from_the_transport(
     # META-05's same-millisecond phase runs only when two round trips fit in one millisecond: a
     # slower one makes its pass partial, saying so
     if by_verdict.get("partial pass") == {"META-05"} and slow_round_trip(
-            "META-05", rules(report, driver)["META-05"]):
+        "META-05", rules(report, driver)["META-05"]
+    ):
         del by_verdict["partial pass"]
-    assert set(by_verdict) <= {"pass", "advisory", "not implemented", "excluded by tier",
-                               "unverified", "not run"}, by_verdict
+    assert set(by_verdict) <= {
+        "pass",
+        "advisory",
+        "not implemented",
+        "excluded by tier",
+        "unverified",
+        "not run",
+    }, by_verdict
     # null where nothing was saved costs no other rule: the fields' round trip passes
     assert found["MSG-02"] == "pass", rules(report, driver)["MSG-02"]
     assert "returned as null" in rules(report, driver)["MSG-07"]["message"]
@@ -206,18 +249,25 @@ def test_a_javascript_flavoured_backend_gets_no_verdict_from_the_transport(
 
 def test_the_bridge_serves_import_and_require_with_one_copy(quick: QuickStart) -> None:
     """ES module and CommonJS entry points, the same objects behind both."""
-    script = ("import { serve, ValueError } from '@aalis/memory-stdio-bridge';\n"
-              "import { createRequire } from 'node:module';\n"
-              "const bridge = createRequire(import.meta.url)('@aalis/memory-stdio-bridge');\n"
-              "console.log(typeof serve, bridge.serve === serve && bridge.ValueError === ValueError);\n")
-    proc = subprocess.run(["node", "--input-type=module", "-e", script], cwd=quick.folder,
-                          capture_output=True, text=True, timeout=60, check=False)
+    script = (
+        "import { serve, ValueError } from '@aalis/memory-stdio-bridge';\n"
+        "import { createRequire } from 'node:module';\n"
+        "const bridge = createRequire(import.meta.url)('@aalis/memory-stdio-bridge');\n"
+        "console.log(typeof serve, bridge.serve === serve && bridge.ValueError === ValueError);\n"
+    )
+    proc = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        cwd=quick.folder,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.stdout.split() == ["function", "true"], proc.stdout + proc.stderr
 
 
 @pytest.mark.parametrize("module", ["nodenext", "commonjs"])
-def test_a_partial_backend_type_checks_without_a_cast(quick: QuickStart, tmp_path: Path,
-                                                      module: str) -> None:
+def test_a_partial_backend_type_checks_without_a_cast(quick: QuickStart, tmp_path: Path, module: str) -> None:
     """The package's types, imported from an ES module (.mts) and a CommonJS one (.cts): a
     backend without the optional methods is a MemoryService."""
     tools = quick.kit / "bridges" / "typescript" / "node_modules"
@@ -228,8 +278,27 @@ def test_a_partial_backend_type_checks_without_a_cast(quick: QuickStart, tmp_pat
         sources.append(str(source))
     resolution = "nodenext" if module == "nodenext" else "node10"
     proc = subprocess.run(
-        ["node", str(tools / "typescript" / "bin" / "tsc"), "--noEmit", "--strict",
-         "--target", "ES2022", "--module", module, "--moduleResolution", resolution,
-         "--types", "node", "--typeRoots", str(tools / "@types"), *sources],
-        cwd=quick.folder, capture_output=True, text=True, timeout=120, check=False)
+        [
+            "node",
+            str(tools / "typescript" / "bin" / "tsc"),
+            "--noEmit",
+            "--strict",
+            "--target",
+            "ES2022",
+            "--module",
+            module,
+            "--moduleResolution",
+            resolution,
+            "--types",
+            "node",
+            "--typeRoots",
+            str(tools / "@types"),
+            *sources,
+        ],
+        cwd=quick.folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -13,7 +13,7 @@ from reports import load_report
 
 #: A correct async backend whose store is bound to the event loop it was opened on (as an
 #: AsyncMongoClient or an asyncio.Lock-guarded connection pool is): run on another loop, it fails.
-LOOP_BOUND = '''
+LOOP_BOUND = """
 import asyncio
 
 from aalis_memory.conformance import Capabilities, memory_driver
@@ -42,13 +42,16 @@ class LoopBound(InMemoryMemory):
 async def loop_bound(ctx):
     yield LoopBound(range_query_limit=ctx.range_query_limit,
                     cross_session_max_limit=ctx.cross_session_max_limit)
-'''
+"""
 
 
-@pytest.mark.parametrize("ini", [
-    "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n",
-    "[pytest]\nasyncio_mode = strict\nasyncio_default_fixture_loop_scope = function\n",
-])
+@pytest.mark.parametrize(
+    "ini",
+    [
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n",
+        "[pytest]\nasyncio_mode = strict\nasyncio_default_fixture_loop_scope = function\n",
+    ],
+)
 def test_other_async_plugins_leave_the_suite_alone(pytester: pytest.Pytester, ini: str) -> None:
     pytest.importorskip("pytest_asyncio")
     pytest.importorskip("anyio")
@@ -56,8 +59,15 @@ def test_other_async_plugins_leave_the_suite_alone(pytester: pytest.Pytester, in
     pytester.makeconftest(LOOP_BOUND)
     report = pytester.path / "report.json"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-p", "asyncio", "-p", "anyio", "--memory-driver=loop-bound",
-        "--memory-strict", f"--memory-report={report}",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "asyncio",
+        "-p",
+        "anyio",
+        "--memory-driver=loop-bound",
+        "--memory-strict",
+        f"--memory-report={report}",
     )
     assert result.ret == 0, result.stdout.str()[-3000:]
     verdicts = load_report(report)["drivers"]["loop-bound"]["rules"]
@@ -81,7 +91,13 @@ def test_pytest_asyncio_adds_no_warning_to_a_run_of_the_suite(pytester: pytest.P
         pytest.skip("this pytest-asyncio does not warn about its unset loop scope")
     assert _asyncio_loop_scope_warning(pytester.runpytest_subprocess(*plugins, "--co"))
     result = pytester.runpytest_subprocess(
-        *plugins, "-W", "error", "--memory-driver=inmemory", "--memory-strict", "-k", "HIST-01",
+        *plugins,
+        "-W",
+        "error",
+        "--memory-driver=inmemory",
+        "--memory-strict",
+        "-k",
+        "HIST-01",
     )
     assert result.ret == 0, (result.stdout.str() + result.stderr.str())[-3000:]
     assert not _asyncio_loop_scope_warning(result)
@@ -90,7 +106,7 @@ def test_pytest_asyncio_adds_no_warning_to_a_run_of_the_suite(pytester: pytest.P
 
 #: A user project with fixtures and markers named like the ones the kit used to add, each of
 #: which would break a suite test that picked it up.
-USER_PROJECT = '''
+USER_PROJECT = """
 import pytest
 
 from aalis_memory.conformance import Capabilities, memory_driver
@@ -116,7 +132,7 @@ def pytest_runtest_setup(item):
 async def mine(ctx):
     yield InMemoryMemory(range_query_limit=ctx.range_query_limit,
                          cross_session_max_limit=ctx.cross_session_max_limit)
-'''
+"""
 
 
 def test_the_users_fixture_and_marker_names_never_reach_the_suite(
@@ -125,8 +141,12 @@ def test_the_users_fixture_and_marker_names_never_reach_the_suite(
     pytester.makeini("[pytest]\n")
     pytester.makeconftest(USER_PROJECT)
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--memory-driver=mine", "--memory-strict",
-        "--memory-compression-provider=summary", "-rs",
+        "-p",
+        "no:cacheprovider",
+        "--memory-driver=mine",
+        "--memory-strict",
+        "--memory-compression-provider=summary",
+        "-rs",
     )
     assert result.ret == 0, result.stdout.str()[-3000:]
     assert "the user's" not in result.stdout.str()
@@ -135,11 +155,13 @@ def test_the_users_fixture_and_marker_names_never_reach_the_suite(
 def test_every_name_the_kit_adds_is_prefixed(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\n")
     fixtures = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--fixtures")
-    sections = re.split(r"^-+ fixtures defined from ([\w.]+) -+$", fixtures.stdout.str(),
-                        flags=re.M)
-    kit = [name for module, body in zip(sections[1::2], sections[2::2], strict=True)
-           if module.startswith("aalis_memory")
-           for name in re.findall(r"^(\w+)(?: \[\w+ scope\])? -- ", body, re.M)]
+    sections = re.split(r"^-+ fixtures defined from ([\w.]+) -+$", fixtures.stdout.str(), flags=re.M)
+    kit = [
+        name
+        for module, body in zip(sections[1::2], sections[2::2], strict=True)
+        if module.startswith("aalis_memory")
+        for name in re.findall(r"^(\w+)(?: \[\w+ scope\])? -- ", body, re.M)
+    ]
     assert len(kit) >= 8, fixtures.stdout.str()
     assert all(name.startswith("aalis_") for name in kit), kit
     markers = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--markers")
@@ -168,13 +190,19 @@ def test_a_named_driver_that_cannot_be_provisioned_is_an_error(
     monkeypatch.delenv("AALIS_MEMORY_MONGODB_URI", raising=False)
     named = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--memory-driver=mongodb")
     assert named.ret == pytest.ExitCode.USAGE_ERROR, named.stdout.str()
-    named.stderr.fnmatch_lines([
-        "ERROR: --memory-driver=mongodb: the driver cannot be provisioned: no MongoDB server *"
-        "--memory-mongodb-uri*",
-    ])
+    named.stderr.fnmatch_lines(
+        [
+            "ERROR: --memory-driver=mongodb: the driver cannot be provisioned: no MongoDB server *"
+            "--memory-mongodb-uri*",
+        ]
+    )
     report = pytester.path / "report.json"
     every = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--memory-driver=all", "-k", "test_history_is_ascending",
+        "-p",
+        "no:cacheprovider",
+        "--memory-driver=all",
+        "-k",
+        "test_history_is_ascending",
         f"--memory-report={report}",
     )
     assert every.ret == pytest.ExitCode.OK, every.stdout.str()

@@ -36,9 +36,14 @@ def test_a_rule_without_outcomes_did_not_run() -> None:
     assert RuleVerdict().verdict is Verdict.NOT_RUN
 
 
-@pytest.mark.parametrize("others", [
-    (Verdict.NOT_IMPLEMENTED,), (Verdict.EXCLUDED,), (Verdict.NOT_RUN,),
-])
+@pytest.mark.parametrize(
+    "others",
+    [
+        (Verdict.NOT_IMPLEMENTED,),
+        (Verdict.EXCLUDED,),
+        (Verdict.NOT_RUN,),
+    ],
+)
 def test_only_an_exercised_check_makes_a_pass(others: tuple[Verdict, ...]) -> None:
     assert verdict_of(*others).verdict is others[0]
     assert verdict_of(*others, Verdict.PASS).verdict is Verdict.PASS
@@ -56,8 +61,12 @@ def test_a_pass_with_a_part_unchecked_is_partial(gap: Verdict) -> None:
 
 
 def test_a_rule_whose_tests_are_all_blocked_is_blocked_and_names_its_blocker() -> None:
-    result = RuleVerdict([Outcome(Verdict.BLOCKED, "t0", "blocked by REQ-01: ...", blocker="REQ-01"),
-                          Outcome(Verdict.NOT_RUN, "t1", "deselected", ran=False)])
+    result = RuleVerdict(
+        [
+            Outcome(Verdict.BLOCKED, "t0", "blocked by REQ-01: ...", blocker="REQ-01"),
+            Outcome(Verdict.NOT_RUN, "t1", "deselected", ran=False),
+        ]
+    )
     assert result.verdict is Verdict.BLOCKED
     assert result.blockers == ["REQ-01"]
     assert verdict_of(Verdict.BLOCKED, Verdict.UNVERIFIED).verdict is Verdict.BLOCKED
@@ -76,32 +85,44 @@ def test_a_pass_names_the_parts_that_did_not_pass() -> None:
     assert result.caveats == [Verdict.EXCLUDED]
 
 
-@pytest.mark.parametrize(("reason", "verdict", "rest"), [
-    ("not implemented: no count_history()", Verdict.NOT_IMPLEMENTED, "no count_history()"),
-    ("excluded by tier: ordering='write'", Verdict.EXCLUDED, "ordering='write'"),
-    ("unverified: no raw access", Verdict.UNVERIFIED, "no raw access"),
-    ("differential mode is off", Verdict.NOT_RUN, "differential mode is off"),
-])
+@pytest.mark.parametrize(
+    ("reason", "verdict", "rest"),
+    [
+        ("not implemented: no count_history()", Verdict.NOT_IMPLEMENTED, "no count_history()"),
+        ("excluded by tier: ordering='write'", Verdict.EXCLUDED, "ordering='write'"),
+        ("unverified: no raw access", Verdict.UNVERIFIED, "no raw access"),
+        ("differential mode is off", Verdict.NOT_RUN, "differential mode is off"),
+    ],
+)
 def test_a_skip_reason_carries_its_verdict(reason: str, verdict: Verdict, rest: str) -> None:
     assert skip_verdict(reason) == (verdict, rest)
 
 
 def test_the_summary_line_names_every_state() -> None:
     line = summary_line(counts([Verdict.PASS, Verdict.PASS, Verdict.FAIL, Verdict.NOT_RUN]))
-    assert line == ("2 pass, 1 fail, 0 advisory, 0 not implemented, 0 excluded by tier, "
-                    "0 unverified, 1 not run (of 4 rules)")
+    assert line == (
+        "2 pass, 1 fail, 0 advisory, 0 not implemented, 0 excluded by tier, "
+        "0 unverified, 1 not run (of 4 rules)"
+    )
 
 
-@pytest.mark.parametrize(("caps", "backend", "warned"), [
-    (Capabilities(ordering="write"), "inmemory", []),
-    (Capabilities(ordering="write"), None, ["ordering"]),
-    (Capabilities(metadata_atomicity="ordered", archive_atomicity="partial"), "mongodb", []),
-    (Capabilities(metadata_atomicity="ordered", archive_atomicity="partial"), "sqlite",
-     ["archive_atomicity", "metadata_atomicity"]),
-    (Capabilities(), None, []),
-])
-def test_a_tier_weaker_than_granted_is_warned(caps: Capabilities, backend: str | None,
-                                              warned: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("caps", "backend", "warned"),
+    [
+        (Capabilities(ordering="write"), "inmemory", []),
+        (Capabilities(ordering="write"), None, ["ordering"]),
+        (Capabilities(metadata_atomicity="ordered", archive_atomicity="partial"), "mongodb", []),
+        (
+            Capabilities(metadata_atomicity="ordered", archive_atomicity="partial"),
+            "sqlite",
+            ["archive_atomicity", "metadata_atomicity"],
+        ),
+        (Capabilities(), None, []),
+    ],
+)
+def test_a_tier_weaker_than_granted_is_warned(
+    caps: Capabilities, backend: str | None, warned: list[str]
+) -> None:
     warnings = tiers.weaker_than_granted(caps, backend)
     assert sorted(w.split("=")[0].removeprefix("declares ") for w in warnings) == warned
 
@@ -161,7 +182,9 @@ def author(pytester: pytest.Pytester) -> tuple[pytest.RunResult, dict[str, Any]]
     pytester.makeconftest(AUTHOR_DRIVERS)
     report = pytester.path / "report.json"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--memory-driver=bare,torn-partial,torn-atomic",
+        "-p",
+        "no:cacheprovider",
+        "--memory-driver=bare,torn-partial,torn-atomic",
         f"--memory-report={report}",
     )
     return result, load_report(report)["drivers"]
@@ -207,10 +230,12 @@ def test_verdicts_as_an_author_meets_them(
 
     # The summary line a reviewer reads agrees with the report, state by state.
     totals = data["bare"]["totals"]
-    line = (f"bare: {totals['pass']} pass, {totals['fail']} fail, {totals['advisory']} advisory, "
-            f"{totals['not implemented']} not implemented, {totals['excluded by tier']} excluded "
-            f"by tier, {totals['unverified']} unverified, {totals['not run']} not run "
-            f"(of {sum(totals.values())} rules)")
+    line = (
+        f"bare: {totals['pass']} pass, {totals['fail']} fail, {totals['advisory']} advisory, "
+        f"{totals['not implemented']} not implemented, {totals['excluded by tier']} excluded "
+        f"by tier, {totals['unverified']} unverified, {totals['not run']} not run "
+        f"(of {sum(totals.values())} rules)"
+    )
     assert line in output, output[-4000:]
     assert totals["not implemented"] >= 6
     assert totals["unverified"] >= 2
@@ -220,8 +245,12 @@ def test_a_deselected_rule_is_not_run(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\n")
     report = pytester.path / "report.json"
     result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "--memory-driver=inmemory", f"--memory-report={report}",
-        "-k", "archive and not state_machine",
+        "-p",
+        "no:cacheprovider",
+        "--memory-driver=inmemory",
+        f"--memory-report={report}",
+        "-k",
+        "archive and not state_machine",
     )
     assert result.ret == 0, result.stdout.str()
     rules = load_report(report)["drivers"]["inmemory"]["rules"]

@@ -17,20 +17,22 @@ REPO = Path(__file__).resolve().parent.parent
 CI = REPO / ".github" / "workflows" / "ci.yml"
 TEMPLATE = REPO / "examples" / "json-file-backend" / ".github" / "workflows" / "conformance.yml"
 #: The template of a JavaScript backend (examples/typescript-backend): the kit through its bridge.
-JS_TEMPLATE = (REPO / "examples" / "typescript-backend" / ".github" / "workflows"
-               / "conformance.yml")
+JS_TEMPLATE = REPO / "examples" / "typescript-backend" / ".github" / "workflows" / "conformance.yml"
 #: The template of a server backend (examples/postgres-backend): PostgreSQL from apt.
-PG_TEMPLATE = (REPO / "examples" / "postgres-backend" / ".github" / "workflows"
-               / "conformance.yml")
+PG_TEMPLATE = REPO / "examples" / "postgres-backend" / ".github" / "workflows" / "conformance.yml"
 TEMPLATES = (TEMPLATE, JS_TEMPLATE, PG_TEMPLATE)
 #: An action pinned to an exact release (vX.Y.Z) or a full commit SHA; never a moving v4 or main.
 PINNED = re.compile(r"^[\w.-]+/[\w./-]+@(v\d+\.\d+\.\d+|[0-9a-f]{40})$")
 
 
 def workflow_files() -> list[Path]:
-    return sorted(p for p in REPO.rglob("*.y*ml")
-                  if p.parent.name == "workflows" and p.parent.parent.name == ".github"
-                  and not {".venv", ".tox", ".git"} & set(p.relative_to(REPO).parts))
+    return sorted(
+        p
+        for p in REPO.rglob("*.y*ml")
+        if p.parent.name == "workflows"
+        and p.parent.parent.name == ".github"
+        and not {".venv", ".tox", ".git"} & set(p.relative_to(REPO).parts)
+    )
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -51,7 +53,7 @@ def runs(job: dict[str, Any]) -> str:
 def python_classifiers() -> list[str]:
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     prefix = "Programming Language :: Python :: 3."
-    return [f"3.{c[len(prefix):]}" for c in project["classifiers"] if c.startswith(prefix)]
+    return [f"3.{c[len(prefix) :]}" for c in project["classifiers"] if c.startswith(prefix)]
 
 
 def test_every_workflow_exists() -> None:
@@ -60,17 +62,22 @@ def test_every_workflow_exists() -> None:
 
 def test_ci_script_builds_actionlint_and_checks_every_workflow() -> None:
     script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    assert re.search(r"go install github\.com/rhysd/actionlint/cmd/actionlint@v\d+\.\d+\.\d+",
-                     script)
+    assert re.search(r"go install github\.com/rhysd/actionlint/cmd/actionlint@v\d+\.\d+\.\d+", script)
     lines = script.splitlines()
     lint = next(i for i, line in enumerate(lines) if line.startswith("actionlint "))
     assert lint < len(lines) - 1, "actionlint must run before the README's test command"
     # The list it lints is every .github/workflows file anywhere in the tree, not just the root.
     assert "-path '*/.github/workflows/*'" in script
     proc = subprocess.run(
-        ["bash", "-c", re.search(r"mapfile -t workflows < <\((.*?)\)\n", script, re.S)
-         .group(1).replace("\\\n", " ")],  # type: ignore[union-attr]
-        cwd=REPO, capture_output=True, text=True, check=True,
+        [
+            "bash",
+            "-c",
+            re.search(r"mapfile -t workflows < <\((.*?)\)\n", script, re.S).group(1).replace("\\\n", " "),  # type: ignore[union-attr]
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert sorted(REPO / p for p in proc.stdout.split()) == workflow_files()
 
@@ -79,8 +86,10 @@ def test_ci_script_builds_actionlint_and_checks_every_workflow() -> None:
 def actionlint() -> str:
     found = shutil.which("actionlint")
     if found is None:
-        pytest.skip("actionlint is not on PATH (.ci/run builds it: go install "
-                    "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12)")
+        pytest.skip(
+            "actionlint is not on PATH (.ci/run builds it: go install "
+            "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12)"
+        )
     return found
 
 
@@ -94,8 +103,7 @@ def test_actionlint_rejects_a_broken_workflow(actionlint: str, tmp_path: Path) -
     """The check can fail: a matrix key that does not exist is caught."""
     broken = CI.read_text(encoding="utf-8").replace("matrix.mongodb", "matrix.mongo_db", 1)
     (tmp_path / "ci.yml").write_text(broken, encoding="utf-8")
-    proc = subprocess.run([actionlint, str(tmp_path / "ci.yml")], capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run([actionlint, str(tmp_path / "ci.yml")], capture_output=True, text=True, check=False)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "mongo_db" in proc.stdout, proc.stdout
 
@@ -128,8 +136,11 @@ def test_mongodb_matrix_runs_real_servers_with_test_commands() -> None:
     job = load(CI)["jobs"]["mongodb"]
     assert job["strategy"]["matrix"]["mongodb"] == ["6.0", "7.0", "8.0"]
     script = runs(job)
-    assert re.search(r'docker run .*\n?.*"mongo:\$\{\{ matrix\.mongodb \}\}" '
-                     r"--setParameter enableTestCommands=1", script), script
+    assert re.search(
+        r'docker run .*\n?.*"mongo:\$\{\{ matrix\.mongodb \}\}" '
+        r"--setParameter enableTestCommands=1",
+        script,
+    ), script
     assert "--memory-driver=mongodb" in script
     assert "--memory-mongodb-uri=" in script
     assert "tests/test_mongodb_*.py" in script, "the kit's fail-point tests (MDB-12) run there"
@@ -150,11 +161,14 @@ def test_testcontainers_provider_is_exercised() -> None:
 def test_lowest_job_runs_the_tox_env_that_installs_the_floors() -> None:
     job = load(CI)["jobs"]["lowest"]
     assert "tox run -e lowest" in runs(job)
-    python = next(s["with"]["python-version"] for s in steps(job)
-                  if str(s.get("uses", "")).startswith("actions/setup-python@"))
+    python = next(
+        s["with"]["python-version"]
+        for s in steps(job)
+        if str(s.get("uses", "")).startswith("actions/setup-python@")
+    )
     assert python == python_classifiers()[0], "the floors are tested on the oldest Python"
     tox = (REPO / "tox.ini").read_text(encoding="utf-8")
-    section = tox[tox.index("[testenv:lowest]"):]
+    section = tox[tox.index("[testenv:lowest]") :]
     section = section[: section.find("\n[", 1)]
     assert "--resolution lowest-direct" in section
     assert "--memory-driver=inmemory,sqlite" in section
@@ -188,8 +202,7 @@ def test_every_conformance_run_publishes_its_reports(workflow: Path) -> None:
         assert f'cat {md} >> "$GITHUB_STEP_SUMMARY"' in script, name
         summary = next(s for s in steps(job) if "GITHUB_STEP_SUMMARY" in str(s.get("run", "")))
         assert summary.get("if") == "always()", f"{name}: a failing run needs its matrix most"
-        upload = [s for s in steps(job)
-                  if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
+        upload = [s for s in steps(job) if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
         assert upload, name
         assert upload[0].get("if") == "always()", name
         assert {f"{stem}.{kind}" for stem, kind in reports} <= set(upload[0]["with"]["path"].split())

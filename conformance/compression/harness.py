@@ -168,8 +168,7 @@ class Harness:
     def after_commit(self, session_id: str, status: str) -> bool:
         """Whether every ``status`` sent for ``session_id`` came after an ``archive_span`` of
         that session had returned (``False`` when none was sent)."""
-        sent = [i for i, step in enumerate(self.timeline)
-                if step == Step("status", f"{session_id} {status}")]
+        sent = [i for i, step in enumerate(self.timeline) if step == Step("status", f"{session_id} {status}")]
         archived = [i for i, step in enumerate(self.timeline) if step == Step("archive", session_id)]
         return bool(sent) and bool(archived) and archived[0] < sent[0]
 

@@ -30,8 +30,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="also run the compression provider suite against provider NAME (repeatable, comma "
         "lists, 'all'; the reference provider is 'summary')",
     )
-    parser.addini("aalis_compression_providers", "providers to run without --memory-compression-provider",
-                  "linelist")
+    parser.addini(
+        "aalis_compression_providers", "providers to run without --memory-compression-provider", "linelist"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

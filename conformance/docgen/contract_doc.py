@@ -138,7 +138,7 @@ def _closing(text: str, start: int) -> int:
             depth -= 1
             if depth == 0:
                 return i
-    raise ValueError(f"unbalanced brackets after {text[start:start + 40]!r}")
+    raise ValueError(f"unbalanced brackets after {text[start : start + 40]!r}")
 
 
 def ts_interfaces(source: str) -> dict[str, list[TsMember]]:
@@ -147,12 +147,12 @@ def ts_interfaces(source: str) -> dict[str, list[TsMember]]:
     text = _strip_comments(source)
     found: dict[str, list[TsMember]] = {}
     for match in re.finditer(r"\binterface\s+(\w+)[^{]*\{", text):
-        body = text[match.end():_closing(text, match.end() - 1)]
+        body = text[match.end() : _closing(text, match.end() - 1)]
         found[match.group(1)] = [_member(part) for part in _split_top(body, ";,")]
     for match in re.finditer(r"\btype\s+(\w+)\s*=\s*(?=[|\s]*\{)", text):
-        end = text.index(";\n", match.end()) if ";\n" in text[match.end():] else len(text)
+        end = text.index(";\n", match.end()) if ";\n" in text[match.end() :] else len(text)
         members: dict[str, TsMember] = {}
-        for variant in _split_top(text[match.end():end], "|"):
+        for variant in _split_top(text[match.end() : end], "|"):
             inner = variant.strip()[1:-1]
             for part in _split_top(inner, ";,"):
                 member = _member(part)
@@ -194,7 +194,7 @@ def ts_parameter(signature: str, name: str) -> str | None:
     """The TypeScript type of parameter (or object-literal field) ``name`` of a method signature,
     with ``?`` marking it optional; ``None`` when the signature has no such name."""
     open_at = signature.index("(")
-    params = signature[open_at + 1:_closing(signature, open_at)]
+    params = signature[open_at + 1 : _closing(signature, open_at)]
     match = re.search(rf"(?<![\w.]){re.escape(name)}(\?)?\s*:", params)
     if match is None:
         return None
@@ -203,7 +203,7 @@ def ts_parameter(signature: str, name: str) -> str | None:
 
 def ts_return(signature: str) -> str:
     open_at = signature.index("(")
-    rest = signature[_closing(signature, open_at) + 1:].strip()
+    rest = signature[_closing(signature, open_at) + 1 :].strip()
     return rest.removeprefix(":").strip()
 
 
@@ -243,7 +243,7 @@ def rule_ids(text: str, catalogue: Mapping[str, Rule] = CATALOGUE) -> list[str]:
         elif last:
             first, end = f"{group}-{number}", f"{last_group or group}-{last}"
             if first in catalogue and end in catalogue:
-                ids += order[order.index(first):order.index(end) + 1]
+                ids += order[order.index(first) : order.index(end) + 1]
             else:
                 ids += [first, end]
         else:
@@ -303,8 +303,9 @@ def attribute_doc(module_name: str, name: str) -> str:
             continue
         if isinstance(target, ast.Name) and target.id == name:
             comment = _comment_above(lines, stmt.lineno)
-            assigned = f" = {_one_line(ast.get_source_segment(source, value) or '')}" \
-                if value is not None else ""
+            assigned = (
+                f" = {_one_line(ast.get_source_segment(source, value) or '')}" if value is not None else ""
+            )
             said = f": {comment}" if comment else ""
             return f"`{name}{annotation}{assigned}`{said}"
     raise LookupError(f"{module_name} has no {name}")
@@ -313,9 +314,14 @@ def attribute_doc(module_name: str, name: str) -> str:
 def type_aliases(module_name: str) -> list[str]:
     """The names a module declares ``NAME: TypeAlias = ...``, in source order."""
     tree = ast.parse(inspect.getsource(importlib.import_module(module_name)))
-    return [stmt.target.id for stmt in tree.body
-            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-            and isinstance(stmt.annotation, ast.Name) and stmt.annotation.id == "TypeAlias"]
+    return [
+        stmt.target.id
+        for stmt in tree.body
+        if isinstance(stmt, ast.AnnAssign)
+        and isinstance(stmt.target, ast.Name)
+        and isinstance(stmt.annotation, ast.Name)
+        and stmt.annotation.id == "TypeAlias"
+    ]
 
 
 def class_attribute_docs(cls: type) -> dict[str, str]:
@@ -325,15 +331,22 @@ def class_attribute_docs(cls: type) -> dict[str, str]:
     lines = source.splitlines()
     node = ast.parse(source).body[0]
     assert isinstance(node, ast.ClassDef)
-    return {stmt.target.id: _comment_above(lines, stmt.lineno) for stmt in node.body
-            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)}
+    return {
+        stmt.target.id: _comment_above(lines, stmt.lineno)
+        for stmt in node.body
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+    }
 
 
 def exported_from(package: Any) -> dict[str, str]:
     """Each name a package's ``__init__`` imports, with the module it imports it from."""
     tree = ast.parse(inspect.getsource(package))
-    return {alias.asname or alias.name: stmt.module for stmt in tree.body
-            if isinstance(stmt, ast.ImportFrom) and stmt.module for alias in stmt.names}
+    return {
+        alias.asname or alias.name: stmt.module
+        for stmt in tree.body
+        if isinstance(stmt, ast.ImportFrom) and stmt.module
+        for alias in stmt.names
+    }
 
 
 # -- rendering -----------------------------------------------------------------------------------
@@ -376,8 +389,10 @@ def rules_table(ids: Iterable[str], catalogue: Mapping[str, Rule] = CATALOGUE) -
     out = ["| Rule | Level | Binds | What it says | Ground |", "|---|---|---|---|---|"]
     for rule_id in ids:
         rule = catalogue[rule_id]
-        out.append(f"| {rule.id} | {rule.level.value} | {_cell(rule.binding())} | "
-                   f"{_cell(rule.summary)} | {_cell(_ground(rule))} |")
+        out.append(
+            f"| {rule.id} | {rule.level.value} | {_cell(rule.binding())} | "
+            f"{_cell(rule.summary)} | {_cell(_ground(rule))} |"
+        )
     return out
 
 
@@ -385,24 +400,33 @@ def _type_section(cls: type, ts_name: str, ts: Mapping[str, list[TsMember]]) -> 
     prose, docs = field_docs(cls)
     members = {m.name: m for m in ts.get(ts_name, [])}
     hints = {f.name: f.type for f in attrs.fields(cls)}
-    out = [f"### {cls.__name__}", "", f"TypeScript: `{ts_name}`.", "", prose, "",
-           "| Field | Python type | TypeScript | Meaning and element type |", "|---|---|---|---|"]
+    out = [
+        f"### {cls.__name__}",
+        "",
+        f"TypeScript: `{ts_name}`.",
+        "",
+        prose,
+        "",
+        "| Field | Python type | TypeScript | Meaning and element type |",
+        "|---|---|---|---|",
+    ]
     for name, hint in hints.items():
         member = members.get(camel(name))
         ts_text = member.text if member is not None else ""
-        out.append(f"| `{name}` | {_code(_annotation(hint))} | {_code(ts_text)} | "
-                   f"{_cell(docs.get(name, ''))} |")
+        out.append(
+            f"| `{name}` | {_code(_annotation(hint))} | {_code(ts_text)} | {_cell(docs.get(name, ''))} |"
+        )
     return [*out, ""]
 
 
-def _method_section(name: str, required: bool, ts_methods: Mapping[str, TsMember],
-                    catalogue: Mapping[str, Rule]) -> list[str]:
+def _method_section(
+    name: str, required: bool, ts_methods: Mapping[str, TsMember], catalogue: Mapping[str, Rule]
+) -> list[str]:
     function = getattr(FullMemoryService, name)
     member = ts_methods.get(camel(name))
     doc = inspect.getdoc(function) or ""
     status = "required" if required else "optional"
-    out = [f"### `{name}` ({status})", "", "```python", _wrapped(python_signature(name, function)),
-           "```", ""]
+    out = [f"### `{name}` ({status})", "", "```python", _wrapped(python_signature(name, function)), "```", ""]
     if member is not None:
         out += ["```ts", f"{_one_line(member.text)};", "```", ""]
     else:
@@ -453,8 +477,10 @@ def field_table(cls: type, heading: str) -> list[str]:
     docs = class_attribute_docs(cls)
     out = [f"| {heading} | Type | Default | What it is for |", "|---|---|---|---|"]
     for field in attrs.fields(cls):
-        out.append(f"| `{field.name}` | {_code(_annotation(field.type))} | "
-                   f"{_default_text(field.default)} | {_cell(_markdown(docs.get(field.name, '')))} |")
+        out.append(
+            f"| `{field.name}` | {_code(_annotation(field.type))} | "
+            f"{_default_text(field.default)} | {_cell(_markdown(docs.get(field.name, '')))} |"
+        )
     return out
 
 
@@ -462,11 +488,14 @@ def registration_arguments() -> dict[str, tuple[str, str]]:
     """Each argument of ``memory_driver`` and each field of the ``DriverRegistration`` it
     returns, once, with its type (the argument's where there is one) and its default."""
     params = inspect.signature(memory_driver).parameters
-    rows = {field.name: (_annotation(field.type), _default_text(field.default))
-            for field in attrs.fields(DriverRegistration)}
+    rows = {
+        field.name: (_annotation(field.type), _default_text(field.default))
+        for field in attrs.fields(DriverRegistration)
+    }
     rows["factory"] = (rows["factory"][0], "the decorated function")  # not an argument
-    rows |= {name: (_annotation(param.annotation), _default_text(param.default))
-             for name, param in params.items()}
+    rows |= {
+        name: (_annotation(param.annotation), _default_text(param.default)) for name, param in params.items()
+    }
     return rows
 
 
@@ -487,26 +516,44 @@ def registration_section() -> list[str]:
     """The part of docs/contract.md on the kit's registration API."""
     docs = class_attribute_docs(DriverRegistration)
     rows = registration_arguments()
-    out = ["## Registering a driver", "", REGISTRATION_INTRO, "", "```python",
-           _wrapped(python_signature("memory_driver", memory_driver)), "```", "",
-           _markdown(inspect.getdoc(memory_driver) or ""), "",
-           "### `memory_driver` arguments", "",
-           "Each is the field of the same name of the `DriverRegistration` it returns.", "",
-           "| Argument | Type | Default | What it is for |", "|---|---|---|---|"]
-    out += [f"| `{name}` | {_code(hint)} | {default} | {_cell(_markdown(docs.get(name, '')))} |"
-            for name, (hint, default) in rows.items()]
+    out = [
+        "## Registering a driver",
+        "",
+        REGISTRATION_INTRO,
+        "",
+        "```python",
+        _wrapped(python_signature("memory_driver", memory_driver)),
+        "```",
+        "",
+        _markdown(inspect.getdoc(memory_driver) or ""),
+        "",
+        "### `memory_driver` arguments",
+        "",
+        "Each is the field of the same name of the `DriverRegistration` it returns.",
+        "",
+        "| Argument | Type | Default | What it is for |",
+        "|---|---|---|---|",
+    ]
+    out += [
+        f"| `{name}` | {_code(hint)} | {default} | {_cell(_markdown(docs.get(name, '')))} |"
+        for name, (hint, default) in rows.items()
+    ]
     for cls in (DriverContext, Capabilities):
-        out += ["", f"### {cls.__name__}", "", _markdown(inspect.getdoc(cls) or ""), "",
-                *field_table(cls, "Field")]
+        out += [
+            "",
+            f"### {cls.__name__}",
+            "",
+            _markdown(inspect.getdoc(cls) or ""),
+            "",
+            *field_table(cls, "Field"),
+        ]
     hints = [hint for hint, _ in rows.values()] + [
-        _annotation(f.type) for cls in (DriverContext, Capabilities) for f in attrs.fields(cls)]
+        _annotation(f.type) for cls in (DriverContext, Capabilities) for f in attrs.fields(cls)
+    ]
     out += ["", "### Types named above", ""]
-    out += [f"- {_markdown(attribute_doc(REGISTRY_MODULE, alias))}"
-            for alias in _aliases_named(hints)]
-    out += ["", "### Everything `aalis_memory.conformance` exports", "",
-            "| Name | What it is |", "|---|---|"]
-    out += [f"| `{name}` | {_cell(_markdown(export_doc(name)))} |"
-            for name in conformance_package.__all__]
+    out += [f"- {_markdown(attribute_doc(REGISTRY_MODULE, alias))}" for alias in _aliases_named(hints)]
+    out += ["", "### Everything `aalis_memory.conformance` exports", "", "| Name | What it is |", "|---|---|"]
+    out += [f"| `{name}` | {_cell(_markdown(export_doc(name)))} |" for name in conformance_package.__all__]
     return [*out, ""]
 
 
@@ -525,31 +572,43 @@ def render(ts_source: str, catalogue: Mapping[str, Rule] = CATALOGUE) -> str:
     ts = ts_interfaces(ts_source)
     ts_methods = {m.name: m for m in ts.get("MemoryService", [])}
     out = [HEADER]
-    out += ["## Methods", "",
-            "| Method | TypeScript | Required |", "|---|---|---|"]
-    out += [f"| [`{m}`](#{m}-{'required' if m in REQUIRED_METHODS else 'optional'})"
-            f" | `{camel(m)}` | {'yes' if m in REQUIRED_METHODS else 'no (optional)'} |"
-            for m in REQUIRED_METHODS + OPTIONAL_METHODS]
+    out += ["## Methods", "", "| Method | TypeScript | Required |", "|---|---|---|"]
+    out += [
+        f"| [`{m}`](#{m}-{'required' if m in REQUIRED_METHODS else 'optional'})"
+        f" | `{camel(m)}` | {'yes' if m in REQUIRED_METHODS else 'no (optional)'} |"
+        for m in REQUIRED_METHODS + OPTIONAL_METHODS
+    ]
     out.append("")
     for method in REQUIRED_METHODS:
         out += _method_section(method, True, ts_methods, catalogue)
     for method in OPTIONAL_METHODS:
         out += _method_section(method, False, ts_methods, catalogue)
-    out += ["## Value types", "",
-            "Immutable attrs classes with snake_case fields; `to_json()` gives the camelCase JSON "
-            "object of the TypeScript shape.", ""]
+    out += [
+        "## Value types",
+        "",
+        "Immutable attrs classes with snake_case fields; `to_json()` gives the camelCase JSON "
+        "object of the TypeScript shape.",
+        "",
+    ]
     for cls, ts_name in VALUE_TYPES:
         out += _type_section(cls, ts_name, ts)
     out += ["### Names", ""]
     out += [f"- {attribute_doc(module, name)} (`{module}`)" for module, name in ALIASES]
     out.append("")
     out += registration_section()
-    named = {i for m in REQUIRED_METHODS + OPTIONAL_METHODS
-             for i in rule_ids(inspect.getdoc(getattr(FullMemoryService, m)) or "", catalogue)}
+    named = {
+        i
+        for m in REQUIRED_METHODS + OPTIONAL_METHODS
+        for i in rule_ids(inspect.getdoc(getattr(FullMemoryService, m)) or "", catalogue)
+    }
     rest = [i for i in catalogue if i not in named]
-    out += ["## Rules not bound to one method", "",
-            "The compression helpers and providers, the clearing helpers, the MongoDB reference "
-            "backend and the rules about all calls together (concurrency, crashes, isolation).", ""]
+    out += [
+        "## Rules not bound to one method",
+        "",
+        "The compression helpers and providers, the clearing helpers, the MongoDB reference "
+        "backend and the rules about all calls together (concurrency, crashes, isolation).",
+        "",
+    ]
     out += [*rules_table(rest, catalogue), ""]
     return "\n".join(out).rstrip("\n") + "\n"
 

@@ -17,9 +17,11 @@ from aalis_memory.conformance.suites import SUITES
 def list_rules(patterns: list[str]) -> list[str]:
     """One line per rule: ID, level, whom it binds, its text (patterns filter by ID)."""
     wanted = [p.upper() for p in patterns] or ["*"]
-    return [f"{rule.id:<10} {rule.level.value:<6} {rule.summary}"
-            for rule in CATALOGUE.values()
-            if any(fnmatch.fnmatchcase(rule.id, p) for p in wanted)]
+    return [
+        f"{rule.id:<10} {rule.level.value:<6} {rule.summary}"
+        for rule in CATALOGUE.values()
+        if any(fnmatch.fnmatchcase(rule.id, p) for p in wanted)
+    ]
 
 
 def tests_of(rule_id: str, cwd: Path) -> list[str]:
@@ -43,10 +45,12 @@ def explain(rule_id: str, cwd: Path) -> list[str]:
         close = fnmatch.filter(CATALOGUE, f"{rule_id.upper().split('-')[0]}-*")
         hint = f"; did you mean {', '.join(close[:6])}?" if close else ""
         raise LookupError(f"no rule {rule_id!r} in the catalogue{hint}")
-    lines = [f"{rule.id} ({rule.level.value}): {rule.summary}",
-             f"  binds: {rule.binding()}",
-             f"  ground: {rule.ground()}",
-             "  tests:"]
+    lines = [
+        f"{rule.id} ({rule.level.value}): {rule.summary}",
+        f"  binds: {rule.binding()}",
+        f"  ground: {rule.ground()}",
+        "  tests:",
+    ]
     lines += [f"    {test}" for test in tests_of(rule.id, cwd)] or ["    (none)"]
     lines.append(f"  run only it: pytest --memory-driver=NAME --memory-rules={rule.id}")
     return lines

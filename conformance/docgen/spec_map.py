@@ -124,13 +124,14 @@ def _string_tuples(tree: ast.Module) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for stmt in tree.body:
         target, value = (
-            (stmt.target, stmt.value) if isinstance(stmt, ast.AnnAssign)
-            else (stmt.targets[0], stmt.value) if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            (stmt.target, stmt.value)
+            if isinstance(stmt, ast.AnnAssign)
+            else (stmt.targets[0], stmt.value)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
             else (None, None)
         )
         if isinstance(target, ast.Name) and isinstance(value, ast.Tuple | ast.List):
-            items = [e.value for e in value.elts
-                     if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            items = [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
             if items and len(items) == len(value.elts):
                 found[target.id] = items
     return found
@@ -141,8 +142,7 @@ def _imported_ids(tree: ast.Module) -> dict[str, list[str]]:
     state machine names every rule it checks in one constant kept next to its code."""
     names: dict[str, list[str]] = {}
     for stmt in tree.body:
-        if not (isinstance(stmt, ast.ImportFrom) and stmt.module
-                and stmt.module.startswith("aalis_memory.")):
+        if not (isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.module.startswith("aalis_memory.")):
             continue
         spec = importlib.util.find_spec(stmt.module)
         if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
@@ -166,9 +166,7 @@ def scan_file(path: Path, shown_as: str) -> Iterator[tuple[str, TestRef]]:
         elif isinstance(stmt, ast.ClassDef) and stmt.name.startswith("Test"):
             class_ids = module_ids + _marks(stmt.decorator_list, names)
             for sub in stmt.body:
-                if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub.name.startswith(
-                    "test"
-                ):
+                if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub.name.startswith("test"):
                     for rule_id in class_ids + _marks(sub.decorator_list, names):
                         yield rule_id, TestRef(shown_as, f"{stmt.name}::{sub.name}")
 
@@ -218,8 +216,7 @@ def _ground(rule: Rule) -> str:
     lines = [c.render() for c in rule.cites]
     if rule.reading is not None:
         built_on = f" Builds on: {'; '.join(lines)}." if lines else ""
-        return (f"*Reading* — open point: {rule.reading.point}. *Why:* {rule.reading.argument}."
-                f"{built_on}")
+        return f"*Reading* — open point: {rule.reading.point}. *Why:* {rule.reading.argument}.{built_on}"
     return "<br>".join(lines) or f"**no ground** ({rule.source})"
 
 

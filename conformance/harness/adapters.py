@@ -97,11 +97,15 @@ class GuardedStore:
                     if hung is not None:  # known to hang: charged once, blocked from now on
                         raise hung.later_call(under_test=blocker is None)
                     try:
-                        return await within(self._timeout, method(*args, **kwargs), what,
-                                          driver=self._driver, state=self._state)
+                        return await within(
+                            self._timeout,
+                            method(*args, **kwargs),
+                            what,
+                            driver=self._driver,
+                            state=self._state,
+                        )
                     except CallTimeout as exc:
-                        raise self._hung(name, what, exc,
-                                         charged_rule(name, args, kwargs, blocker)) from None
+                        raise self._hung(name, what, exc, charged_rule(name, args, kwargs, blocker)) from None
                 except Exception as exc:
                     if not isinstance(exc, CallTimeout | steps.Blocked) and not any(
                         n.startswith(RAISED_BY) for n in getattr(exc, "__notes__", ())
@@ -112,8 +116,11 @@ class GuardedStore:
                     hung = self._state.hung.get(key)
                     if isinstance(exc, CallTimeout) and hung is not None:  # one text per method
                         raise hung.blocked() from exc
-                    raise steps.Blocked(blocker, what().removeprefix(f"driver {self._driver!r}: "),
-                                        f"raised {type(exc).__name__}: {exc}") from exc
+                    raise steps.Blocked(
+                        blocker,
+                        what().removeprefix(f"driver {self._driver!r}: "),
+                        f"raised {type(exc).__name__}: {exc}",
+                    ) from exc
 
         return call
 
@@ -121,14 +128,14 @@ class GuardedStore:
         """A call of ``name`` timed out: the method is known to hang from now on."""
         hung = self._state.hung.setdefault(
             (self._driver, name),
-            Hung(self._driver, name, what().removeprefix(f"driver {self._driver!r}: "), exc.how,
-                 charged),
+            Hung(self._driver, name, what().removeprefix(f"driver {self._driver!r}: "), exc.how, charged),
         )
         if exc.interrupted:  # its thread was stopped mid-call: nothing it holds can be trusted
             self.stuck = True
             self._stopped_by = hung
-            self._state.unusable(self._driver, f"was stopped: {hung.call} {exc.how} and the kit "
-                                 "had to interrupt it")
+            self._state.unusable(
+                self._driver, f"was stopped: {hung.call} {exc.how} and the kit had to interrupt it"
+            )
             running = steps.current()
             for rule in sorted(running.rules if running is not None else ()):
                 # a test that catches the timeout (a witness read) cannot pass in full
@@ -138,8 +145,15 @@ class GuardedStore:
         return hung.first(exc)
 
 
-async def within(timeout: float | None, awaitable: Any, what: str | Described,
-                 grace: float | None = None, driver: str = "", *, state: RunState) -> Any:
+async def within(
+    timeout: float | None,
+    awaitable: Any,
+    what: str | Described,
+    grace: float | None = None,
+    driver: str = "",
+    *,
+    state: RunState,
+) -> Any:
     """``await awaitable``, or :class:`CallTimeout` naming ``what`` after ``timeout`` seconds.
 
     The loop is watched meanwhile (:mod:`.watchdog`): a call that blocks it for ``timeout``
@@ -150,8 +164,9 @@ async def within(timeout: float | None, awaitable: Any, what: str | Described,
     if timeout is None:
         return await awaitable
     described: Described = functools.partial(str, what) if isinstance(what, str) else what
-    watch_id = WATCHDOG.start(described, timeout, timeout if grace is None else grace,
-                              sys._getframe(), driver, state.stopped)
+    watch_id = WATCHDOG.start(
+        described, timeout, timeout if grace is None else grace, sys._getframe(), driver, state.stopped
+    )
     watch: Watch | None = None
     try:
         # in the calling task (no wait_for task): scheduling stays what the driver makes it
@@ -160,15 +175,18 @@ async def within(timeout: float | None, awaitable: Any, what: str | Described,
     except TimeoutError:
         if not deadline.expired():  # the driver's own TimeoutError: not the kit's limit
             raise
-        raise CallTimeout(f"{described()} did not return within {timeout:g} s {_LIMIT_NOTE}",
-                          how=f"did not return within {timeout:g} s") from None
+        raise CallTimeout(
+            f"{described()} did not return within {timeout:g} s {_LIMIT_NOTE}",
+            how=f"did not return within {timeout:g} s",
+        ) from None
     except LoopBlocked:
         watch = WATCHDOG.stop(watch_id)
         limit = timeout + (watch.grace if watch is not None else 0.0)
         raise CallTimeout(
             f"{described()} blocked the event loop for more than {limit:g} s and the kit "
             f"interrupted it ({_BLOCKING_NOTE}; {_LIMIT_NOTE.strip('()')})",
-            how=f"blocked the event loop for more than {limit:g} s", interrupted=True,
+            how=f"blocked the event loop for more than {limit:g} s",
+            interrupted=True,
         ) from None
     finally:
         watch = WATCHDOG.stop(watch_id) if watch is None else watch
@@ -182,9 +200,11 @@ async def within(timeout: float | None, awaitable: Any, what: str | Described,
 
 
 _LIMIT_NOTE: Final = "(the kit's per-call limit, --memory-call-timeout; 0 disables it)"
-_BLOCKING_NOTE: Final = ("an async method must not block: time.sleep, a threading lock or sync "
-                         "I/O hold the whole loop; await asyncio.sleep, an asyncio lock or "
-                         "asyncio.to_thread instead")
+_BLOCKING_NOTE: Final = (
+    "an async method must not block: time.sleep, a threading lock or sync "
+    "I/O hold the whole loop; await asyncio.sleep, an asyncio lock or "
+    "asyncio.to_thread instead"
+)
 
 
 def as_async(store: Any) -> Any:
@@ -195,8 +215,9 @@ def as_async(store: Any) -> Any:
     return SyncStoreAdapter(store)
 
 
-async def plant_raw(registration: DriverRegistration, store: Any, namespace: str, key: str,
-                    kind: RawMetadataKind) -> bool:
+async def plant_raw(
+    registration: DriverRegistration, store: Any, namespace: str, key: str, kind: RawMetadataKind
+) -> bool:
     """Plant an unreadable metadata entry through the driver's ``raw_metadata`` hook.
 
     The hook answers ``True`` (planted) or ``False`` (this backend cannot hold such an entry);
@@ -223,8 +244,12 @@ def missing_required(store: Any) -> list[str]:
 
 @contextmanager
 def opened_store(
-    registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner, *,
-    mark_unusable: bool = True, state: RunState | None = None,
+    registration: DriverRegistration,
+    ctx: DriverContext,
+    runner: asyncio.Runner,
+    *,
+    mark_unusable: bool = True,
+    state: RunState | None = None,
 ) -> Iterator[Any]:
     """A fresh store from the driver's factory, async-shaped and guarded, closed afterwards.
 
@@ -245,8 +270,7 @@ def opened_store(
     try:
         opening = f"driver {name!r}: opening a store"
         if isinstance(factory, AsyncIterator):
-            opened = runner.run(within(limit, _first(factory), opening, ctx.call_timeout, name,
-                                       state=state))
+            opened = runner.run(within(limit, _first(factory), opening, ctx.call_timeout, name, state=state))
         else:
             assert worker is not None
             opened = _result(worker.submit(next, factory), limit, opening)
@@ -260,8 +284,15 @@ def opened_store(
     guarded = GuardedStore(store, name, ctx.call_timeout, state)
     try:
         if shortcut is not None:
-            fresh.ensure_empty(registration, store, guarded, runner, lambda call, what: within(
-                ctx.call_timeout, call, f"driver {name!r}: {what}", driver=name, state=state))
+            fresh.ensure_empty(
+                registration,
+                store,
+                guarded,
+                runner,
+                lambda call, what: within(
+                    ctx.call_timeout, call, f"driver {name!r}: {what}", driver=name, state=state
+                ),
+            )
         yield guarded
     finally:
         try:
@@ -277,28 +308,38 @@ def opened_store(
 CLOSING: Final = "closing a store"
 
 
-def _close(factory: Any, worker: DaemonWorker | None, runner: asyncio.Runner, name: str,
-           limit: float | None, call_limit: float | None, state: RunState) -> None:
+def _close(
+    factory: Any,
+    worker: DaemonWorker | None,
+    runner: asyncio.Runner,
+    name: str,
+    limit: float | None,
+    call_limit: float | None,
+    state: RunState,
+) -> None:
     closing = f"driver {name!r}: {CLOSING}"
     try:
         if isinstance(factory, AsyncIterator):
-            runner.run(within(limit, _finish(factory, name), closing, call_limit, name,
-                              state=state))
+            runner.run(within(limit, _finish(factory, name), closing, call_limit, name, state=state))
         else:
             assert worker is not None
             _result(worker.submit(_finish_sync, factory, name), limit, closing)
     except CallTimeout as exc:
         hung = state.hung.setdefault((name, CLOSING), Hung(name, CLOSING, CLOSING, exc.how))
-        raise CallTimeout(f"{exc}; the kit no longer closes this driver's stores in this run",
-                          cause=hung.cause, how=hung.how) from None
+        raise CallTimeout(
+            f"{exc}; the kit no longer closes this driver's stores in this run",
+            cause=hung.cause,
+            how=hung.how,
+        ) from None
 
 
 def _result(future: concurrent.futures.Future[Any], timeout: float | None, what: str) -> Any:
     try:
         return future.result(timeout)
     except concurrent.futures.TimeoutError:
-        raise CallTimeout(f"{what} did not finish within {timeout:g} s",
-                          how=f"did not finish within {timeout:g} s") from None
+        raise CallTimeout(
+            f"{what} did not finish within {timeout:g} s", how=f"did not finish within {timeout:g} s"
+        ) from None
 
 
 async def _first(agen: AsyncIterator[Any]) -> Any:

@@ -45,12 +45,22 @@ _ROLES: Final = ("user", "assistant", "system", "tool")
 SESSION_READS: Final = ("get_full_history", "get_history")
 NAMESPACE_READS: Final = ("list_metadata_keys", "list_metadata")
 #: The methods whose first argument is a session id, and those whose first is a namespace.
-_BY_SESSION: Final = frozenset({
-    "save_message", "get_history", "clear_session", "archive_span", "get_full_history",
-    "count_history", "get_messages_by_session_range", "update_message_content",
-    "delete_messages_by_timestamps"})
-_BY_NAMESPACE: Final = frozenset({"save_metadata", "get_metadata", "list_metadata",
-                                  "delete_metadata", "list_metadata_keys"})
+_BY_SESSION: Final = frozenset(
+    {
+        "save_message",
+        "get_history",
+        "clear_session",
+        "archive_span",
+        "get_full_history",
+        "count_history",
+        "get_messages_by_session_range",
+        "update_message_content",
+        "delete_messages_by_timestamps",
+    }
+)
+_BY_NAMESPACE: Final = frozenset(
+    {"save_metadata", "get_metadata", "list_metadata", "delete_metadata", "list_metadata_keys"}
+)
 #: The attribute of a guarded store that holds its :class:`Checker`.
 CHECKER: Final = "_aalis_fresh_checker"
 
@@ -69,7 +79,9 @@ class FreshStoreLeak(Failed):
             f"empty: {left}. A fresh store must hold nothing an earlier store of the driver "
             "wrote (empty every table of a pooled schema, clone only a template nobody writes). "
             "The test that got it was not judged; the kit opens this driver's later stores with "
-            "its factory instead", pytrace=False)
+            "its factory instead",
+            pytrace=False,
+        )
 
     def __str__(self) -> str:
         return str(self.msg)
@@ -125,12 +137,10 @@ class Checker:
 
     async def handed_over(self) -> None:
         """The store as the hook handed it over: no active message in any session."""
-        recent = await self._read("get_recent_messages_across_sessions",
-                                  Query(limit=1, roles=_ROLES))
+        recent = await self._read("get_recent_messages_across_sessions", Query(limit=1, roles=_ROLES))
         if recent:
             session = getattr(recent[0], "session_id", "?")
-            self._leak(f"session {session!r} holds an active message "
-                       "(get_recent_messages_across_sessions)")
+            self._leak(f"session {session!r} holds an active message (get_recent_messages_across_sessions)")
 
     async def before(self, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """Check what ``method(*args, **kwargs)`` names, unless already checked."""
@@ -148,16 +158,14 @@ class Checker:
     async def _check(self, kind: str, name: str) -> None:
         reads = SESSION_READS if kind == "session" else NAMESPACE_READS
         hung = _HUNG_READS.get(self._driver, set())
-        method = next((m for m in reads
-                       if callable(getattr(self._store, m, None)) and m not in hung), None)
+        method = next((m for m in reads if callable(getattr(self._store, m, None)) and m not in hung), None)
         if method is None:
             return
         found = await self._read(method, name, *((LOOK,) if kind == "session" else ()))
         if found:
             count = f"{LOOK} or more" if len(found) >= LOOK else str(len(found))
             what = "message(s)" if kind == "session" else "key(s)"
-            self._leak(f"{kind} {name!r} holds {count} {what} before the test's first call on "
-                       f"it ({method})")
+            self._leak(f"{kind} {name!r} holds {count} {what} before the test's first call on it ({method})")
 
     async def _read(self, method: str, *args: Any) -> list[Any] | None:
         call = getattr(self._store, method, None)
@@ -178,8 +186,7 @@ class Checker:
         raise leak
 
 
-def _named(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
-           ) -> Iterable[tuple[str, str]]:
+def _named(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Iterable[tuple[str, str]]:
     """The session ids and namespaces (``str`` ones: others are refused) a call names."""
     if method in _BY_SESSION:
         value = args[0] if args else kwargs.get("session_id")
@@ -190,14 +197,19 @@ def _named(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
     if method == "commit_metadata":
         ops = args[0] if args else kwargs.get("ops")
         # only a list or tuple is looked into: iterating a generator would use it up
-        return list(dict.fromkeys(
-            ("namespace", op.namespace) for op in (ops if isinstance(ops, list | tuple) else ())
-            if isinstance(op, MetadataPut | MetadataDel) and isinstance(op.namespace, str)))
+        return list(
+            dict.fromkeys(
+                ("namespace", op.namespace)
+                for op in (ops if isinstance(ops, list | tuple) else ())
+                if isinstance(op, MetadataPut | MetadataDel) and isinstance(op.namespace, str)
+            )
+        )
     return []
 
 
-def ensure_empty(registration: DriverRegistration, store: Any, guarded: Any,
-                 runner: asyncio.Runner, within: Within) -> None:
+def ensure_empty(
+    registration: DriverRegistration, store: Any, guarded: Any, runner: asyncio.Runner, within: Within
+) -> None:
     """Check a store the hook handed over, then have ``guarded`` (what the test calls) check
     each session and namespace before its first call on it. ``store`` is the async-shaped
     store the reads go to (outside the test's steps: no call here is one the test judges), on
@@ -211,8 +223,9 @@ def ensure_empty(registration: DriverRegistration, store: Any, guarded: Any,
             setattr(guarded, method, _checked(checker, method, call))
 
 
-def _checked(checker: Checker, method: str, call: Callable[..., Awaitable[Any]]
-             ) -> Callable[..., Awaitable[Any]]:
+def _checked(
+    checker: Checker, method: str, call: Callable[..., Awaitable[Any]]
+) -> Callable[..., Awaitable[Any]]:
     @functools.wraps(call)
     async def checked(*args: Any, **kwargs: Any) -> Any:
         await checker.before(method, args, kwargs)

@@ -23,8 +23,7 @@ class CallTimeout(Exception):
     within 10 s"); ``interrupted``: the kit had to interrupt the loop's thread to get it back.
     """
 
-    def __init__(self, message: str, *, cause: str = "", how: str = "",
-                 interrupted: bool = False) -> None:
+    def __init__(self, message: str, *, cause: str = "", how: str = "", interrupted: bool = False) -> None:
         super().__init__(message)
         self.cause = cause or message
         self.how = how or message
@@ -55,11 +54,12 @@ class Hung:
         return f"{self.how}; later calls of {self.method} are blocked by it"
 
     def first(self, exc: CallTimeout) -> CallTimeout:
-        then = (f"the kit does not use driver {self.driver!r} any further in this run"
-                if exc.interrupted else
-                f"later calls of {self.method} end at once, blocked by {self.charged}")
-        return CallTimeout(f"{exc}; {then}", cause=self.cause, how=self.how,
-                           interrupted=exc.interrupted)
+        then = (
+            f"the kit does not use driver {self.driver!r} any further in this run"
+            if exc.interrupted
+            else f"later calls of {self.method} end at once, blocked by {self.charged}"
+        )
+        return CallTimeout(f"{exc}; {then}", cause=self.cause, how=self.how, interrupted=exc.interrupted)
 
     def blocked(self) -> steps.Blocked:
         """What a later call raises in a test that does not judge :attr:`charged`: that test's
@@ -69,8 +69,11 @@ class Hung:
     def stopped(self) -> steps.Blocked:
         """What any later call on the store raises once this call had to be interrupted (the
         driver's state cannot be trusted): blocked by :attr:`charged` too."""
-        return steps.Blocked(self.charged, self.call, f"{self.how} and the kit interrupted it; "
-                             f"the kit does not use driver {self.driver!r} any further")
+        return steps.Blocked(
+            self.charged,
+            self.call,
+            f"{self.how} and the kit interrupted it; the kit does not use driver {self.driver!r} any further",
+        )
 
     def later_call(self, under_test: bool) -> Exception:
         """What a later call of the method raises: :meth:`again` (a failure) where the call is
@@ -84,12 +87,13 @@ class Hung:
     def again(self) -> CallTimeout:
         return CallTimeout(
             f"driver {self.driver!r}: {self.call} {self.how} (an earlier call of {self.method}; "
-            "later calls end at once)", cause=self.cause, how=self.how,
+            "later calls end at once)",
+            cause=self.cause,
+            how=self.how,
         )
 
 
-def charged_rule(method: str, args: tuple[Any, ...], kwargs: dict[str, Any],
-                 blocker: str | None) -> str:
+def charged_rule(method: str, args: tuple[Any, ...], kwargs: dict[str, Any], blocker: str | None) -> str:
     """The rule the first hang of ``method`` is charged to: the rule the failing step stood on
     (``blocker``); for a call under test, the running test's rule that judges the method (the
     method's basic rule, :func:`~aalis_memory.conformance.harness.steps.leaned_on`, when the test has

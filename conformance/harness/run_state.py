@@ -81,15 +81,17 @@ class RunState:
         unusable for the run's other processes (pytest-xdist starts a new worker, which skips
         its tests)."""
         if watch.owner:
-            self.unusable(watch.owner,
-                          "was stopped: " + cause.removeprefix(f"driver {watch.owner!r}: "),
-                          shared=True)
+            self.unusable(
+                watch.owner, "was stopped: " + cause.removeprefix(f"driver {watch.owner!r}: "), shared=True
+            )
 
     def in_flight(self) -> list[str]:
         """The calls in progress right now, with how long each has been running."""
         now = time.monotonic()
-        return [f"{what()} (running for {now - started:.1f} s)"
-                for what, started in list(self._in_flight.values())]
+        return [
+            f"{what()} (running for {now - started:.1f} s)"
+            for what, started in list(self._in_flight.values())
+        ]
 
     @contextmanager
     def tracked(self, what: Described) -> Iterator[None]:

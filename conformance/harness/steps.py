@@ -35,29 +35,31 @@ _READS = frozenset({"get_history", "get_full_history"})
 #: The methods each rule judges, from the catalogue (:attr:`Rule.subjects
 #: <aalis_memory.conformance.rules.rule.Rule.subjects>`). A rule not listed judges every method
 #: (no call is a step).
-SUBJECTS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    rule_id: rule.subjects for rule_id, rule in CATALOGUE.items() if rule.subjects is not None
-})
+SUBJECTS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
+    {rule_id: rule.subjects for rule_id, rule in CATALOGUE.items() if rule.subjects is not None}
+)
 
 #: The rule a step of each method stands on (the reads are refined by their limit, see
 #: :func:`leaned_on`): the rule whose behaviour failed when the step fails.
-_STANDS_ON: Final[Mapping[str, str]] = MappingProxyType({
-    "save_message": "MSG-01",
-    "count_history": "COUNT-01",
-    "archive_span": "ARCH-01",
-    "clear_session": "CLEAR-01",
-    "clear_all": "CLEAR-03",
-    "get_messages_by_session_range": "RANGE-02",
-    "get_recent_messages_across_sessions": "CROSS-02",
-    "update_message_content": "UPD-02",
-    "delete_messages_by_timestamps": "DEL-01",
-    "save_metadata": "META-01",
-    "get_metadata": "META-01",
-    "list_metadata": "META-02",
-    "delete_metadata": "META-03",
-    "list_metadata_keys": "META-10",
-    "commit_metadata": "COMMIT-01",
-})
+_STANDS_ON: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "save_message": "MSG-01",
+        "count_history": "COUNT-01",
+        "archive_span": "ARCH-01",
+        "clear_session": "CLEAR-01",
+        "clear_all": "CLEAR-03",
+        "get_messages_by_session_range": "RANGE-02",
+        "get_recent_messages_across_sessions": "CROSS-02",
+        "update_message_content": "UPD-02",
+        "delete_messages_by_timestamps": "DEL-01",
+        "save_metadata": "META-01",
+        "get_metadata": "META-01",
+        "list_metadata": "META-02",
+        "delete_metadata": "META-03",
+        "list_metadata_keys": "META-10",
+        "commit_metadata": "COMMIT-01",
+    }
+)
 
 
 def also_stood_on(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[str, ...]:
@@ -72,7 +74,8 @@ def also_stood_on(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any])
     if method == "archive_span" and (args[2] if len(args) > 2 else kwargs.get("keep")):
         return ("ARCH-02",)
     if method == "save_message" and _odd_timestamp(
-            getattr(args[1] if len(args) > 1 else kwargs.get("message"), "timestamp", None)):
+        getattr(args[1] if len(args) > 1 else kwargs.get("message"), "timestamp", None)
+    ):
         return ("TS-01",)  # a message at 0, below it or between milliseconds keeps its stamp
     return ()
 
@@ -143,8 +146,7 @@ class TestSteps:
     #: :func:`leaned_on` (see :func:`calls_stand_on`).
     via: dict[str, str] = attrs.field(factory=dict)
 
-    def blocker_of(self, method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]
-                   ) -> str | None:
+    def blocker_of(self, method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> str | None:
         """The rule a call stands on when it is a step, ``None`` when it is under test."""
         if not self.aside and (self.subjects is None or method in self.subjects):
             return None
@@ -159,8 +161,9 @@ class TestSteps:
         """The error for a call of an absent required method (REQ-01's own test gets none)."""
         if method not in REQUIRED_METHODS or REQUIRED_RULE in self.rules:
             return None
-        return MissingRequired(REQUIRED_RULE, f"{method}()",
-                               "is not there: the driver lacks this required method")
+        return MissingRequired(
+            REQUIRED_RULE, f"{method}()", "is not there: the driver lacks this required method"
+        )
 
 
 def set_aside(rule_id: str, blocked: Blocked) -> None:

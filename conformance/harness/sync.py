@@ -26,9 +26,9 @@ class DaemonWorker(concurrent.futures.Executor):
     """
 
     def __init__(self, name: str = "aalis-sync-driver") -> None:
-        self._calls: queue.SimpleQueue[
-            tuple[concurrent.futures.Future[Any], Callable[[], Any]] | None
-        ] = queue.SimpleQueue()
+        self._calls: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[[], Any]] | None] = (
+            queue.SimpleQueue()
+        )
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -42,8 +42,7 @@ class DaemonWorker(concurrent.futures.Executor):
             except BaseException as exc:
                 future.set_exception(exc)
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
-               ) -> concurrent.futures.Future[Any]:
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         self._calls.put((future, functools.partial(fn, *args, **kwargs)))
         return future
@@ -84,9 +83,7 @@ class SyncStoreAdapter:
         @functools.wraps(method)
         async def call(*args: Any, **kwargs: Any) -> Any:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(
-                self._worker, functools.partial(method, *args, **kwargs)
-            )
+            return await loop.run_in_executor(self._worker, functools.partial(method, *args, **kwargs))
 
         return call
 

@@ -62,8 +62,10 @@ class LoopBlocked(BaseException):
     """
 
     def __str__(self) -> str:
-        return ("the kit's watchdog interrupted a driver call that blocked the event loop past "
-                "the per-call limit (--memory-call-timeout)")
+        return (
+            "the kit's watchdog interrupted a driver call that blocked the event loop past "
+            "the per-call limit (--memory-call-timeout)"
+        )
 
 
 @attrs.define(eq=False)
@@ -127,22 +129,29 @@ class Watchdog:
 
     # -- the loop's side ------------------------------------------------------------------
 
-    def start(self, what: Described, limit: float, grace: float, frame: FrameType,
-              owner: str = "", on_give_up: Callable[[Watch, str], None] | None = None) -> int:
+    def start(
+        self,
+        what: Described,
+        limit: float,
+        grace: float,
+        frame: FrameType,
+        owner: str = "",
+        on_give_up: Callable[[Watch, str], None] | None = None,
+    ) -> int:
         """Watch a call of driver ``owner`` starting now on the running loop; ``frame`` is the
         call's own frame, ``on_give_up`` what to tell before ending the process over it."""
         loop = asyncio.get_running_loop()
         main = threading.current_thread() is threading.main_thread()
         if main and not self._handler_installed:
             self._install_handler()
-        watch = Watch(what, limit, grace, loop, threading.get_ident(), frame, time.monotonic(),
-                      owner, on_give_up)
+        watch = Watch(
+            what, limit, grace, loop, threading.get_ident(), frame, time.monotonic(), owner, on_give_up
+        )
         watch_id = next(self._ids)
         with self._lock:
             self._watches[watch_id] = watch
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="aalis-loop-watchdog",
-                                                daemon=True)
+                self._thread = threading.Thread(target=self._run, name="aalis-loop-watchdog", daemon=True)
                 self._thread.start()
         return watch_id
 
@@ -220,16 +229,22 @@ class Watchdog:
         """A call far past its limit on a loop that runs: its coroutine ignores cancellation."""
         for watch in watches:
             if now - watch.started >= watch.limit + watch.grace + GIVE_UP_S:
-                self._give_up(watch, f"did not return within {watch.limit:g} s and went on "
-                              "after the kit cancelled it (it swallows asyncio.CancelledError)")
+                self._give_up(
+                    watch,
+                    f"did not return within {watch.limit:g} s and went on "
+                    "after the kit cancelled it (it swallows asyncio.CancelledError)",
+                )
 
     def _interrupt(self, watch: Watch, now: float) -> None:
         if watch.interrupted is None:
             watch.interrupted = now
         elif now - watch.interrupted >= GIVE_UP_S:
-            self._give_up(watch, f"has blocked the event loop for {watch.blocked:.0f} s and did "
-                          "not stop when the kit interrupted it (a C call that ignores signals, "
-                          "or code that catches BaseException?)")
+            self._give_up(
+                watch,
+                f"has blocked the event loop for {watch.blocked:.0f} s and did "
+                "not stop when the kit interrupted it (a C call that ignores signals, "
+                "or code that catches BaseException?)",
+            )
             return
         if now - watch.last_attempt < 1.0:
             return
@@ -242,8 +257,9 @@ class Watchdog:
                 signal.pthread_kill(watch.thread, WAKE_SIGNAL)
             return
         if _on_stack(sys._current_frames().get(watch.thread), watch.frame):
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(watch.thread),
-                                                       ctypes.py_object(LoopBlocked))
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                ctypes.c_ulong(watch.thread), ctypes.py_object(LoopBlocked)
+            )
 
     def _give_up(self, watch: Watch, why: str) -> None:
         try:
@@ -251,13 +267,18 @@ class Watchdog:
         except Exception:
             what = "a driver call"
         worker = os.environ.get("PYTEST_XDIST_WORKER")
-        goes_on = (f"pytest-xdist replaces worker {worker} and the run goes on without this "
-                   "driver" if worker else "run the other drivers in a run of their own, or "
-                   "under pytest-xdist (-n 1), whose worker is replaced and the run goes on")
+        goes_on = (
+            f"pytest-xdist replaces worker {worker} and the run goes on without this driver"
+            if worker
+            else "run the other drivers in a run of their own, or "
+            "under pytest-xdist (-n 1), whose worker is replaced and the run goes on"
+        )
         cause = f"{what} {why}"
-        text = (f"\n\naalis-memory: {cause}. The kit cannot stop it, so this test process cannot "
-                f"go on: it ends now, with exit status {EXIT_STATUS}, without the conformance "
-                f"summary ({goes_on}).\n")
+        text = (
+            f"\n\naalis-memory: {cause}. The kit cannot stop it, so this test process cannot "
+            f"go on: it ends now, with exit status {EXIT_STATUS}, without the conformance "
+            f"summary ({goes_on}).\n"
+        )
         if watch.on_give_up is not None:
             with contextlib.suppress(Exception):  # ending the process matters more
                 watch.on_give_up(watch, cause)

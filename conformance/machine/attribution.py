@@ -39,17 +39,74 @@ from aalis_memory.types import (
 
 #: Every rule the machine can report (the suite test's spec marker; SPEC_MAP.md reads it).
 COVERED_RULES: Final = (
-    "LIM-01", "LIM-02", "LIM-03", "LIM-04", "LIM-05", "LIM-06",
-    "MSG-01", "MSG-02", "MSG-03", "MSG-04", "MSG-05", "MSG-06", "TS-01",
-    "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05", "COUNT-01", "FULL-01", "FULL-02",
-    "ARCH-01", "ARCH-02", "ARCH-03", "ARCH-04", "ARCH-05", "ARCH-06", "ARCH-07", "ARCH-08",
-    "ARCH-09", "ARCH-10", "ARCH-11", "CLEAR-01", "CLEAR-02", "CLEAR-03", "CLEAR-04",
-    "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04",
-    "CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05",
-    "UPD-01", "UPD-02", "UPD-03", "UPD-04", "DEL-01", "DEL-02",
-    "META-01", "META-02", "META-03", "META-04", "META-05", "META-06", "META-07", "META-08",
-    "META-09", "META-10", "META-11",
-    "COMMIT-01", "COMMIT-02", "COMMIT-03", "COMMIT-04", "COMMIT-05", "COMMIT-06",
+    "LIM-01",
+    "LIM-02",
+    "LIM-03",
+    "LIM-04",
+    "LIM-05",
+    "LIM-06",
+    "MSG-01",
+    "MSG-02",
+    "MSG-03",
+    "MSG-04",
+    "MSG-05",
+    "MSG-06",
+    "TS-01",
+    "HIST-01",
+    "HIST-02",
+    "HIST-03",
+    "HIST-04",
+    "HIST-05",
+    "COUNT-01",
+    "FULL-01",
+    "FULL-02",
+    "ARCH-01",
+    "ARCH-02",
+    "ARCH-03",
+    "ARCH-04",
+    "ARCH-05",
+    "ARCH-06",
+    "ARCH-07",
+    "ARCH-08",
+    "ARCH-09",
+    "ARCH-10",
+    "ARCH-11",
+    "CLEAR-01",
+    "CLEAR-02",
+    "CLEAR-03",
+    "CLEAR-04",
+    "RANGE-01",
+    "RANGE-02",
+    "RANGE-03",
+    "RANGE-04",
+    "CROSS-01",
+    "CROSS-02",
+    "CROSS-03",
+    "CROSS-04",
+    "CROSS-05",
+    "UPD-01",
+    "UPD-02",
+    "UPD-03",
+    "UPD-04",
+    "DEL-01",
+    "DEL-02",
+    "META-01",
+    "META-02",
+    "META-03",
+    "META-04",
+    "META-05",
+    "META-06",
+    "META-07",
+    "META-08",
+    "META-09",
+    "META-10",
+    "META-11",
+    "COMMIT-01",
+    "COMMIT-02",
+    "COMMIT-03",
+    "COMMIT-04",
+    "COMMIT-05",
+    "COMMIT-06",
 )
 
 #: The rule a message's fields coming back changed is filed under when no narrower one says
@@ -64,12 +121,14 @@ Origin = Literal["save", "stamped", "rewrite"] | None
 
 def odd_timestamp(timestamp: object) -> bool:
     """Whether ``timestamp`` is one TS-01 is about: 0, negative or fractional."""
-    return (isinstance(timestamp, int | float) and not isinstance(timestamp, bool)
-            and (timestamp <= 0 or timestamp != int(timestamp)))
+    return (
+        isinstance(timestamp, int | float)
+        and not isinstance(timestamp, bool)
+        and (timestamp <= 0 or timestamp != int(timestamp))
+    )
 
 
-def field_rules(expected: Message, actual: Any, origin: Origin,
-                cause: Sequence[str] = ()) -> list[str]:
+def field_rules(expected: Message, actual: Any, origin: Origin, cause: Sequence[str] = ()) -> list[str]:
     """The rules for one message that came back (the same one: same identity) with other field
     values than ``expected``: the aspect picks the rule, the origin the operation.
 
@@ -93,8 +152,10 @@ def field_rules(expected: Message, actual: Any, origin: Origin,
             rules.append("TS-01")
         else:
             rules.append(FIELDS_RULE)
-    rest = (not isinstance(actual, Message)
-            or attrs.evolve(actual, kind=expected.kind, timestamp=expected.timestamp) != expected)
+    rest = (
+        not isinstance(actual, Message)
+        or attrs.evolve(actual, kind=expected.kind, timestamp=expected.timestamp) != expected
+    )
     if rest:
         rules += ["UPD-02", FIELDS_RULE] if origin == "rewrite" else [FIELDS_RULE]
     if not rules:
@@ -164,8 +225,7 @@ def field_exercises(messages: Sequence[Message]) -> set[str]:
     return out
 
 
-def history_read_exercises(active: Sequence[Message], limit: int | float | None,
-                           archived: bool) -> set[str]:
+def history_read_exercises(active: Sequence[Message], limit: int | float | None, archived: bool) -> set[str]:
     """A compared ``get_history(session, limit)`` over the active history ``active``."""
     if not active:
         return set()
@@ -188,8 +248,9 @@ def history_read_exercises(active: Sequence[Message], limit: int | float | None,
     return out
 
 
-def full_read_exercises(full: Sequence[Message], limit: int | float | None,
-                        archived: Collection[str | None]) -> set[str]:
+def full_read_exercises(
+    full: Sequence[Message], limit: int | float | None, archived: Collection[str | None]
+) -> set[str]:
     """A compared ``get_full_history(session, limit)``; ``archived``: contents of archived rows."""
     if not full:
         return set()
@@ -215,8 +276,9 @@ def full_read_exercises(full: Sequence[Message], limit: int | float | None,
     return out
 
 
-def archive_exercises(active: Sequence[Message], count: int, keep: Sequence[int],
-                      archived_before: bool) -> set[str]:
+def archive_exercises(
+    active: Sequence[Message], count: int, keep: Sequence[int], archived_before: bool
+) -> set[str]:
     """A compared ``archive_span``: its result (ARCH-07) and the state it left."""
     out = {"ARCH-07"}
     if not active:
@@ -240,8 +302,9 @@ def archive_exercises(active: Sequence[Message], count: int, keep: Sequence[int]
     return out
 
 
-def update_exercises(active: Sequence[Message], stored: Sequence[Message], old: str, new: str,
-                     limit: int | float | None) -> set[str]:
+def update_exercises(
+    active: Sequence[Message], stored: Sequence[Message], old: str, new: str, limit: int | float | None
+) -> set[str]:
     """A compared ``update_message_content`` (count and the state after it)."""
     everywhere = _hits(stored, old)
     out = set()
@@ -263,8 +326,9 @@ def update_exercises(active: Sequence[Message], stored: Sequence[Message], old: 
     return out
 
 
-def delete_exercises(stored: Sequence[Message], timestamps: Sequence[int | float],
-                     others: Sequence[Message]) -> set[str]:
+def delete_exercises(
+    stored: Sequence[Message], timestamps: Sequence[int | float], others: Sequence[Message]
+) -> set[str]:
     """A compared ``delete_messages_by_timestamps`` (count, and every session after it)."""
     doomed = set(timestamps)
     out = set()
@@ -277,8 +341,9 @@ def delete_exercises(stored: Sequence[Message], timestamps: Sequence[int | float
     return out
 
 
-def clear_exercises(*, everything: bool, cleared: bool, archived: bool, others_hold: bool,
-                    metadata_held: bool) -> set[str]:
+def clear_exercises(
+    *, everything: bool, cleared: bool, archived: bool, others_hold: bool, metadata_held: bool
+) -> set[str]:
     """A compared ``clear_session`` (or ``clear_all`` with ``everything``)."""
     if everything:
         return {r for r, held in (("CLEAR-03", cleared), ("CLEAR-04", metadata_held)) if held}
@@ -290,9 +355,14 @@ def clear_exercises(*, everything: bool, cleared: bool, archived: bool, others_h
     return out
 
 
-def range_exercises(hits: Sequence[Message], unfiltered: Sequence[Message], cap: int,
-                    bounds: tuple[float, float], archived: Collection[str | None],
-                    filtered: bool) -> set[str]:
+def range_exercises(
+    hits: Sequence[Message],
+    unfiltered: Sequence[Message],
+    cap: int,
+    bounds: tuple[float, float],
+    archived: Collection[str | None],
+    filtered: bool,
+) -> set[str]:
     """A compared range read: ``hits`` before the cap, ``unfiltered`` the same bounds without
     roles/exclude_kinds, ``archived`` the contents of archived rows."""
     out = set()
@@ -319,9 +389,12 @@ CROSS_FILTERS: Final = (
 )
 
 
-def cross_exercises(query: RecentMessagesAcrossSessionsQuery,
-                    candidates: Sequence[RecentMessageRecord], cap: int,
-                    without: Callable[[tuple[str, ...]], Sequence[RecentMessageRecord]]) -> set[str]:
+def cross_exercises(
+    query: RecentMessagesAcrossSessionsQuery,
+    candidates: Sequence[RecentMessageRecord],
+    cap: int,
+    without: Callable[[tuple[str, ...]], Sequence[RecentMessageRecord]],
+) -> set[str]:
     """A compared cross-session read; ``without(fields)`` gives the candidates the query would
     have with those fields cleared (roles cleared means every role). A filter is exercised when
     it changes the candidates, or sits on an edge its rule fixes (``since_ts`` equal to a
@@ -358,8 +431,11 @@ def exotic_json(data: object) -> bool:
     leading '$'."""
     if isinstance(data, dict):
         return any(
-            isinstance(v, dict | list) or not str(k).isascii() or "." in str(k)
-            or str(k).startswith("$") or exotic_json(v)
+            isinstance(v, dict | list)
+            or not str(k).isascii()
+            or "." in str(k)
+            or str(k).startswith("$")
+            or exotic_json(v)
             for k, v in data.items()
         )
     if isinstance(data, list):
@@ -379,8 +455,9 @@ def json_alike(data: object) -> bool:
     return isinstance(data, float) and data.is_integer()
 
 
-def listing_exercises(data: Sequence[JsonObject], unreadable: bool, others_hold: bool,
-                      alike: bool = False) -> set[str]:
+def listing_exercises(
+    data: Sequence[JsonObject], unreadable: bool, others_hold: bool, alike: bool = False
+) -> set[str]:
     """A compared ``list_metadata`` of one namespace holding entries with ``data``; ``alike``:
     one of them was saved holding values JSON writes like others (:func:`json_alike`)."""
     out = set()
@@ -397,8 +474,9 @@ def listing_exercises(data: Sequence[JsonObject], unreadable: bool, others_hold:
     return out
 
 
-def commit_exercises(batch: Sequence[MetadataOp], *, rejected: bool, missing_del: bool,
-                     unreadable_del: bool) -> set[str]:
+def commit_exercises(
+    batch: Sequence[MetadataOp], *, rejected: bool, missing_del: bool, unreadable_del: bool
+) -> set[str]:
     """A compared ``commit_metadata`` (its result, then every namespace after it)."""
     if rejected:
         return {"COMMIT-04"}
@@ -418,8 +496,9 @@ def commit_exercises(batch: Sequence[MetadataOp], *, rejected: bool, missing_del
 # -- blamed ---------------------------------------------------------------------------------
 
 
-def archive_rules(active: Sequence[Message], count: int, keep: Sequence[int],
-                  archived_before: bool = False) -> list[str]:
+def archive_rules(
+    active: Sequence[Message], count: int, keep: Sequence[int], archived_before: bool = False
+) -> list[str]:
     """The archive rules this call exercises, the narrowest first.
 
     The count above the active history (ARCH-05) goes last: most long spans exercise it, so it
@@ -444,8 +523,9 @@ def archive_rules(active: Sequence[Message], count: int, keep: Sequence[int],
     return list(dict.fromkeys([*rules, "ARCH-01"]))
 
 
-def update_rules(active: Sequence[Message], stored: Sequence[Message], old: str, new: str,
-                 limit: object) -> list[str]:
+def update_rules(
+    active: Sequence[Message], stored: Sequence[Message], old: str, new: str, limit: object
+) -> list[str]:
     """UPD-01 when the window decides which messages change, LIM-03 at the limit edges, UPD-02
     when old_text is rewritten to itself (nothing changes, wherever the window ends).
 
@@ -457,7 +537,7 @@ def update_rules(active: Sequence[Message], stored: Sequence[Message], old: str,
     if new == old:
         return ["UPD-02", "UPD-01", "LIM-03"]
     size = len(active) if limit is None or limit == math.inf else int(str(limit))
-    if _hits(active[len(active) - min(size, len(active)):], old) != hits:
+    if _hits(active[len(active) - min(size, len(active)) :], old) != hits:
         return ["UPD-01", "UPD-02", "LIM-03"]
     return ["UPD-02", "UPD-01", "LIM-03"]
 
@@ -492,11 +572,19 @@ def cross_rules(query: RecentMessagesAcrossSessionsQuery, matches: int, cap: int
     return [*rules, "CROSS-02"]
 
 
-def list_mismatch_rules(session: str, expected: Sequence[Message], actual: Any, *,
-                        owner: Mapping[str, str], read: Sequence[str], order_rule: str,
-                        cause: Sequence[str], unknown: Sequence[str],
-                        origin: Callable[[Message], Origin] | None = None,
-                        compared: Callable[[Any], Any] | None = None) -> list[str]:
+def list_mismatch_rules(
+    session: str,
+    expected: Sequence[Message],
+    actual: Any,
+    *,
+    owner: Mapping[str, str],
+    read: Sequence[str],
+    order_rule: str,
+    cause: Sequence[str],
+    unknown: Sequence[str],
+    origin: Callable[[Message], Origin] | None = None,
+    compared: Callable[[Any], Any] | None = None,
+) -> list[str]:
     """Rule IDs for a message list that differs from ``expected``, by the aspect that differs:
     a foreign message (MSG-01); a message both hold with other field values (the field's rule,
     :func:`field_rules`, ``origin`` telling where the message got them; checked before order
@@ -549,8 +637,7 @@ def _drops_only_control(expected: Sequence[Message], got: Sequence[str | None]) 
     return dropped and kept == len(got)
 
 
-def interleaving_only(expected: Sequence[Message], actual: Any,
-                      archived: Collection[str | None]) -> bool:
+def interleaving_only(expected: Sequence[Message], actual: Any, archived: Collection[str | None]) -> bool:
     """Whether ``actual`` keeps the archived and the active messages each in order and only
     interleaves them wrongly (ARCH-09 rather than a plain order bug)."""
     if not isinstance(actual, list) or len(actual) != len(expected):
@@ -568,13 +655,14 @@ def interleaving_only(expected: Sequence[Message], actual: Any,
 
 
 def _record_key(record: Any) -> tuple[Any, Any]:
-    return getattr(record, "session_id", None), getattr(getattr(record, "message", None),
-                                                        "content", None)
+    return getattr(record, "session_id", None), getattr(getattr(record, "message", None), "content", None)
 
 
 def cross_witness_rules(
-    query: RecentMessagesAcrossSessionsQuery, expected: Sequence[RecentMessageRecord],
-    candidates: Sequence[RecentMessageRecord], actual: Any,
+    query: RecentMessagesAcrossSessionsQuery,
+    expected: Sequence[RecentMessageRecord],
+    candidates: Sequence[RecentMessageRecord],
+    actual: Any,
     stored: Callable[[str, Any], tuple[Message, bool] | None],
 ) -> tuple[list[str], list[str]]:
     """The filters a wrong cross-session answer points at, read off its records.
@@ -609,8 +697,13 @@ def cross_witness_rules(
     return list(dict.fromkeys(extra)), list(dict.fromkeys(missing))
 
 
-def cross_sweep_rules(candidates: Sequence[RecentMessageRecord], actual: Any, cap: int,
-                      is_archived: Callable[[str, Any], bool], cause: Sequence[str]) -> list[str]:
+def cross_sweep_rules(
+    candidates: Sequence[RecentMessageRecord],
+    actual: Any,
+    cap: int,
+    is_archived: Callable[[str, Any], bool],
+    cause: Sequence[str],
+) -> list[str]:
     """What an unfiltered cross-session read got wrong, judged by its records."""
     if not isinstance(actual, list):
         return list(cause)
@@ -622,8 +715,9 @@ def cross_sweep_rules(candidates: Sequence[RecentMessageRecord], actual: Any, ca
         session = getattr(record, "session_id", None)
         if (session, content) in known:
             if known[(session, content)] != record:  # the right message, mangled fields
-                return field_rules(known[(session, content)].message,
-                                   getattr(record, "message", None), None, cause)
+                return field_rules(
+                    known[(session, content)].message, getattr(record, "message", None), None, cause
+                )
         elif isinstance(session, str) and is_archived(session, content):
             return ["CROSS-02", *cause]  # archived messages are not read across sessions
         else:

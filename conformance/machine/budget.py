@@ -69,9 +69,13 @@ def profile_settings(profile: str) -> settings:
 PROGRESS_EVERY: Final = 30.0
 
 
-def run_rounds(run_once: Callable[[settings], None], profile: str,
-               deadline: float | None, clock: Callable[[], float],
-               progress: Callable[[str], None] | None = None) -> int:
+def run_rounds(
+    run_once: Callable[[settings], None],
+    profile: str,
+    deadline: float | None,
+    clock: Callable[[], float],
+    progress: Callable[[str], None] | None = None,
+) -> int:
     """Run ``run_once`` under ``profile``: once, or (with a ``deadline`` on ``clock``) in rounds
     of :data:`BUDGET_ROUND` examples until the deadline has passed. Returns the rounds run.
     ``progress`` gets a line before a long run and, in a budgeted one, every
@@ -82,8 +86,9 @@ def run_rounds(run_once: Callable[[settings], None], profile: str,
     chosen = profile_settings(profile)
     say = progress or (lambda _line: None)
     if deadline is None:
-        say(f"{chosen.max_examples} histories of up to {chosen.stateful_step_count} steps "
-            f"(profile {profile})")
+        say(
+            f"{chosen.max_examples} histories of up to {chosen.stateful_step_count} steps (profile {profile})"
+        )
         run_once(chosen)
         return 1
     if chosen.derandomize:

@@ -298,9 +298,7 @@ class ContractModel:
                 changed += 1
         return changed
 
-    def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         rows = self._sessions.get(session_id)
         if rows is None:
             return 0  # DEL-02 / MSG-04
@@ -311,8 +309,9 @@ class ContractModel:
 
     def stored_timestamps(self, session_id: str) -> list[int | float]:
         """Timestamps of the session's messages (for generating deletions that hit)."""
-        return [r.message.timestamp for r in self._sessions.get(session_id, [])
-                if r.message.timestamp is not None]
+        return [
+            r.message.timestamp for r in self._sessions.get(session_id, []) if r.message.timestamp is not None
+        ]
 
     def has_archived(self, session_id: str) -> bool:
         """Whether the session holds archived messages (reads that must skip or keep them)."""
@@ -328,8 +327,7 @@ class ContractModel:
 
     def is_archived_content(self, session_id: str, content: str | None) -> bool:
         """Whether a message with this content is stored archived (for diagnosing failures)."""
-        return any(r.archived and r.message.content == content
-                   for r in self._sessions.get(session_id, []))
+        return any(r.archived and r.message.content == content for r in self._sessions.get(session_id, []))
 
     # -- metadata -------------------------------------------------------------------------
 
@@ -347,8 +345,9 @@ class ContractModel:
     def list_metadata_versions(self, namespace: str) -> list[ModelEntry]:
         """META-02/04: the namespace's entries sorted by key, with their put counts."""
         return [
-            ModelEntry(MetadataEntry(key=k, data=json.loads(m.text), updated_at=m.updated_at),
-                       m.created, m.version)
+            ModelEntry(
+                MetadataEntry(key=k, data=json.loads(m.text), updated_at=m.updated_at), m.created, m.version
+            )
             for k, m in sorted(self._metadata.get(namespace, {}).items())
         ]
 
@@ -406,8 +405,9 @@ def _check_key(namespace: object, key: object) -> None:
         raise TypeError("namespace and key must be str")
 
 
-def cross_session_rejections(query: RecentMessagesAcrossSessionsQuery, session_id: str,
-                              message: Message, archived: bool) -> list[str]:
+def cross_session_rejections(
+    query: RecentMessagesAcrossSessionsQuery, session_id: str, message: Message, archived: bool
+) -> list[str]:
     """The rules whose part of a cross-session read drops this stored message (none: it is a
     candidate). Also names the filter a driver failed to apply when it returned the message."""
     rules: list[str] = []

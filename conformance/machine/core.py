@@ -79,8 +79,15 @@ NO_RANGE_CAP: Final = 2**62
 INFINITY_RULES: Final = {"get_history": "LIM-02", "get_full_history": "LIM-02"}
 F = TypeVar("F", bound=Callable[..., None])
 #: The steps that only read: a divergence excused in one left the stored state as it was.
-READ_STEPS: Final = frozenset({"get_history", "get_full_history", "get_messages_by_session_range",
-                               "get_recent_messages_across_sessions", "get_metadata"})
+READ_STEPS: Final = frozenset(
+    {
+        "get_history",
+        "get_full_history",
+        "get_messages_by_session_range",
+        "get_recent_messages_across_sessions",
+        "get_metadata",
+    }
+)
 
 
 def now_ms() -> int:
@@ -173,10 +180,12 @@ class MachineCore(RuleBasedStateMachine):
         caps = targets[0].ctx
         declared = [t.registration.capabilities for t in targets]
         #: Writes a reader may never see half of (ARCH-10, COMMIT-05): watched by call_watched.
-        self.atomic_archive = (all(c.archive_atomicity == "atomic" for c in declared)
-                               and "ARCH-10" not in self.tolerance)
-        self.atomic_metadata = (all(c.metadata_atomicity == "atomic" for c in declared)
-                                and "COMMIT-05" not in self.tolerance)
+        self.atomic_archive = (
+            all(c.archive_atomicity == "atomic" for c in declared) and "ARCH-10" not in self.tolerance
+        )
+        self.atomic_metadata = (
+            all(c.metadata_atomicity == "atomic" for c in declared) and "COMMIT-05" not in self.tolerance
+        )
         #: RANGE-01 binds only drivers that declare a range cap: without one (range_cap=False)
         #: the model cuts nothing and no read is expected to be cut. When some of the drivers
         #: cut and others do not, range reads over the cap are not compared (``range_unjudged``).
@@ -231,9 +240,7 @@ class MachineCore(RuleBasedStateMachine):
             self.teardown()
             raise
         #: Raw planting needs every store's hook (one store: differential stores could disagree).
-        self.raw = not self.differential and all(
-            t.registration.raw_metadata is not None for t in targets
-        )
+        self.raw = not self.differential and all(t.registration.raw_metadata is not None for t in targets)
         #: The methods every store has: optional ones, and the required ones whose steps the
         #: machine can leave out (archive_span, clear_session: REQ-01 fails their absence and
         #: the histories go on without them). Without another required method no history can
@@ -243,12 +250,18 @@ class MachineCore(RuleBasedStateMachine):
             for name in (*OPTIONAL_METHODS, *REQUIRED_METHODS)
             if all(callable(getattr(s.store, name, None)) for s in self.stores)
         }
-        lacking = [n for n in REQUIRED_METHODS
-                   if n not in self.optional and n not in ("archive_span", "clear_session")]
+        lacking = [
+            n
+            for n in REQUIRED_METHODS
+            if n not in self.optional and n not in ("archive_span", "clear_session")
+        ]
         if lacking:
             self.teardown()
-            raise MissingRequired(REQUIRED_RULE, f"{', '.join(lacking)}()",
-                                  "is not there: the driver lacks this required method")
+            raise MissingRequired(
+                REQUIRED_RULE,
+                f"{', '.join(lacking)}()",
+                "is not there: the driver lacks this required method",
+            )
 
     def teardown(self) -> None:
         try:
@@ -297,8 +310,9 @@ class MachineCore(RuleBasedStateMachine):
             raise
         del self.script[index]
 
-    def call_watched(self, method: str, args: tuple[Any, ...], reads: Sequence[Step],
-                     watch: bool) -> WriteOutcome:
+    def call_watched(
+        self, method: str, args: tuple[Any, ...], reads: Sequence[Step], watch: bool
+    ) -> WriteOutcome:
         """Like :meth:`call`, and when ``watch``: a reader runs ``reads`` at every point where
         the write gives the event loop away (:func:`watch_write`). Torn reads are those that
         showed neither the store's state before the write nor its state after it (its own
@@ -313,13 +327,14 @@ class MachineCore(RuleBasedStateMachine):
         for opened in self.stores:
             mine = copy.deepcopy(args) if self.differential else args
             store = opened.store
-            watched = self.loop.run_until_complete(watch_write(
-                functools.partial(getattr(store, method), *mine),
-                [functools.partial(getattr(store, r.method), *r.args) for r in reads],
-            ))
+            watched = self.loop.run_until_complete(
+                watch_write(
+                    functools.partial(getattr(store, method), *mine),
+                    [functools.partial(getattr(store, r.method), *r.args) for r in reads],
+                )
+            )
             error = watched.error
-            results.append((opened.name, watched.value if error is None
-                            else Raised(type(error), str(error))))
+            results.append((opened.name, watched.value if error is None else Raised(type(error), str(error))))
             changed = changed or watched.before != watched.after
             seen = [
                 f"{reads[s.read].call()} = {_shown(s.value)} (before: "
@@ -340,8 +355,9 @@ class MachineCore(RuleBasedStateMachine):
 
     # -- failing, comparing, crediting -----------------------------------------------------
 
-    def fail(self, rule_ids: Sequence[str], driver: str, what: str,
-             polled: bool = False) -> MachineFailure | ToleratedDivergence:
+    def fail(
+        self, rule_ids: Sequence[str], driver: str, what: str, polled: bool = False
+    ) -> MachineFailure | ToleratedDivergence:
         """The failure for ``rule_ids`` (tolerated ones left out); ``polled`` shows the reader
         of the last (watched) step. A divergence only tolerated rules explain is excused
         instead (:meth:`Tolerance.excusing`)."""
@@ -349,8 +365,9 @@ class MachineCore(RuleBasedStateMachine):
         if self.tolerance.excuses(rules):
             return ToleratedDivergence(rules, self.tolerance.derails(rules))
         involved = self.tolerance.blame(rules)
-        return MachineFailure(involved, what, driver, self.rule_log,
-                              reproduction_for(self.TARGETS, driver, self.script, polled))
+        return MachineFailure(
+            involved, what, driver, self.rule_log, reproduction_for(self.TARGETS, driver, self.script, polled)
+        )
 
     def refail(self, failure: MachineFailure) -> MachineFailure | ToleratedDivergence:
         """``failure`` as :meth:`fail` would have made it (after a diagnosis reblamed it)."""
@@ -371,16 +388,28 @@ class MachineCore(RuleBasedStateMachine):
     def credit_read(self, session: str, rules: Iterable[str], returned: bool) -> None:
         """A compared read of ``session``: its own ``rules`` and those of any session read."""
         others = any(self.model.holds_messages(s) for s in SESSIONS if s != session)
-        self.credit({*rules, *session_read_exercises(
-            returned=returned and "MSG-02" not in self.tolerance,
-            unknown=not self.model.holds_messages(session), others_hold=others)})
+        self.credit(
+            {
+                *rules,
+                *session_read_exercises(
+                    returned=returned and "MSG-02" not in self.tolerance,
+                    unknown=not self.model.holds_messages(session),
+                    others_hold=others,
+                ),
+            }
+        )
 
     def expect_whole(self, rules: Sequence[str], write: WriteOutcome) -> None:
         """No reader saw part of a write the drivers declare atomic."""
         call = self.script[-1].call()
         for driver, seen in write.torn.items():
-            raise self.fail(rules, driver, f"{call} is declared atomic, but a reader polling "
-                            f"during it saw {seen[0]} ({len(seen)} torn reads)", polled=True)
+            raise self.fail(
+                rules,
+                driver,
+                f"{call} is declared atomic, but a reader polling "
+                f"during it saw {seen[0]} ({len(seen)} torn reads)",
+                polled=True,
+            )
         if write.changed:
             self.credit(rules)
 
@@ -390,33 +419,52 @@ class MachineCore(RuleBasedStateMachine):
         want_seen = self.tolerance.compared(expected)
         for driver, actual in results:
             if isinstance(actual, Raised):
-                raise self.fail(rules, driver, f"{call}: expected {describe(expected)}, raised "
-                                f"{actual.error.__name__}: {actual.text}")
+                raise self.fail(
+                    rules,
+                    driver,
+                    f"{call}: expected {describe(expected)}, raised {actual.error.__name__}: {actual.text}",
+                )
             if self.tolerance.compared(actual) != want_seen:
                 want, got = describe(expected), describe(actual)
                 if want == got:  # the difference is in fields the short form leaves out
                     want, got = py(expected), py(actual)
                 raise self.fail(rules, driver, f"{call}: expected {want}, got {got}")
 
-    def expect_error(self, rules: Sequence[str], results: Results,
-                     errors: tuple[type[BaseException], ...]) -> None:
+    def expect_error(
+        self, rules: Sequence[str], results: Results, errors: tuple[type[BaseException], ...]
+    ) -> None:
         self.script[-1] = attrs.evolve(self.script[-1], errors=errors)
         call = self.script[-1].call()
         names = " or ".join(e.__name__ for e in errors)
         for driver, actual in results:
             if not isinstance(actual, Raised):
-                raise self.fail(rules, driver, f"{call}: expected {names}, returned "
-                                f"{describe(actual)}")
+                raise self.fail(rules, driver, f"{call}: expected {names}, returned {describe(actual)}")
             if not issubclass(actual.error, errors):
-                raise self.fail(rules, driver, f"{call}: expected {names}, raised "
-                                f"{actual.error.__name__}: {actual.text}")
+                raise self.fail(
+                    rules, driver, f"{call}: expected {names}, raised {actual.error.__name__}: {actual.text}"
+                )
 
-    def mismatch_rules(self, session: str, expected: list[Message], actual: Any,
-                       read: Sequence[str], order_rule: str, cause: Sequence[str]) -> list[str]:
-        return list_mismatch_rules(session, expected, actual, owner=self.owner, read=read,
-                                   order_rule=order_rule, cause=cause,
-                                   unknown=self.unknown(session), origin=self.origin_of,
-                                   compared=self.tolerance.compared)
+    def mismatch_rules(
+        self,
+        session: str,
+        expected: list[Message],
+        actual: Any,
+        read: Sequence[str],
+        order_rule: str,
+        cause: Sequence[str],
+    ) -> list[str]:
+        return list_mismatch_rules(
+            session,
+            expected,
+            actual,
+            owner=self.owner,
+            read=read,
+            order_rule=order_rule,
+            cause=cause,
+            unknown=self.unknown(session),
+            origin=self.origin_of,
+            compared=self.tolerance.compared,
+        )
 
     def origin_of(self, message: Message) -> Origin:
         """Where ``message`` (as the model holds it) got its fields in the current step: its
@@ -425,10 +473,17 @@ class MachineCore(RuleBasedStateMachine):
             return "rewrite"
         return self.fresh.get(message.content)
 
-    def expect_messages(self, session: str, results: Results, expected: list[Message],
-                        read: Sequence[str], order_rule: str, cause: Sequence[str],
-                        interleaving: bool = False,
-                        as_default: list[Message] | None = None) -> None:
+    def expect_messages(
+        self,
+        session: str,
+        results: Results,
+        expected: list[Message],
+        read: Sequence[str],
+        order_rule: str,
+        cause: Sequence[str],
+        interleaving: bool = False,
+        as_default: list[Message] | None = None,
+    ) -> None:
         """Every driver's message list must be ``expected``; a mismatch is raised under the
         rules :func:`list_mismatch_rules` picks (``interleaving``: a full history that only
         mixes its archived and active parts wrongly is ARCH-09, not ``order_rule``).
@@ -441,8 +496,11 @@ class MachineCore(RuleBasedStateMachine):
             seen = self.tolerance.compared(actual)
             if seen != want:
                 archived = self.model.archived_contents(session)
-                order = ("ARCH-09" if interleaving and interleaving_only(expected, actual, archived)
-                         else order_rule)
+                order = (
+                    "ARCH-09"
+                    if interleaving and interleaving_only(expected, actual, archived)
+                    else order_rule
+                )
                 rules = self.mismatch_rules(session, expected, actual, read, order, cause)
                 if as_default is not None and seen == self.tolerance.compared(as_default):
                     rules.insert(0, "LIM-02")
@@ -456,8 +514,13 @@ class MachineCore(RuleBasedStateMachine):
         read with a finite limit above every history (:data:`ALL`) does not: the read failed on
         Infinity (LIM-02), not on the session (an empty one would otherwise point at MSG-04)."""
         step = self.script[-1] if self.script else None
-        if (not isinstance(actual, Raised) or step is None or step.method not in INFINITY_RULES
-                or len(step.args) < 2 or step.args[1] != math.inf):
+        if (
+            not isinstance(actual, Raised)
+            or step is None
+            or step.method not in INFINITY_RULES
+            or len(step.args) < 2
+            or step.args[1] != math.inf
+        ):
             return None
         finite = self.probe(driver, step.method, step.args[0], ALL, *step.args[2:])
         return None if isinstance(finite, Raised) else INFINITY_RULES[step.method]
@@ -472,8 +535,9 @@ class MachineCore(RuleBasedStateMachine):
 
     # -- state checks ----------------------------------------------------------------------
 
-    def check_state(self, session: str, cause: Sequence[str],
-                    full_cause: Sequence[str] | None = None) -> None:
+    def check_state(
+        self, session: str, cause: Sequence[str], full_cause: Sequence[str] | None = None
+    ) -> None:
         """The session's stored state, through the reads that show all of it."""
         self.verified.add(session)
         if self.skips(session):
@@ -484,14 +548,16 @@ class MachineCore(RuleBasedStateMachine):
         archived = self.model.archived_contents(session)
         with self.checking("get_history", session, ALL) as results:
             try:
-                self.expect_messages(session, results, expected, ("HIST-01", "HIST-05"),
-                                     "HIST-02", cause)
+                self.expect_messages(session, results, expected, ("HIST-01", "HIST-05"), "HIST-02", cause)
             except MachineFailure as failure:
                 if not self.shows_archived(session, results, failure.driver, expected):
                     raise
                 raise self.refail(failure.reblamed(["HIST-01"])) from None
-        self.credit_read(session, history_read_exercises(expected, ALL, bool(archived))
-                         | field_exercises(expected), bool(expected))
+        self.credit_read(
+            session,
+            history_read_exercises(expected, ALL, bool(archived)) | field_exercises(expected),
+            bool(expected),
+        )
         if "count_history" in self.optional and "COUNT-01" not in self.tolerance:
             want = self.model.count_history(session)
             with self.checking("count_history", session) as results:
@@ -501,18 +567,21 @@ class MachineCore(RuleBasedStateMachine):
         if "get_full_history" in self.optional:
             full = self.model.get_full_history(session, ALL)
             with self.checking("get_full_history", session, ALL) as results:
-                self.expect_messages(session, results, full, ("FULL-01", "ARCH-09"), "FULL-02",
-                                     full_cause, interleaving=True)
-            self.credit_read(session, full_read_exercises(full, ALL, archived)
-                             | field_exercises(full), bool(full))
+                self.expect_messages(
+                    session, results, full, ("FULL-01", "ARCH-09"), "FULL-02", full_cause, interleaving=True
+                )
+            self.credit_read(
+                session, full_read_exercises(full, ALL, archived) | field_exercises(full), bool(full)
+            )
             if len(full) > 3:
                 newest = self.model.get_full_history(session, 3)
                 with self.checking("get_full_history", session, 3) as results:
                     self.expect_messages(session, results, newest, ("FULL-02",), "FULL-02", ())
                 self.credit_read(session, full_read_exercises(full, 3, archived), True)
 
-    def shows_archived(self, session: str, results: Results, driver: str | None,
-                       expected: list[Message]) -> bool:
+    def shows_archived(
+        self, session: str, results: Results, driver: str | None, expected: list[Message]
+    ) -> bool:
         """Whether the whole history ``driver`` returned (in ``results``) is ``expected`` and
         conversation messages the model holds archived, while its count_history agrees with the
         model: the store archived them (the count reads the active set) and get_history returned
@@ -523,11 +592,13 @@ class MachineCore(RuleBasedStateMachine):
         want = {repr(m.content) for m in expected}
         extra = [m for m in actual if repr(getattr(m, "content", None)) not in want]
         archived = self.model.archived_contents(session)
-        return (bool(extra) and want <= {repr(getattr(m, "content", None)) for m in actual}
-                and all(getattr(m, "content", None) in archived for m in extra)
-                and any(getattr(m, "kind", None) not in CONTROL_KINDS for m in extra)
-                and self.probe(driver, "count_history", session)
-                == self.model.count_history(session))
+        return (
+            bool(extra)
+            and want <= {repr(getattr(m, "content", None)) for m in actual}
+            and all(getattr(m, "content", None) in archived for m in extra)
+            and any(getattr(m, "kind", None) not in CONTROL_KINDS for m in extra)
+            and self.probe(driver, "count_history", session) == self.model.count_history(session)
+        )
 
     def verify_all_state(self, cause: Sequence[str]) -> bool:
         """After a derived read failed: re-check every session's state (raising, with ``cause``,
@@ -560,17 +631,16 @@ class MachineCore(RuleBasedStateMachine):
             archived = self.model.has_archived(session)
             if session not in self.verified:
                 with self.checking("get_history", session, ALL) as results:
-                    self.expect_messages(session, results, expected, ("HIST-01", "MSG-01"),
-                                         "HIST-02", self.unknown(session))
-                self.credit_read(session, history_read_exercises(expected, ALL, archived),
-                                 bool(expected))
+                    self.expect_messages(
+                        session, results, expected, ("HIST-01", "MSG-01"), "HIST-02", self.unknown(session)
+                    )
+                self.credit_read(session, history_read_exercises(expected, ALL, archived), bool(expected))
             if self.model.count_history(session) > 2:
                 # HIST-03/04: a trimmed window, control records in between and before it.
                 window = self.model.get_history(session, 2)
                 try:
                     with self.checking("get_history", session, 2) as results:
-                        self.expect_messages(session, results, window, ("HIST-04", "HIST-03"),
-                                             "HIST-02", ())
+                        self.expect_messages(session, results, window, ("HIST-04", "HIST-03"), "HIST-02", ())
                 except ToleratedDivergence as divergence:
                     self.excused(divergence, derail=False)  # a read of a state that held
                     continue

@@ -33,20 +33,18 @@ from aalis_memory.types import Message, RecentMessageRecord, RecentMessagesAcros
 
 
 def _record_key(record: Any) -> tuple[Any, Any]:
-    return (getattr(record, "session_id", None),
-            getattr(getattr(record, "message", None), "content", None))
+    return (getattr(record, "session_id", None), getattr(getattr(record, "message", None), "content", None))
 
 
 class DerivedReads(MachineCore):
     """State checks of whole steps, and the range and cross-session reads that follow them."""
 
-    def check_session(self, session: str, cause: Sequence[str],
-                      full_cause: Sequence[str] | None = None) -> None:
+    def check_session(
+        self, session: str, cause: Sequence[str], full_cause: Sequence[str] | None = None
+    ) -> None:
         self.check_sessions([(session, cause, full_cause)])
 
-    def check_sessions(
-        self, checks: Sequence[tuple[str, Sequence[str], Sequence[str] | None]]
-    ) -> None:
+    def check_sessions(self, checks: Sequence[tuple[str, Sequence[str], Sequence[str] | None]]) -> None:
         """History, count and full history of each session must match the model.
 
         The state reads of every session come before any derived read (range, cross-session):
@@ -71,13 +69,25 @@ class DerivedReads(MachineCore):
             self.verified.add(other)
             cause = [rule_id, *self.unknown(other)]
             with self.checking("get_history", other, ALL) as results:
-                self.expect_messages(other, results, self.model.get_history(other, ALL),
-                                     ("HIST-01", "HIST-05"), "HIST-02", cause)
+                self.expect_messages(
+                    other,
+                    results,
+                    self.model.get_history(other, ALL),
+                    ("HIST-01", "HIST-05"),
+                    "HIST-02",
+                    cause,
+                )
             if "get_full_history" in self.optional:
                 with self.checking("get_full_history", other, ALL) as results:
-                    self.expect_messages(other, results, self.model.get_full_history(other, ALL),
-                                         ("FULL-01", "ARCH-09"), "FULL-02", cause,
-                                         interleaving=True)
+                    self.expect_messages(
+                        other,
+                        results,
+                        self.model.get_full_history(other, ALL),
+                        ("FULL-01", "ARCH-09"),
+                        "FULL-02",
+                        cause,
+                        interleaving=True,
+                    )
         if any(self.model.holds_messages(s) for s in others):
             self.credit({rule_id})
 
@@ -117,8 +127,7 @@ class DerivedReads(MachineCore):
             return []
         archived = self.model.archived_contents(session)
         kept = [m for m in hits if m.content not in archived]
-        if len(kept) < len(hits) and self.tolerance.compared(actual) == self.tolerance.compared(
-                kept[:cap]):
+        if len(kept) < len(hits) and self.tolerance.compared(actual) == self.tolerance.compared(kept[:cap]):
             return ["RANGE-02"]  # exactly the answer without the archived rows
         return ["RANGE-01"] if len(hits) > cap else []
 
@@ -128,22 +137,28 @@ class DerivedReads(MachineCore):
         A failing sweep first re-checks the stored state: if it diverged, the step's ``cause``
         is to blame; if it is known to match, the read itself is, and ``cause`` is dropped.
         """
-        if (self.skips(session) or "get_messages_by_session_range" not in self.optional
-                or ("RANGE-02" in self.tolerance and self.model.has_archived(session))):
+        if (
+            self.skips(session)
+            or "get_messages_by_session_range" not in self.optional
+            or ("RANGE-02" in self.tolerance and self.model.has_archived(session))
+        ):
             return
         hits = self.model.session_range_hits(session, -math.inf, math.inf)
         if self.range_unjudged(hits):
             return
         expected = hits[: self.model.range_query_limit]
-        with self.checking("get_messages_by_session_range", session, -math.inf,
-                           math.inf) as results:
+        with self.checking("get_messages_by_session_range", session, -math.inf, math.inf) as results:
             for driver, actual in results:
                 if not self.range_agrees(actual, expected, hits):
                     self.range_sweep_failed(session, driver, actual, expected, hits, cause)
         archived = self.model.archived_contents(session)
-        self.credit_read(session, range_exercises(
-            hits, hits, self.model.range_query_limit, (-math.inf, math.inf), archived,
-            filtered=False), bool(expected))
+        self.credit_read(
+            session,
+            range_exercises(
+                hits, hits, self.model.range_query_limit, (-math.inf, math.inf), archived, filtered=False
+            ),
+            bool(expected),
+        )
 
     def sweep_cross_sessions(self, cause: Sequence[str]) -> None:
         """A cross-session read over every role, since the oldest stored timestamp (CROSS-05:
@@ -151,8 +166,8 @@ class DerivedReads(MachineCore):
         (CROSS-01) after even ones. Blamed like :meth:`sweep_range`. (Limit 0, LIM-01, is the
         cross-session step's.)"""
         if "get_recent_messages_across_sessions" not in self.optional or (
-                "MSG-04" in self.tolerance
-                and not any(self.model.holds_messages(s) for s in SESSIONS)):
+            "MSG-04" in self.tolerance and not any(self.model.holds_messages(s) for s in SESSIONS)
+        ):
             return
         since = None if "CROSS-05" in self.tolerance else self.stored_stamp(0)
         limit = math.inf if len(self.rule_log) % 2 else self.model.cross_session_max_limit + 3
@@ -160,23 +175,35 @@ class DerivedReads(MachineCore):
         candidates, wanted = self.model.cross_session_candidates(query)
         with self.checking("get_recent_messages_across_sessions", query) as results:
             for driver, actual in results:
-                why = (f"raised {actual.error.__name__}" if isinstance(actual, Raised)
-                       else self.cross_verdict(candidates, wanted, actual))
+                why = (
+                    f"raised {actual.error.__name__}"
+                    if isinstance(actual, Raised)
+                    else self.cross_verdict(candidates, wanted, actual)
+                )
                 if why is not None:
                     blame = [] if self.verify_all_state(cause) else cause
                     rules = [
                         *self.cross_read_rules(driver, query, candidates, wanted, actual),
-                        *cross_sweep_rules(candidates, actual, self.model.cross_session_max_limit,
-                                           self.model.is_archived_content, blame),
+                        *cross_sweep_rules(
+                            candidates,
+                            actual,
+                            self.model.cross_session_max_limit,
+                            self.model.is_archived_content,
+                            blame,
+                        ),
                         *cross_rules(query, len(candidates), self.model.cross_session_max_limit),
                         *blame,
                     ]
-                    raise self.fail(rules, driver, f"get_recent_messages_across_sessions("
-                                    f"{py(query)}): {why}; got {describe(actual)}")
+                    raise self.fail(
+                        rules,
+                        driver,
+                        f"get_recent_messages_across_sessions({py(query)}): {why}; got {describe(actual)}",
+                    )
         self.credit_cross(query, candidates)
 
-    def cross_verdict(self, candidates: list[RecentMessageRecord], wanted: int | float,
-                      actual: Any) -> str | None:
+    def cross_verdict(
+        self, candidates: list[RecentMessageRecord], wanted: int | float, actual: Any
+    ) -> str | None:
         """Why ``actual`` is not a valid answer (``None``: it is). With CROSS-02 tolerated only
         its size is compared, exactly (CROSS-01, LIM-04), and only while nothing is archived."""
         if not isinstance(actual, list):
@@ -186,12 +213,15 @@ class DerivedReads(MachineCore):
                 return None
             size = len(candidates) if wanted >= len(candidates) else int(wanted)
             return None if len(actual) == size else f"expected {size} records, got {len(actual)}"
-        return cross_session_accepts(self.tolerance.compared(candidates), wanted,
-                                     self.tolerance.compared(actual))
+        return cross_session_accepts(
+            self.tolerance.compared(candidates), wanted, self.tolerance.compared(actual)
+        )
 
-    def credit_cross(self, query: RecentMessagesAcrossSessionsQuery,
-                     candidates: list[RecentMessageRecord]) -> None:
+    def credit_cross(
+        self, query: RecentMessagesAcrossSessionsQuery, candidates: list[RecentMessageRecord]
+    ) -> None:
         """Credit a cross-session read that held: the rules :func:`cross_exercises` names."""
+
         def without(fields: tuple[str, ...]) -> list[RecentMessageRecord]:
             if fields == ("roles",) and set(query.roles or ()) >= set(ROLES):
                 return candidates  # every role asked for: clearing roles changes nothing
@@ -209,8 +239,15 @@ class DerivedReads(MachineCore):
             rules.add("MSG-02")
         self.credit(rules)
 
-    def range_sweep_failed(self, session: str, driver: str, actual: Any, expected: list[Message],
-                           hits: list[Message], cause: Sequence[str]) -> None:
+    def range_sweep_failed(
+        self,
+        session: str,
+        driver: str,
+        actual: Any,
+        expected: list[Message],
+        hits: list[Message],
+        cause: Sequence[str],
+    ) -> None:
         """Raise for an unfiltered range read that differs from the model, naming the rule."""
         blame = [] if self.verify_all_state(cause) else cause
         capped = len(hits) > len(expected)
@@ -224,12 +261,18 @@ class DerivedReads(MachineCore):
             active = [m for m in hits if m.content not in archived]
             if actual == active[: len(expected)]:
                 rules.insert(0, "RANGE-02")  # archived rows went missing
-        self.expect_value([*self.range_capped_wrong(session, actual, hits), *rules],
-                          [(driver, actual)], expected)
+        self.expect_value(
+            [*self.range_capped_wrong(session, actual, hits), *rules], [(driver, actual)], expected
+        )
 
-    def cross_read_rules(self, driver: str, query: RecentMessagesAcrossSessionsQuery,
-                         candidates: list[RecentMessageRecord], wanted: int | float,
-                         actual: Any) -> list[str]:
+    def cross_read_rules(
+        self,
+        driver: str,
+        query: RecentMessagesAcrossSessionsQuery,
+        candidates: list[RecentMessageRecord],
+        wanted: int | float,
+        actual: Any,
+    ) -> list[str]:
         """The filter rules a wrong cross-session answer is filed under, most certain first:
         too few records that are all the newest of the right ones (the count's rule, never a
         filter's: the filters let through only what they should), records that no candidate
@@ -238,31 +281,43 @@ class DerivedReads(MachineCore):
         if self.crowded_out(query, candidates, wanted, actual):
             cap = self.model.cross_session_max_limit
             over = query.limit > cap and len(candidates) > cap
-            return ["LIM-04" if over and query.limit == math.inf else "CROSS-01" if over
-                    else "CROSS-02"]
-        extra, missing = cross_witness_rules(query, newest, candidates,
-                                             actual, self.model.stored_message)
-        return [*extra, *self.cross_limit_failing(driver, query),
-                *self.cross_filters_failing(driver, query), *missing]
+            return ["LIM-04" if over and query.limit == math.inf else "CROSS-01" if over else "CROSS-02"]
+        extra, missing = cross_witness_rules(query, newest, candidates, actual, self.model.stored_message)
+        return [
+            *extra,
+            *self.cross_limit_failing(driver, query),
+            *self.cross_filters_failing(driver, query),
+            *missing,
+        ]
 
-    def crowded_out(self, query: RecentMessagesAcrossSessionsQuery,
-                    candidates: list[RecentMessageRecord], wanted: int | float,
-                    actual: Any) -> bool:
+    def crowded_out(
+        self,
+        query: RecentMessagesAcrossSessionsQuery,
+        candidates: list[RecentMessageRecord],
+        wanted: int | float,
+        actual: Any,
+    ) -> bool:
         """Whether ``actual`` is too short in exactly the way of a read that took the newest
         ``wanted`` active records first and filtered those: the filters kept what they should
         (their rules hold), the count did not (CROSS-01/02's words, LIM-04's)."""
         if not isinstance(actual, list) or not 0 < len(actual) < min(wanted, len(candidates)):
             return False
-        everything = attrs.evolve(query, limit=math.inf, roles=tuple(ROLES), kinds=None,
-                                  exclude_kinds=None, since_ts=None, platform=None,
-                                  exclude_session_ids=None)
+        everything = attrs.evolve(
+            query,
+            limit=math.inf,
+            roles=tuple(ROLES),
+            kinds=None,
+            exclude_kinds=None,
+            since_ts=None,
+            platform=None,
+            exclude_session_ids=None,
+        )
         every, _ = self.model.cross_session_candidates(everything)
         kept = {_record_key(r) for r in candidates}
         cut_first = [r for r in take_newest(every, wanted) if _record_key(r) in kept]
         return Counter(map(_record_key, actual)) == Counter(map(_record_key, cut_first))
 
-    def cross_limit_failing(self, driver: str,
-                            query: RecentMessagesAcrossSessionsQuery) -> list[str]:
+    def cross_limit_failing(self, driver: str, query: RecentMessagesAcrossSessionsQuery) -> list[str]:
         """The limit rule, when the same query with limit math.inf is answered right: a limit
         above the cap (CROSS-01), 0 (LIM-01), or the newest N below it (CROSS-02)."""
         if query.limit == math.inf:
@@ -275,19 +330,18 @@ class DerivedReads(MachineCore):
         cap = self.model.cross_session_max_limit
         return ["CROSS-01" if query.limit > cap else "LIM-01" if query.limit == 0 else "CROSS-02"]
 
-    def cross_filters_failing(self, driver: str,
-                              query: RecentMessagesAcrossSessionsQuery) -> list[str]:
+    def cross_filters_failing(self, driver: str, query: RecentMessagesAcrossSessionsQuery) -> list[str]:
         """Rules of the query's filters that fail on their own (probed only after a failure).
 
         Each filter is asked alone, over every role; the unfiltered read must pass first, or no
         single filter is to blame.
         """
+
         def wrong(**fields: Any) -> bool:
             probe = RecentMessagesAcrossSessionsQuery(limit=math.inf, **{"roles": ROLES, **fields})
             candidates, wanted = self.model.cross_session_candidates(probe)
             actual = self.probe(driver, "get_recent_messages_across_sessions", probe)
-            return (isinstance(actual, Raised)
-                    or self.cross_verdict(candidates, wanted, actual) is not None)
+            return isinstance(actual, Raised) or self.cross_verdict(candidates, wanted, actual) is not None
 
         if wrong():
             return []
@@ -302,10 +356,17 @@ class DerivedReads(MachineCore):
             active.insert(0, ("CROSS-03", {"roles": query.roles}))
         return [rule_id for rule_id, fields in active if wrong(**fields)]
 
-    def range_filters_failing(self, driver: str, session: str, low: float, high: float,
-                              roles: list[str] | None, exclude_kinds: list[str] | None
-                              ) -> list[str]:
+    def range_filters_failing(
+        self,
+        driver: str,
+        session: str,
+        low: float,
+        high: float,
+        roles: list[str] | None,
+        exclude_kinds: list[str] | None,
+    ) -> list[str]:
         """As :meth:`cross_filters_failing`, for a range read: bounds, roles, kinds alone."""
+
         def wrong(*args: Any) -> bool:
             hits = self.model.session_range_hits(session, *args)
             if self.range_unjudged(hits):
@@ -321,8 +382,7 @@ class DerivedReads(MachineCore):
             ("RANGE-04", (*unbounded, roles, None)),
             ("RANGE-04", (*unbounded, None, exclude_kinds)),
         ]
-        return [rule_id for rule_id, args in filters
-                if args != (*unbounded, None, None) and wrong(*args)]
+        return [rule_id for rule_id, args in filters if args != (*unbounded, None, None) and wrong(*args)]
 
 
 __all__ = ["DerivedReads"]

@@ -37,9 +37,15 @@ class MachineFailure(ConformanceFailure):
     the snippet lines that replay it on a fresh store.
     """
 
-    def __init__(self, involved: Sequence[str], what: str, driver: str,
-                 history: Sequence[LoggedCall], reproduction: Sequence[str],
-                 notes: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        involved: Sequence[str],
+        what: str,
+        driver: str,
+        history: Sequence[LoggedCall],
+        reproduction: Sequence[str],
+        notes: Sequence[str] = (),
+    ) -> None:
         involved = list(dict.fromkeys(involved))
         if not involved:
             raise ValueError("a machine failure names at least one rule")
@@ -60,14 +66,21 @@ class MachineFailure(ConformanceFailure):
 
     def reblamed(self, lead: Sequence[str]) -> MachineFailure:
         """The same failure with ``lead`` blamed first (a diagnosis made after it was raised)."""
-        return MachineFailure([*lead, *self.involved], self.what, self.driver or "",
-                              self.history, self.reproduction, self.notes)
+        return MachineFailure(
+            [*lead, *self.involved], self.what, self.driver or "", self.history, self.reproduction, self.notes
+        )
 
     def noting(self, notes: Sequence[str]) -> MachineFailure:
         """The same failure with ``notes`` added after its reproduction (never indented like
         the reproduction, so a reader of the snippet stops before them)."""
-        return MachineFailure(self.involved, self.what, self.driver or "", self.history,
-                              self.reproduction, [*self.notes, *notes])
+        return MachineFailure(
+            self.involved,
+            self.what,
+            self.driver or "",
+            self.history,
+            self.reproduction,
+            [*self.notes, *notes],
+        )
 
 
 class ToleratedDivergence(Exception):

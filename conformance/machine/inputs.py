@@ -39,8 +39,15 @@ BAD_PAYLOADS: Final = ("set", "nan", "bytes")
 #: archive_span inputs outside the contract (count, keep): each must raise ValueError (ARCH-11).
 #: Valid keep positions sit before a bad one, so a store that applies part of it shows.
 BAD_SPANS: Final[tuple[tuple[object, list[object]], ...]] = (
-    (-1, []), (math.nan, []), (1.5, []), ("2", []), (True, []),
-    (3, [0, -1]), (3, [1, 0.5]), (3, ["0"]), (3, [math.nan]),
+    (-1, []),
+    (math.nan, []),
+    (1.5, []),
+    ("2", []),
+    (True, []),
+    (3, [0, -1]),
+    (3, [1, 0.5]),
+    (3, ["0"]),
+    (3, [math.nan]),
 )
 #: Long runs (see save_long_run) one example may save: each costs ~60 saves.
 MAX_LONG_RUNS: Final = 1
@@ -86,8 +93,15 @@ class MessageSpec:
 
 #: Word runs a message may carry (one draw, not a list of draws: specs are drawn by the
 #: hundred, and drawing is a good part of the machine's time).
-WORD_RUNS: Final = ((), ("alpha",), ("beta", "Alpha"), ("gamma", "alpha"), ("Alpha",),
-                    ("alpha", "beta", "alpha"), ("gamma",))
+WORD_RUNS: Final = (
+    (),
+    ("alpha",),
+    ("beta", "Alpha"),
+    ("gamma", "alpha"),
+    ("Alpha",),
+    ("alpha", "beta", "alpha"),
+    ("gamma",),
+)
 
 MESSAGE_SPECS: Final = st.builds(
     MessageSpec,
@@ -101,8 +115,7 @@ MESSAGE_SPECS: Final = st.builds(
 )
 
 #: The plainest message a save step can make: the minimizer moves generated specs toward it.
-PLAIN_SPEC: Final = MessageSpec(role="user", kind=None, words=(), shape=0, step=1, late=0,
-                                stamp_now=False)
+PLAIN_SPEC: Final = MessageSpec(role="user", kind=None, words=(), shape=0, step=1, late=0, stamp_now=False)
 
 
 def build_message(number: int, spec: MessageSpec, timestamp: int | float | None) -> Message:
@@ -112,8 +125,11 @@ def build_message(number: int, spec: MessageSpec, timestamp: int | float | None)
     if spec.shape == 1:
         fields = {"images": ("img://1",), "audios": ("aud://1",)}
     elif spec.shape == 2:
-        fields = {"tool_calls": ({"id": f"c{number}", "name": "f", "arguments": "{}"},),
-                  "tool_call_id": f"c{number}", "name": "f"}
+        fields = {
+            "tool_calls": ({"id": f"c{number}", "name": "f", "arguments": "{}"},),
+            "tool_call_id": f"c{number}",
+            "name": "f",
+        }
         content = None if spec.role == "assistant" else content
     elif spec.shape == 3:
         fields = {"reasoning_content": None, "segments": ({"type": "text", "text": "t"},)}
@@ -130,7 +146,7 @@ def build_message(number: int, spec: MessageSpec, timestamp: int | float | None)
 #: time for checking. Each draw parses its own fresh object, so a driver that keeps a reference
 #: cannot change the catalogue.
 PAYLOAD_TEXTS: Final = (
-    '{}',
+    "{}",
     '{"a": 1}',
     '{"a": null, "b.c": true}',
     '{"$d": [1, "x"], "a": -3}',

@@ -27,25 +27,32 @@ from aalis_memory.types import JsonObject
 
 #: Archives a history may start with: (session, count, keep).
 SEED_ARCHIVES = st.lists(
-    st.tuples(st.sampled_from(SESSIONS), st.integers(1, 6),
-              st.lists(st.integers(0, 5), max_size=2)),
+    st.tuples(st.sampled_from(SESSIONS), st.integers(1, 6), st.lists(st.integers(0, 5), max_size=2)),
     max_size=2,
 )
 #: Metadata entries a history may start with: (namespace, key, data).
 SEED_ENTRIES = st.lists(
-    st.tuples(st.sampled_from(NAMESPACES), st.sampled_from(KEYS), JSON_OBJECTS), max_size=3)
+    st.tuples(st.sampled_from(NAMESPACES), st.sampled_from(KEYS), JSON_OBJECTS), max_size=3
+)
 
 
 class MemoryMachine(MessageSteps, MetadataSteps):
     """The message and metadata steps over one core (bound to drivers by ``machine_for``)."""
 
-    @initialize(origin=st.sampled_from(ORIGINS),
-                seed=st.lists(st.tuples(st.sampled_from(SESSIONS), MESSAGE_SPECS), max_size=14),
-                archives=SEED_ARCHIVES, entries=SEED_ENTRIES)
+    @initialize(
+        origin=st.sampled_from(ORIGINS),
+        seed=st.lists(st.tuples(st.sampled_from(SESSIONS), MESSAGE_SPECS), max_size=14),
+        archives=SEED_ARCHIVES,
+        entries=SEED_ENTRIES,
+    )
     @logged
-    def seed_history(self, origin: int | float, seed: list[tuple[str, MessageSpec]],
-                     archives: list[tuple[str, int, list[int]]],
-                     entries: list[tuple[str, str, JsonObject]]) -> None:
+    def seed_history(
+        self,
+        origin: int | float,
+        seed: list[tuple[str, MessageSpec]],
+        archives: list[tuple[str, int, list[int]]],
+        entries: list[tuple[str, str, JsonObject]],
+    ) -> None:
         """The first messages, from a clock that starts at ``origin`` (0 and below included),
         then the first archives and metadata entries."""
         # TS-01 tolerated: no history starts at 0 or below it (nor at a fraction).

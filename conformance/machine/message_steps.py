@@ -62,8 +62,10 @@ from aalis_memory.conformance.machine.snippets import Step, py
 from aalis_memory.types import Message, RecentMessagesAcrossSessionsQuery
 
 #: The rules that fix which messages a window read returns, besides its limit.
-WINDOW_RULES: Final = {"get_history": ("HIST-04", "HIST-03", "HIST-05"),
-                       "get_full_history": ("FULL-02", "FULL-01", "ARCH-09")}
+WINDOW_RULES: Final = {
+    "get_history": ("HIST-04", "HIST-03", "HIST-05"),
+    "get_full_history": ("FULL-02", "FULL-01", "ARCH-09"),
+}
 
 
 class MessageSteps(DerivedReads, MetadataState):
@@ -82,15 +84,19 @@ class MessageSteps(DerivedReads, MetadataState):
             return self.cursor - spec.late  # late arrivals only where they are ordered
         return self.cursor
 
-    def save_one(self, session: str, spec: MessageSpec,
-                 timestamp: int | float | None = None) -> bool:
+    def save_one(self, session: str, spec: MessageSpec, timestamp: int | float | None = None) -> bool:
         """Save one generated message everywhere; returns whether the store stamped it."""
         self.counter += 1
         message = build_message(self.counter, spec, None)
         # One store-stamped message per history: two could share a millisecond or not, by the
         # clock, and a history must fail (or pass) the same way every time it is replayed.
-        stamp_now = (spec.stamp_now and not self.differential and timestamp is None
-                     and not self.stamped and "MSG-03" not in self.tolerance)
+        stamp_now = (
+            spec.stamp_now
+            and not self.differential
+            and timestamp is None
+            and not self.stamped
+            and "MSG-03" not in self.tolerance
+        )
         if not stamp_now:
             stamp = self.next_timestamp(spec) if timestamp is None else timestamp
             message = attrs.evolve(message, timestamp=stamp)
@@ -116,6 +122,7 @@ class MessageSteps(DerivedReads, MetadataState):
         control record: the whole history keeps it, HIST-05) or the history's (MSG-01), never
         MSG-03's; one that holds it elsewhere put it out of order (HIST-02), unless its stamp
         is wrong (MSG-03: the order follows from the stamp)."""
+
         def stamped_now(stamp: object) -> TypeGuard[int]:
             return isinstance(stamp, int) and before <= stamp <= after
 
@@ -125,24 +132,33 @@ class MessageSteps(DerivedReads, MetadataState):
             last = listed[-1] if listed else None
             if getattr(last, "content", None) != message.content:
                 held = [m for m in listed if getattr(m, "content", None) == message.content]
-                lost = (["MSG-01", "HIST-05"] if not held
-                        else ["HIST-02"] if stamped_now(getattr(held[0], "timestamp", None))
-                        else ["MSG-03", "HIST-02"])
+                lost = (
+                    ["MSG-01", "HIST-05"]
+                    if not held
+                    else ["HIST-02"]
+                    if stamped_now(getattr(held[0], "timestamp", None))
+                    else ["MSG-03", "HIST-02"]
+                )
                 if not held and message.is_control:
                     lost.reverse()
-                raise self.fail(lost, driver,
-                                f"get_history({session!r}, {ALL}) right after save_message of "
-                                f"{describe(message)}: its last message is {describe(last)}")
+                raise self.fail(
+                    lost,
+                    driver,
+                    f"get_history({session!r}, {ALL}) right after save_message of "
+                    f"{describe(message)}: its last message is {describe(last)}",
+                )
             stamp = getattr(last, "timestamp", None)
             if not stamped_now(stamp):
-                raise self.fail(["MSG-03"], driver,
-                                f"save_message without timestamp between {before} and {after} "
-                                f"ms: stored timestamp {stamp!r}")
+                raise self.fail(
+                    ["MSG-03"],
+                    driver,
+                    f"save_message without timestamp between {before} and {after} "
+                    f"ms: stored timestamp {stamp!r}",
+                )
         self.credit({"MSG-03"})
         return stamp
 
-    @rule(session=st.sampled_from(SESSIONS),
-          specs=st.lists(MESSAGE_SPECS, min_size=1, max_size=6))
+    @rule(session=st.sampled_from(SESSIONS), specs=st.lists(MESSAGE_SPECS, min_size=1, max_size=6))
     @logged
     def save_messages(self, session: str, specs: list[MessageSpec]) -> None:
         stamped = False
@@ -152,8 +168,7 @@ class MessageSteps(DerivedReads, MetadataState):
         self.check_session(session, [*cause, "MSG-01"])
         self.check_others({session}, "MSG-01")
 
-    @rule(session=st.sampled_from(SESSIONS),
-          specs=st.lists(MESSAGE_SPECS, min_size=2, max_size=6))
+    @rule(session=st.sampled_from(SESSIONS), specs=st.lists(MESSAGE_SPECS, min_size=2, max_size=6))
     @logged
     def save_conversation(self, session: str, specs: list[MessageSpec]) -> None:
         """Plain user/assistant turns: what cross-session reads and limits mostly see."""
@@ -163,8 +178,9 @@ class MessageSteps(DerivedReads, MetadataState):
         self.check_session(session, ["MSG-02", "MSG-01"])
         self.check_others({session}, "MSG-01")
 
-    @rule(sessions=st.lists(st.sampled_from(SESSIONS), min_size=2, max_size=3, unique=True),
-          spec=MESSAGE_SPECS)
+    @rule(
+        sessions=st.lists(st.sampled_from(SESSIONS), min_size=2, max_size=3, unique=True), spec=MESSAGE_SPECS
+    )
     @logged
     def save_at_one_moment(self, sessions: list[str], spec: MessageSpec) -> None:
         """One message in each of several sessions, all in the same millisecond: ties across
@@ -176,8 +192,9 @@ class MessageSteps(DerivedReads, MetadataState):
         self.check_others(set(sessions), "MSG-01")
 
     @precondition(lambda self: self.long_runs < MAX_LONG_RUNS and len(self.rule_log) >= 20)
-    @rule(session=st.sampled_from(SESSIONS), size=st.integers(55, 70),
-          marker_every=st.sampled_from((0, 7, 11)))
+    @rule(
+        session=st.sampled_from(SESSIONS), size=st.integers(55, 70), marker_every=st.sampled_from((0, 7, 11))
+    )
     @logged
     def save_long_run(self, session: str, size: int, marker_every: int) -> None:
         """A run past the default window (50) in one step: omitted limits are the documented
@@ -186,8 +203,7 @@ class MessageSteps(DerivedReads, MetadataState):
         for index in range(size):
             control = marker_every and index % marker_every == marker_every - 1
             role = "user" if index % 2 == 0 else "assistant"
-            spec = attrs.evolve(PLAIN_SPEC, role=role,
-                                kind="event-marker" if control else None)
+            spec = attrs.evolve(PLAIN_SPEC, role=role, kind="event-marker" if control else None)
             self.save_one(session, spec)
         self.check_limits(session)
         self.check_session(session, ["MSG-02", "MSG-01"])
@@ -210,9 +226,9 @@ class MessageSteps(DerivedReads, MetadataState):
         def full_history(limit: float | None) -> set[str]:
             return full_read_exercises(full, limit, archived)
 
-        reads: list[tuple[str, Callable[[str, object], list[Message]],
-                          Callable[[float | None], set[str]]]] = [
-            ("get_history", self.model.get_history, history)]
+        reads: list[
+            tuple[str, Callable[[str, object], list[Message]], Callable[[float | None], set[str]]]
+        ] = [("get_history", self.model.get_history, history)]
         if "get_full_history" in self.optional:
             reads.append(("get_full_history", self.model.get_full_history, full_history))
         limits: list[tuple[float | None, str]] = [(math.inf, "LIM-02")]
@@ -222,11 +238,16 @@ class MessageSteps(DerivedReads, MetadataState):
             for limit, rule_id in limits:
                 expected = model_read(session, limit)
                 with self.checking(method, session, limit) as results:
-                    wrong = [(driver, actual) for driver, actual in results
-                             if self.tolerance.compared(actual)
-                             != self.tolerance.compared(expected)]
-                    if wrong and (limit is None or wrong[0][1] == model_read(session, None)
-                                  or self.infinity_at_fault(*wrong[0]) is not None):
+                    wrong = [
+                        (driver, actual)
+                        for driver, actual in results
+                        if self.tolerance.compared(actual) != self.tolerance.compared(expected)
+                    ]
+                    if wrong and (
+                        limit is None
+                        or wrong[0][1] == model_read(session, None)
+                        or self.infinity_at_fault(*wrong[0]) is not None
+                    ):
                         # A window rule tolerated past its failure may explain a default window
                         # too: it excuses the divergence (named only then, so the blame of a run
                         # tolerating none stays as it is).
@@ -254,14 +275,26 @@ class MessageSteps(DerivedReads, MetadataState):
         valid = cast(int | float | None, limit)  # the bad ones returned above
         expected = self.model.get_history(session, valid)
         results = self.call("get_history", session, valid)
-        read = (("LIM-01",) if valid == 0 else ("LIM-02", "HIST-05") if valid == math.inf
-                else ("HIST-04", "HIST-03", "HIST-05"))
-        self.expect_messages(session, results, expected, read, "HIST-02", (),
-                             as_default=(self.model.get_history(session, None)
-                                         if valid == math.inf else None))
+        read = (
+            ("LIM-01",)
+            if valid == 0
+            else ("LIM-02", "HIST-05")
+            if valid == math.inf
+            else ("HIST-04", "HIST-03", "HIST-05")
+        )
+        self.expect_messages(
+            session,
+            results,
+            expected,
+            read,
+            "HIST-02",
+            (),
+            as_default=(self.model.get_history(session, None) if valid == math.inf else None),
+        )
         active = self.model.get_history(session, math.inf)
-        self.credit_read(session, history_read_exercises(
-            active, valid, self.model.has_archived(session)), bool(expected))
+        self.credit_read(
+            session, history_read_exercises(active, valid, self.model.has_archived(session)), bool(expected)
+        )
 
     @precondition(lambda self: "get_full_history" in self.optional)
     @rule(session=st.sampled_from(SESSIONS), limit=LIMITS)
@@ -271,14 +304,26 @@ class MessageSteps(DerivedReads, MetadataState):
             return
         expected = self.model.get_full_history(session, limit)
         results = self.call("get_full_history", session, limit)
-        read = (("LIM-01",) if limit == 0 else ("LIM-02", "FULL-02", "FULL-01")
-                if limit == math.inf else ("FULL-02", "FULL-01"))
-        self.expect_messages(session, results, expected, read, "FULL-02", (),
-                             as_default=(self.model.get_full_history(session, None)
-                                         if limit == math.inf else None))
+        read = (
+            ("LIM-01",)
+            if limit == 0
+            else ("LIM-02", "FULL-02", "FULL-01")
+            if limit == math.inf
+            else ("FULL-02", "FULL-01")
+        )
+        self.expect_messages(
+            session,
+            results,
+            expected,
+            read,
+            "FULL-02",
+            (),
+            as_default=(self.model.get_full_history(session, None) if limit == math.inf else None),
+        )
         full = self.model.get_full_history(session, math.inf)
-        self.credit_read(session, full_read_exercises(
-            full, limit, self.model.archived_contents(session)), bool(expected))
+        self.credit_read(
+            session, full_read_exercises(full, limit, self.model.archived_contents(session)), bool(expected)
+        )
 
     # -- archiving and clearing --------------------------------------------------------------
 
@@ -289,8 +334,9 @@ class MessageSteps(DerivedReads, MetadataState):
         bad=st.one_of(st.none(), st.none(), st.none(), st.sampled_from(BAD_SPANS)),
     )
     @logged
-    def archive_span(self, session: str, count: int, keep: list[int],
-                     bad: tuple[object, list[object]] | None = None) -> None:
+    def archive_span(
+        self, session: str, count: int, keep: list[int], bad: tuple[object, list[object]] | None = None
+    ) -> None:
         if "archive_span" not in self.optional:
             return  # REQ-01 judges its absence
         if bad is None:
@@ -310,9 +356,9 @@ class MessageSteps(DerivedReads, MetadataState):
         rules = archive_rules(active, count, keep, archived_before)
         exercised = archive_exercises(active, count, keep, archived_before)
         expected = self.model.archive_span(session, count, keep)
-        write = self.call_watched("archive_span", (session, count, keep),
-                                  [Step("get_history", (session, ALL))],
-                                  self.atomic_archive)
+        write = self.call_watched(
+            "archive_span", (session, count, keep), [Step("get_history", (session, ALL))], self.atomic_archive
+        )
         for _driver, actual in write.results:
             if isinstance(actual, Raised):
                 self.expect_value(rules, write.results, expected)
@@ -335,8 +381,7 @@ class MessageSteps(DerivedReads, MetadataState):
             pass
         else:
             raise AssertionError(f"the model accepted archive_span({count!r}, {keep!r})")
-        self.expect_error(["ARCH-11"], self.call("archive_span", session, count, keep),
-                          (ValueError,))
+        self.expect_error(["ARCH-11"], self.call("archive_span", session, count, keep), (ValueError,))
         self.check_session(session, ["ARCH-11"], ["ARCH-11"])
         if self.model.holds_messages(session):
             self.credit({"ARCH-11"})
@@ -361,20 +406,34 @@ class MessageSteps(DerivedReads, MetadataState):
             self.expect_value(["CLEAR-03"], self.call("clear_all"), None)
             self.check_sessions([(other, ["CLEAR-03"], None) for other in SESSIONS])
             self.check_metadata(["CLEAR-04"])
-            self.credit(clear_exercises(everything=True, cleared=cleared, archived=False,
-                                        others_hold=False, metadata_held=metadata_held))
+            self.credit(
+                clear_exercises(
+                    everything=True,
+                    cleared=cleared,
+                    archived=False,
+                    others_hold=False,
+                    metadata_held=metadata_held,
+                )
+            )
             return
         if "CLEAR-02" in self.tolerance:
             return
         exercised = clear_exercises(
-            everything=False, cleared=self.model.holds_messages(session),
-            archived=self.model.has_archived(session), metadata_held=metadata_held,
-            others_hold=any(self.model.holds_messages(s) for s in SESSIONS if s != session))
+            everything=False,
+            cleared=self.model.holds_messages(session),
+            archived=self.model.has_archived(session),
+            metadata_held=metadata_held,
+            others_hold=any(self.model.holds_messages(s) for s in SESSIONS if s != session),
+        )
         self.model.clear_session(session)
         self.expect_value(["CLEAR-01"], self.call("clear_session", session), None)
         # CLEAR-01: its history empties; CLEAR-02: its archive too; MSG-06: other sessions stay.
-        self.check_sessions([(other, ["CLEAR-01"], ["CLEAR-02"]) if other == session
-                             else (other, ["MSG-06"], None) for other in SESSIONS])
+        self.check_sessions(
+            [
+                (other, ["CLEAR-01"], ["CLEAR-02"]) if other == session else (other, ["MSG-06"], None)
+                for other in SESSIONS
+            ]
+        )
         self.check_metadata(["CLEAR-02"])
         self.credit(exercised)
 
@@ -398,8 +457,12 @@ class MessageSteps(DerivedReads, MetadataState):
     )
     @logged
     def get_messages_by_session_range(
-        self, session: str, bounds: tuple[int, int], unbounded: str,
-        roles: list[str] | None, exclude_kinds: list[str] | None,
+        self,
+        session: str,
+        bounds: tuple[int, int],
+        unbounded: str,
+        roles: list[str] | None,
+        exclude_kinds: list[str] | None,
     ) -> None:
         if self.skips(session):
             return
@@ -418,8 +481,7 @@ class MessageSteps(DerivedReads, MetadataState):
         if self.range_unjudged(hits):
             return
         expected = hits[:cap]
-        results = self.call("get_messages_by_session_range", session, low, high, roles,
-                            exclude_kinds)
+        results = self.call("get_messages_by_session_range", session, low, high, roles, exclude_kinds)
         capped = len(hits) > cap
         read: tuple[str, ...] = ("RANGE-01", "RANGE-03") if capped else ("RANGE-02", "RANGE-04")
         filtered = roles is not None or bool(exclude_kinds)
@@ -428,22 +490,29 @@ class MessageSteps(DerivedReads, MetadataState):
             if self.range_agrees(actual, expected, hits):
                 continue
             if isinstance(actual, list) and len(actual) > cap:
-                raise self.fail(["RANGE-01"], driver, f"range read returned {len(actual)} "
-                                f"messages, cap is {cap}")
+                raise self.fail(
+                    ["RANGE-01"], driver, f"range read returned {len(actual)} messages, cap is {cap}"
+                )
             if capped and isinstance(actual, list) and len(actual) == len(expected):
                 read = ("RANGE-03", *read)  # the right number, the wrong end kept
             missing = [m for m in expected if isinstance(actual, list) and m not in actual]
             if missing and all(m.timestamp in (low, high) for m in missing):
                 read = ("RANGE-02", *read)  # only messages on a bound went missing
-            read = (*self.range_filters_failing(driver, session, low, high, roles,
-                                                exclude_kinds),
-                    *self.range_capped_wrong(session, actual, hits), *read)
+            read = (
+                *self.range_filters_failing(driver, session, low, high, roles, exclude_kinds),
+                *self.range_capped_wrong(session, actual, hits),
+                *read,
+            )
             rules = self.mismatch_rules(session, expected, actual, read, "RANGE-03", ())
             self.expect_value(rules, [(driver, actual)], expected)
         unfiltered = self.model.session_range_hits(session, low, high)
-        self.credit_read(session, range_exercises(
-            hits, unfiltered, cap, (low, high), self.model.archived_contents(session), filtered),
-            bool(expected))
+        self.credit_read(
+            session,
+            range_exercises(
+                hits, unfiltered, cap, (low, high), self.model.archived_contents(session), filtered
+            ),
+            bool(expected),
+        )
 
     @precondition(lambda self: "get_recent_messages_across_sessions" in self.optional)
     @rule(
@@ -457,8 +526,13 @@ class MessageSteps(DerivedReads, MetadataState):
     )
     @logged
     def get_recent_messages_across_sessions(
-        self, limit: int | float, since: int | None, platform: str | None,
-        exclude: list[str] | None, roles: list[str] | None, kinds: list[str] | None,
+        self,
+        limit: int | float,
+        since: int | None,
+        platform: str | None,
+        exclude: list[str] | None,
+        roles: list[str] | None,
+        kinds: list[str] | None,
         exclude_kinds: list[str] | None,
     ) -> None:
         if "MSG-04" in self.tolerance and not any(self.model.holds_messages(s) for s in SESSIONS):
@@ -470,24 +544,35 @@ class MessageSteps(DerivedReads, MetadataState):
         if "CROSS-05" in self.tolerance:
             since = platform = exclude = None
         query = RecentMessagesAcrossSessionsQuery(
-            limit=limit, since_ts=self.stored_stamp(since), platform=platform,
-            exclude_session_ids=exclude, roles=roles, kinds=kinds, exclude_kinds=exclude_kinds,
+            limit=limit,
+            since_ts=self.stored_stamp(since),
+            platform=platform,
+            exclude_session_ids=exclude,
+            roles=roles,
+            kinds=kinds,
+            exclude_kinds=exclude_kinds,
         )
         candidates, wanted = self.model.cross_session_candidates(query)
         rules = cross_rules(query, len(candidates), self.model.cross_session_max_limit)
         results = self.call("get_recent_messages_across_sessions", query)
         for driver, actual in results:
             if isinstance(actual, Raised):
-                raise self.fail(rules, driver, f"cross-session read {py(query)} raised "
-                                f"{actual.error.__name__}: {actual.text}")
+                raise self.fail(
+                    rules,
+                    driver,
+                    f"cross-session read {py(query)} raised {actual.error.__name__}: {actual.text}",
+                )
             why = self.cross_verdict(candidates, wanted, actual)
             if why is not None:
                 expected = self.model.get_recent_messages_across_sessions(query)
-                rules = [*self.cross_read_rules(driver, query, candidates, wanted, actual),
-                         *rules]
-                raise self.fail(rules, driver, f"get_recent_messages_across_sessions({py(query)})"
-                                f": {why}; expected e.g. {describe(expected)}, got "
-                                f"{describe(actual)}")
+                rules = [*self.cross_read_rules(driver, query, candidates, wanted, actual), *rules]
+                raise self.fail(
+                    rules,
+                    driver,
+                    f"get_recent_messages_across_sessions({py(query)})"
+                    f": {why}; expected e.g. {describe(expected)}, got "
+                    f"{describe(actual)}",
+                )
         self.credit_cross(query, candidates)
 
     # -- rewriting and deleting ----------------------------------------------------------------
@@ -500,9 +585,7 @@ class MessageSteps(DerivedReads, MetadataState):
         limit=LIMITS,
     )
     @logged
-    def update_message_content(
-        self, session: str, old: str, new: str, limit: int | float | None
-    ) -> None:
+    def update_message_content(self, session: str, old: str, new: str, limit: int | float | None) -> None:
         if self.skips(session):
             return
         new = old if new == SAME_TEXT else new
@@ -524,8 +607,7 @@ class MessageSteps(DerivedReads, MetadataState):
         exercised = update_exercises(active, stored, old, new, limit)
         expected = self.model.update_message_content(session, old, new, limit)
         after = self.model.get_full_history(session, math.inf)
-        self.rewritten = {m.content for m, was in zip(after, stored, strict=True)
-                          if m.content != was.content}
+        self.rewritten = {m.content for m, was in zip(after, stored, strict=True) if m.content != was.content}
         results = self.call("update_message_content", session, old, new, limit)
         self.expect_value(rules, results, expected)
         self.check_session(session, rules)
@@ -541,16 +623,16 @@ class MessageSteps(DerivedReads, MetadataState):
         elsewhere=st.one_of(st.none(), st.integers(0, 12)),
     )
     @logged
-    def delete_messages_by_timestamps(self, session: str, picks: list[int], stray: bool,
-                                      elsewhere: int | None = None) -> None:
+    def delete_messages_by_timestamps(
+        self, session: str, picks: list[int], stray: bool, elsewhere: int | None = None
+    ) -> None:
         if "DEL-01" in self.tolerance or self.skips(session):
             return
         stored = self.model.stored_timestamps(session)
         stamps = [stored[p % len(stored)] for p in picks] if stored else []
         if stray:
             stamps.append(STRAY_TS)  # never stored: deletes nothing
-        foreign = sorted(t for s in SESSIONS if s != session
-                         for t in self.model.stored_timestamps(s))
+        foreign = sorted(t for s in SESSIONS if s != session for t in self.model.stored_timestamps(s))
         if elsewhere is not None and foreign:
             # A timestamp of another session (the oldest ones are the archived ones): only the
             # session filter keeps its messages, active and archived (MSG-06).
@@ -558,16 +640,18 @@ class MessageSteps(DerivedReads, MetadataState):
         if not stamps and "DEL-02" in self.tolerance:
             return  # the one input DEL-02 alone decides; every other deletion still runs
         rules = ["DEL-02"] if not stamps else ["DEL-01"]
-        exercised = delete_exercises(self.everything_in(session), stamps, [
-            m for s in SESSIONS if s != session for m in self.everything_in(s)])
+        exercised = delete_exercises(
+            self.everything_in(session),
+            stamps,
+            [m for s in SESSIONS if s != session for m in self.everything_in(s)],
+        )
         expected = self.model.delete_messages_by_timestamps(session, stamps)
         results = self.call("delete_messages_by_timestamps", session, stamps)
         for _driver, actual in results:
             if isinstance(actual, Raised):
                 self.expect_value(rules, results, expected)
         # What was deleted decides the rule (another session touched is MSG-06); then the count.
-        self.check_sessions([(other, rules if other == session else ["MSG-06"], None)
-                             for other in SESSIONS])
+        self.check_sessions([(other, rules if other == session else ["MSG-06"], None) for other in SESSIONS])
         self.expect_value(rules, results, expected)
         self.credit_read(session, exercised, False)
 

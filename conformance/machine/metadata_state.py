@@ -38,11 +38,10 @@ def type_differs(actual: Any, expected: Any) -> str | None:
     return json_difference(actual, expected)
 
 
-def _pairs_differ(got: Sequence[tuple[str, Any]], want: Sequence[tuple[str, Any]],
-                  differs: Any) -> bool:
+def _pairs_differ(got: Sequence[tuple[str, Any]], want: Sequence[tuple[str, Any]], differs: Any) -> bool:
     return len(got) != len(want) or any(
-        gk != wk or differs(gd, wd) is not None
-        for (gk, gd), (wk, wd) in zip(got, want, strict=True))
+        gk != wk or differs(gd, wd) is not None for (gk, gd), (wk, wd) in zip(got, want, strict=True)
+    )
 
 
 @attrs.frozen
@@ -95,22 +94,25 @@ class MetadataState(MachineCore):
         """Whether ``data`` is no payload ever handed over (as a JSON value)."""
         return all(json_differs(data, handed) is not None for handed in self.handed)
 
-    def expect_data(self, rules: Sequence[str], results: Results, expected: Any,
-                    faithful: bool = True) -> None:
+    def expect_data(
+        self, rules: Sequence[str], results: Results, expected: Any, faithful: bool = True
+    ) -> None:
         """Every driver must have returned ``expected`` as a JSON value (else ``rules``) and,
         when ``faithful`` and META-07 is not tolerated, with lists where JSON reads arrays."""
         call = self.script[-1].call()
         for driver, actual in results:
             if isinstance(actual, Raised):
-                raise self.fail(rules, driver, f"{call}: expected {describe(expected)}, raised "
-                                f"{actual.error.__name__}: {actual.text}")
+                raise self.fail(
+                    rules,
+                    driver,
+                    f"{call}: expected {describe(expected)}, raised {actual.error.__name__}: {actual.text}",
+                )
             difference = json_differs(actual, expected)
             if difference is not None:
                 raise self.fail(rules, driver, f"{call}: {difference}")
             difference = type_differs(actual, expected)
             if faithful and difference is not None and "META-07" not in self.tolerance:
-                raise self.fail(["META-07"], driver,
-                                f"{call}: {difference} (what a JSON round trip reads)")
+                raise self.fail(["META-07"], driver, f"{call}: {difference} (what a JSON round trip reads)")
 
     def check_metadata(self, cause: Sequence[str], lead: Sequence[str] = ()) -> None:
         """Every namespace lists what the model holds (and updated_at moves as it must).
@@ -118,8 +120,9 @@ class MetadataState(MachineCore):
         ``lead``: rules a step diagnosed for certain (a batch that wrote across namespaces),
         blamed before what a listing alone suggests.
         """
-        self.listed_unreadable = {(ns, key) for ns, key in self.listed_unreadable
-                                  if key in self.model.unreadable_keys(ns)}
+        self.listed_unreadable = {
+            (ns, key) for ns, key in self.listed_unreadable if key in self.model.unreadable_keys(ns)
+        }
         for namespace in NAMESPACES:
             expected = self.model.list_metadata_versions(namespace)
             with self.checking("list_metadata", namespace) as results:
@@ -128,32 +131,41 @@ class MetadataState(MachineCore):
             unreadable = bool(self.model.unreadable_keys(namespace))
             others = any(self.model.list_metadata_keys(ns) for ns in NAMESPACES if ns != namespace)
             alike = "META-07" not in self.tolerance and any(
-                (namespace, e.entry.key) in self.alike for e in expected)
-            self.credit(listing_exercises([e.entry.data for e in expected], unreadable, others,
-                                          alike))
+                (namespace, e.entry.key) in self.alike for e in expected
+            )
+            self.credit(listing_exercises([e.entry.data for e in expected], unreadable, others, alike))
             if "list_metadata_keys" in self.optional:
                 keys = self.model.list_metadata_keys(namespace)
                 # A clear never touches metadata: any change after it is the clear's fault. So is
                 # losing an unreadable key this listing showed before: the step lost it.
                 clearing = any(r.startswith("CLEAR-") for r in cause)
                 shown = {(namespace, key) for key in self.model.unreadable_keys(namespace)}
-                rules = ([*cause, "META-10"] if clearing or (shown and shown <= self.listed_unreadable)
-                         else ["META-10", *cause])
+                rules = (
+                    [*cause, "META-10"]
+                    if clearing or (shown and shown <= self.listed_unreadable)
+                    else ["META-10", *cause]
+                )
                 with self.checking("list_metadata_keys", namespace) as results:
                     self.expect_value([*lead, *rules], results, keys)
                 self.listed_unreadable |= shown
                 if unreadable:
                     self.credit({"META-10"})
 
-    def check_listing(self, driver: str, namespace: str, expected: list[ModelEntry], actual: Any,
-                      cause: Sequence[str], lead: Sequence[str] = ()) -> None:
+    def check_listing(
+        self,
+        driver: str,
+        namespace: str,
+        expected: list[ModelEntry],
+        actual: Any,
+        cause: Sequence[str],
+        lead: Sequence[str] = (),
+    ) -> None:
         call = f"list_metadata({namespace!r})"
         want = [(e.entry.key, e.entry.data) for e in expected]
         unreadable = self.model.unreadable_keys(namespace)
         if isinstance(actual, Raised) or not isinstance(actual, list):
             corrupt = ["META-09"] if unreadable else []  # one bad entry broke the whole listing
-            raise self.fail([*lead, *corrupt, "META-02", *cause], driver,
-                            f"{call}: got {describe(actual)}")
+            raise self.fail([*lead, *corrupt, "META-02", *cause], driver, f"{call}: got {describe(actual)}")
         if "META-04" in self.tolerance:
             actual = sorted(actual, key=lambda e: str(getattr(e, "key", "")))
         got = [(e.key, e.data) for e in actual if isinstance(e, MetadataEntry)]
@@ -163,61 +175,87 @@ class MetadataState(MachineCore):
                 rules = ["META-09", *cause]  # an unreadable entry was listed, not skipped
             elif any(leaked(data) for _, data in got):
                 rules = ["META-06", *cause]  # a caller's mutation reached storage
-            elif (len(got) == len(actual) and by_key != got
-                    and not _pairs_differ(by_key, want, json_differs)):
+            elif len(got) == len(actual) and by_key != got and not _pairs_differ(by_key, want, json_differs):
                 rules = ["META-04", *cause]
             elif [k for k, _ in got] == [k for k, _ in want]:
-                changed = [d for (_, d), (_, w) in zip(got, want, strict=True)
-                           if json_differs(d, w) is not None]
+                changed = [
+                    d for (_, d), (_, w) in zip(got, want, strict=True) if json_differs(d, w) is not None
+                ]
                 # Data no call ever handed over was changed on its way (META-01); a payload
                 # handed over for another entry or at another time was the step's doing.
-                rules = (["META-01", *cause] if any(self.mangled(d) for d in changed)
-                         else [*cause, "META-01"])
+                rules = ["META-01", *cause] if any(self.mangled(d) for d in changed) else [*cause, "META-01"]
             elif not self.entries_match(driver, namespace, {k for k, _ in got + want}):
                 rules = [*cause, "META-02"]  # the stored entries diverged: the write's fault
             else:
                 rules = ["META-02", *cause]  # get_metadata agrees: the listing is wrong
             raise self.fail([*lead, *rules], driver, f"{call}: expected {want!r}, got {got!r}")
         if "META-07" not in self.tolerance and _pairs_differ(got, want, type_differs):
-            raise self.fail(["META-07"], driver, f"{call}: expected {want!r}, got {got!r} "
-                            "(arrays come back as a JSON round trip reads them: lists)")
+            raise self.fail(
+                ["META-07"],
+                driver,
+                f"{call}: expected {want!r}, got {got!r} "
+                "(arrays come back as a JSON round trip reads them: lists)",
+            )
         if "META-05" not in self.tolerance:
             self.check_stamps(driver, namespace, expected, actual, cause)
 
-    def check_stamps(self, driver: str, namespace: str, expected: list[ModelEntry],
-                     actual: list[MetadataEntry], cause: Sequence[str]) -> None:
+    def check_stamps(
+        self,
+        driver: str,
+        namespace: str,
+        expected: list[ModelEntry],
+        actual: list[MetadataEntry],
+        cause: Sequence[str],
+    ) -> None:
         """META-05: updated_at is integer epoch ms and grows on every overwrite, only then."""
         call = f"list_metadata({namespace!r})"
         for model_entry, entry in zip(expected, actual, strict=False):
             ident = (driver, namespace, entry.key)
             if not isinstance(entry.updated_at, int) or isinstance(entry.updated_at, bool):
-                raise self.fail(["META-05"], driver,
-                                f"{call}: updated_at of {entry.key!r} is {entry.updated_at!r}, "
-                                "not integer epoch ms")
+                raise self.fail(
+                    ["META-05"],
+                    driver,
+                    f"{call}: updated_at of {entry.key!r} is {entry.updated_at!r}, not integer epoch ms",
+                )
             previous = self.seen_updated.get(ident)
             if previous is not None and previous.created == model_entry.created:
                 stamp = previous.updated_at
                 if model_entry.version > previous.version and entry.updated_at <= stamp:
                     previous.restore(self.script)
-                    raise self.fail(["META-05"], driver,
-                                    f"{call}: {entry.key!r} was overwritten but updated_at "
-                                    f"stayed {entry.updated_at} (was {stamp})")
+                    raise self.fail(
+                        ["META-05"],
+                        driver,
+                        f"{call}: {entry.key!r} was overwritten but updated_at "
+                        f"stayed {entry.updated_at} (was {stamp})",
+                    )
                 if model_entry.version == previous.version and entry.updated_at != stamp:
                     rejected = [r for r in cause if r in ("COMMIT-04", "META-08")]
                     previous.restore(self.script)
-                    raise self.fail([*rejected, "META-05"], driver,
-                                    f"{call}: {entry.key!r} was not written but updated_at "
-                                    f"moved from {stamp} to {entry.updated_at}")
+                    raise self.fail(
+                        [*rejected, "META-05"],
+                        driver,
+                        f"{call}: {entry.key!r} was not written but updated_at "
+                        f"moved from {stamp} to {entry.updated_at}",
+                    )
                 if model_entry.version > previous.version:
                     self.credit({"META-05"})  # an overwrite, and its stamp grew
-            self.seen_updated[ident] = SeenStamp(model_entry.created, model_entry.version,
-                                                 entry.updated_at, len(self.script) - 1,
-                                                 self.script[-1])
+            self.seen_updated[ident] = SeenStamp(
+                model_entry.created,
+                model_entry.version,
+                entry.updated_at,
+                len(self.script) - 1,
+                self.script[-1],
+            )
 
     def entries_match(self, driver: str, namespace: str, keys: set[str]) -> bool:
         """Whether get_metadata of each key agrees with the model (probed after a failure)."""
-        return all(json_differs(self.probe(driver, "get_metadata", namespace, key),
-                                self.model.get_metadata(namespace, key)) is None for key in keys)
+        return all(
+            json_differs(
+                self.probe(driver, "get_metadata", namespace, key), self.model.get_metadata(namespace, key)
+            )
+            is None
+            for key in keys
+        )
 
 
 __all__ = ["MetadataState", "SeenStamp"]

@@ -49,17 +49,22 @@ class MetadataSteps(MetadataState):
         """``data`` as generated, or with lists for tuples once META-07 is tolerated."""
         return plain_payload(data) if "META-07" in self.tolerance else data
 
-    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS), data=JSON_OBJECTS,
-          bad=st.one_of(st.none(), st.sampled_from(BAD_PAYLOADS)))
+    @rule(
+        namespace=st.sampled_from(NAMESPACES),
+        key=st.sampled_from(KEYS),
+        data=JSON_OBJECTS,
+        bad=st.one_of(st.none(), st.sampled_from(BAD_PAYLOADS)),
+    )
     @logged
-    def save_metadata(
-        self, namespace: str, key: str, data: JsonObject, bad: str | None
-    ) -> None:
+    def save_metadata(self, namespace: str, key: str, data: JsonObject, bad: str | None) -> None:
         if bad is not None:
             if "META-08" in self.tolerance:
                 return
-            self.expect_error(["META-08"], self.call("save_metadata", namespace, key,
-                                                     bad_payload(bad)), (TypeError, ValueError))
+            self.expect_error(
+                ["META-08"],
+                self.call("save_metadata", namespace, key, bad_payload(bad)),
+                (TypeError, ValueError),
+            )
             self.check_metadata(["META-08"], lead=["META-08"])  # nothing may have changed
             self.credit({"META-08"})
             return
@@ -75,15 +80,16 @@ class MetadataSteps(MetadataState):
         self.note_put(namespace, key, copy.deepcopy(data))
         passed = copy.deepcopy(data)
         args = (namespace, key, copy.deepcopy(data))
-        self.script.append(CallerMutates("save_metadata", args, marker=MUTATION_MARKERS[0])
-                           if mutate else Step("save_metadata", args))
+        self.script.append(
+            CallerMutates("save_metadata", args, marker=MUTATION_MARKERS[0])
+            if mutate
+            else Step("save_metadata", args)
+        )
         results: Results = []
         for opened in self.stores:
             mine = copy.deepcopy(passed)
             try:
-                value = self.loop.run_until_complete(
-                    opened.store.save_metadata(namespace, key, mine)
-                )
+                value = self.loop.run_until_complete(opened.store.save_metadata(namespace, key, mine))
             except Exception as exc:
                 value = Raised(type(exc), str(exc))
             if mutate:
@@ -102,8 +108,7 @@ class MetadataSteps(MetadataState):
         expected = self.model.get_metadata(namespace, key)
         results = self.call("get_metadata", namespace, key)
         if mutate:
-            self.script[-1] = CallerMutates("get_metadata", (namespace, key),
-                                            marker=MUTATION_MARKERS[1])
+            self.script[-1] = CallerMutates("get_metadata", (namespace, key), marker=MUTATION_MARKERS[1])
         lead = ["META-06"] if any(leaked(actual) for _, actual in results) else []
         self.expect_data([*lead, "META-01"], results, expected)
         alike = (namespace, key) in self.alike and "META-07" not in self.tolerance
@@ -121,8 +126,9 @@ class MetadataSteps(MetadataState):
     @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
     @logged
     def delete_metadata(self, namespace: str, key: str) -> None:
-        stored = (self.model.get_metadata(namespace, key) is not None
-                  or key in self.model.unreadable_keys(namespace))
+        stored = self.model.get_metadata(namespace, key) is not None or key in self.model.unreadable_keys(
+            namespace
+        )
         if not stored and "META-11" in self.tolerance:
             return
         rules = ["META-03"] if stored else ["META-11"]  # META-11: a missing key is a no-op
@@ -133,8 +139,12 @@ class MetadataSteps(MetadataState):
         self.credit(rules)
 
     @precondition(_plants)
-    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS),
-          kind=st.sampled_from(("not-json", "not-object")), then_del=st.booleans())
+    @rule(
+        namespace=st.sampled_from(NAMESPACES),
+        key=st.sampled_from(KEYS),
+        kind=st.sampled_from(("not-json", "not-object")),
+        then_del=st.booleans(),
+    )
     @logged
     def plant_unreadable(self, namespace: str, key: str, kind: str, then_del: bool) -> None:
         """An entry no read can decode, planted around the API: listings skip it (META-09), its
@@ -142,7 +152,8 @@ class MetadataSteps(MetadataState):
         for target, opened in zip(self.TARGETS, self.stores, strict=True):
             # the precondition checked every target has a hook
             planted = self.loop.run_until_complete(
-                plant_raw(target.registration, opened.store, namespace, key, cast(Any, kind)))
+                plant_raw(target.registration, opened.store, namespace, key, cast(Any, kind))
+            )
             if not planted:
                 return  # the backend cannot hold this kind: nothing changed
         self.script.append(Planted("plant", (namespace, key, kind)))
@@ -174,11 +185,18 @@ class MetadataSteps(MetadataState):
             present.discard((ns, key))
         return batch
 
-    @rule(ops=OPS, bad_at=st.one_of(st.none(), st.integers(0, 4)),
-          bad=st.sampled_from(BAD_PAYLOADS), echo=st.booleans())
+    @rule(
+        ops=OPS,
+        bad_at=st.one_of(st.none(), st.integers(0, 4)),
+        bad=st.sampled_from(BAD_PAYLOADS),
+        echo=st.booleans(),
+    )
     @logged
     def commit_metadata(
-        self, ops: list[tuple[str, str, str, JsonObject]], bad_at: int | None, bad: str,
+        self,
+        ops: list[tuple[str, str, str, JsonObject]],
+        bad_at: int | None,
+        bad: str,
         echo: bool = False,
     ) -> None:
         """A batch; with ``echo`` its first op's key comes back at the end with the other kind of
@@ -188,8 +206,7 @@ class MetadataSteps(MetadataState):
             ops = [*ops, ("del" if kind == "put" else "put", ns, key, data)]
         batch = self.batch_of(ops)
         if bad_at is not None and not {"COMMIT-04", "META-08"} & self.tolerance.rules:
-            batch.insert(min(bad_at, len(batch)), MetadataPut(NAMESPACES[1], "bad",
-                                                              bad_payload(bad)))
+            batch.insert(min(bad_at, len(batch)), MetadataPut(NAMESPACES[1], "bad", bad_payload(bad)))
         if not batch and "COMMIT-03" in self.tolerance:
             return
         self.stamp += 1
@@ -205,11 +222,12 @@ class MetadataSteps(MetadataState):
             rejected = False
         except (TypeError, ValueError):
             rejected = True
-        unreadable = any(isinstance(op, MetadataDel)
-                         and op.key in self.model.unreadable_keys(op.namespace) for op in batch)
-        write = self.call_watched("commit_metadata", (batch,),
-                                  [Step("list_metadata", (ns,)) for ns in spaces],
-                                  self.atomic_metadata)
+        unreadable = any(
+            isinstance(op, MetadataDel) and op.key in self.model.unreadable_keys(op.namespace) for op in batch
+        )
+        write = self.call_watched(
+            "commit_metadata", (batch,), [Step("list_metadata", (ns,)) for ns in spaces], self.atomic_metadata
+        )
         lead: list[str] = []
         if rejected:
             self.refused(write.results)
@@ -235,8 +253,9 @@ class MetadataSteps(MetadataState):
                 else:
                     self.note_gone(op.namespace, op.key)
         self.expect_whole(["COMMIT-05"], write)
-        self.credit(commit_exercises(batch, rejected=rejected, missing_del=missing_del,
-                                     unreadable_del=unreadable))
+        self.credit(
+            commit_exercises(batch, rejected=rejected, missing_del=missing_del, unreadable_del=unreadable)
+        )
         if rejected:
             self.credit({"META-08"})
 
@@ -248,9 +267,13 @@ class MetadataSteps(MetadataState):
         call = self.script[-1].call()
         for driver, actual in results:
             if not isinstance(actual, Raised):
-                raise self.fail(["META-08"], driver, f"{call}: a payload JSON cannot hold was "
-                                f"accepted: expected TypeError or ValueError, returned "
-                                f"{describe(actual)}")
+                raise self.fail(
+                    ["META-08"],
+                    driver,
+                    f"{call}: a payload JSON cannot hold was "
+                    f"accepted: expected TypeError or ValueError, returned "
+                    f"{describe(actual)}",
+                )
         errors: tuple[type[BaseException], ...] = (TypeError, ValueError)
         for _driver, actual in results:
             if isinstance(actual, Raised) and not issubclass(actual.error, errors):
@@ -272,25 +295,29 @@ class MetadataSteps(MetadataState):
                 model.commit_metadata([attrs.evolve(op, namespace=space) for op in batch])
             except (TypeError, ValueError):
                 continue
-            collapsed.append({ns: [(e.key, e.data) for e in model.list_metadata(ns)]
-                              for ns in NAMESPACES})
+            collapsed.append({ns: [(e.key, e.data) for e in model.list_metadata(ns)] for ns in NAMESPACES})
         for opened in self.stores:
             seen: dict[str, list[tuple[str, JsonObject]]] = {}
             for namespace in NAMESPACES:
                 listing = self.probe(opened.name, "list_metadata", namespace)
                 if not isinstance(listing, list):
                     return False
-                seen[namespace] = [(e.key, e.data) for e in listing
-                                   if isinstance(e, MetadataEntry)]
+                seen[namespace] = [(e.key, e.data) for e in listing if isinstance(e, MetadataEntry)]
                 stored = {e.key: e.data for e in self.model.list_metadata(namespace)}
                 elsewhere = [op for op in batch if op.namespace != namespace]
                 for key, data in seen[namespace]:
                     if key not in stored and (
-                            namespace in untouched or any(op.key == key for op in elsewhere)):
+                        namespace in untouched or any(op.key == key for op in elsewhere)
+                    ):
                         return True
-                    if key in stored and data != stored[key] and any(
+                    if (
+                        key in stored
+                        and data != stored[key]
+                        and any(
                             isinstance(op, MetadataPut) and op.key == key and op.data == data
-                            for op in elsewhere):
+                            for op in elsewhere
+                        )
+                    ):
                         return True
             if seen in collapsed:
                 return True

@@ -32,7 +32,7 @@ def simpler_values(value: Any) -> Iterator[Any]:
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
             for simpler in simpler_values(item):
-                changed = [*value[:index], simpler, *value[index + 1:]]
+                changed = [*value[:index], simpler, *value[index + 1 :]]
                 yield changed if isinstance(value, list) else tuple(changed)
 
 
@@ -41,11 +41,11 @@ def without_one_item(value: Any) -> Iterator[Any]:
     or a list inside the tuples of one, such as the keep positions of a seeded archive)."""
     if isinstance(value, list):
         for index in reversed(range(len(value))):
-            yield value[:index] + value[index + 1:]
+            yield value[:index] + value[index + 1 :]
     if isinstance(value, list | tuple):
         for index, item in enumerate(value):
             for smaller in without_one_item(item):
-                changed = [*value[:index], smaller, *value[index + 1:]]
+                changed = [*value[:index], smaller, *value[index + 1 :]]
                 yield changed if isinstance(value, list) else tuple(changed)
 
 
@@ -73,8 +73,9 @@ def narrower(found: MachineFailure, best: MachineFailure) -> bool:
     return set(found.involved) < set(best.involved)
 
 
-def minimize(machine: Callable[[], Any], failure: MachineFailure,
-             max_replays: int = MAX_REPLAYS) -> MachineFailure:
+def minimize(
+    machine: Callable[[], Any], failure: MachineFailure, max_replays: int = MAX_REPLAYS
+) -> MachineFailure:
     """Cut ``failure``'s history down while the same rule still fails (or the failure narrows,
     see :func:`narrower`): drop whole rule calls, then items of list arguments, then make
     generated messages plainer (each pass to a fixpoint)."""
@@ -95,7 +96,7 @@ def minimize(machine: Callable[[], Any], failure: MachineFailure,
 
     def with_arg(index: int, arg: str, value: Any) -> list[LoggedCall]:
         name, kwargs = steps[index]
-        return [*steps[:index], (name, {**kwargs, arg: value}), *steps[index + 1:]]
+        return [*steps[:index], (name, {**kwargs, arg: value}), *steps[index + 1 :]]
 
     def drop_steps() -> bool:
         """Drop runs of steps, halving the run length down to single steps (most of a long
@@ -107,7 +108,7 @@ def minimize(machine: Callable[[], Any], failure: MachineFailure,
             start = len(steps) - size
             while start > -size:
                 low = max(0, start)
-                if attempt(steps[:low] + steps[start + size:]):
+                if attempt(steps[:low] + steps[start + size :]):
                     dropped = True
                 start -= size
             if size == 1:
@@ -120,8 +121,7 @@ def minimize(machine: Callable[[], Any], failure: MachineFailure,
         changed = False
         for index in order:
             for arg in list(steps[index][1]):
-                while any(attempt(with_arg(index, arg, value))
-                          for value in candidates(steps[index][1][arg])):
+                while any(attempt(with_arg(index, arg, value)) for value in candidates(steps[index][1][arg])):
                     changed = True
         return changed
 

@@ -43,18 +43,26 @@ from aalis_memory.conformance.rules import Level
 class RunOnce(Protocol):
     """Runs one machine class under one settings object (:func:`run_minimized`, or a test's)."""
 
-    def __call__(self, machine: type[RuleBasedStateMachine], chosen: settings, *,
-                 ledger: CheckLedger) -> None: ...
+    def __call__(
+        self, machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger
+    ) -> None: ...
 
 
-def machine_for(targets: Sequence[Target], tolerance: Tolerance | None = None,
-                ledger: CheckLedger | None = None) -> type[MemoryMachine]:
+def machine_for(
+    targets: Sequence[Target], tolerance: Tolerance | None = None, ledger: CheckLedger | None = None
+) -> type[MemoryMachine]:
     """A machine class bound to ``targets`` (one driver, or several for differential mode),
     tolerating ``tolerance`` and crediting its checks to ``ledger``."""
     names = "_".join(t.name for t in targets).replace("-", "_")
-    return type(f"MemoryMachine_{names}", (MemoryMachine,), {
-        "TARGETS": tuple(targets), "TOLERANCE": tolerance or Tolerance(), "LEDGER": ledger,
-    })
+    return type(
+        f"MemoryMachine_{names}",
+        (MemoryMachine,),
+        {
+            "TARGETS": tuple(targets),
+            "TOLERANCE": tolerance or Tolerance(),
+            "LEDGER": ledger,
+        },
+    )
 
 
 @attrs.frozen
@@ -72,8 +80,9 @@ class MachineRun:
     capped: bool = False
 
 
-def run_minimized(machine: type[RuleBasedStateMachine], chosen: settings, *,
-                  ledger: CheckLedger | None = None) -> None:
+def run_minimized(
+    machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger | None = None
+) -> None:
     """Run ``machine`` under ``chosen``; a failure is re-raised with its history minimized (no
     checks credited while the minimizer replays it)."""
     try:
@@ -83,10 +92,16 @@ def run_minimized(machine: type[RuleBasedStateMachine], chosen: settings, *,
             raise minimize(machine, failure) from None
 
 
-def run_machine(targets: Sequence[Target], *, profile: str = "ci", budget: float | None = None,
-                strict: bool = True, clock: Callable[[], float] = time.monotonic,
-                run_once: RunOnce = run_minimized,
-                progress: Callable[[str], None] | None = None) -> MachineRun:
+def run_machine(
+    targets: Sequence[Target],
+    *,
+    profile: str = "ci",
+    budget: float | None = None,
+    strict: bool = True,
+    clock: Callable[[], float] = time.monotonic,
+    run_once: RunOnce = run_minimized,
+    progress: Callable[[str], None] | None = None,
+) -> MachineRun:
     """Run the machine over ``targets`` under ``profile`` (``budget``: seconds, random profiles
     only); outside ``strict`` mode, go on past broken SHOULD rules as advisories.
 
@@ -119,8 +134,9 @@ def run_machine(targets: Sequence[Target], *, profile: str = "ci", budget: float
             if ending is None and not (advisory and rule_id in TOLERATIONS):
                 ending = failure
             elif advisory:
-                advisories.append(Advisory(rule_id, str(failure),
-                                           failure.driver if len(targets) > 1 else None))
+                advisories.append(
+                    Advisory(rule_id, str(failure), failure.driver if len(targets) > 1 else None)
+                )
             else:
                 later.append(failure)
             ledger.ignore(rule_id)
@@ -128,34 +144,46 @@ def run_machine(targets: Sequence[Target], *, profile: str = "ci", budget: float
                 stop = f"{rule_id} failed again although tolerated: the judging stopped there"
                 break
             if ending is not None and judging >= MAX_JUDGING_RUNS:
-                stop = (f"the judging stopped at its cap of {MAX_JUDGING_RUNS} more runs, with "
-                        f"{rule_id} still failing: a rule those runs did not check to the end is "
-                        "reported not run by the state machine")
+                stop = (
+                    f"the judging stopped at its cap of {MAX_JUDGING_RUNS} more runs, with "
+                    f"{rule_id} still failing: a rule those runs did not check to the end is "
+                    "reported not run by the state machine"
+                )
                 break
             tolerance = tolerance.past_failure(rule_id)
             continue
         break
     if ending is not None:
         ending = ending.noting(_judging_notes(judging, later, advisories, stop))
-    return MachineRun(rounds, ledger.as_property(), tuple(advisories), ending, tuple(later),
-                      capped=stop is not None and judging >= MAX_JUDGING_RUNS)
+    return MachineRun(
+        rounds,
+        ledger.as_property(),
+        tuple(advisories),
+        ending,
+        tuple(later),
+        capped=stop is not None and judging >= MAX_JUDGING_RUNS,
+    )
 
 
-def _round(run_once: RunOnce, machine: type[RuleBasedStateMachine], ledger: CheckLedger,
-           chosen: settings) -> None:
+def _round(
+    run_once: RunOnce, machine: type[RuleBasedStateMachine], ledger: CheckLedger, chosen: settings
+) -> None:
     """One round of histories; its credits count only if it ends without a failure."""
     with ledger.round():
         run_once(machine, chosen, ledger=ledger)
 
 
-def _judging_notes(runs: int, later: Sequence[MachineFailure], advisories: Sequence[Advisory],
-                   stop: str | None) -> list[str]:
+def _judging_notes(
+    runs: int, later: Sequence[MachineFailure], advisories: Sequence[Advisory], stop: str | None
+) -> list[str]:
     """What the judging after the failure that ended a run found, as lines of its text."""
     if runs == 0:
         return []
     found = ", ".join(f"{f.rule.id} ({f.rule.level.value})" for f in later) or "no other failure"
-    lines = [f"  judged on past it ({runs} more run(s) of the {JUDGING_PROFILE} profile, each "
-             f"failed rule tolerated): {found}"]
+    lines = [
+        f"  judged on past it ({runs} more run(s) of the {JUDGING_PROFILE} profile, each "
+        f"failed rule tolerated): {found}"
+    ]
     if advisories:
         lines.append(f"  advisories: {', '.join(a.rule for a in advisories)}")
     if stop is not None:

@@ -107,15 +107,19 @@ class CallerMutates(Step):
     def __str__(self) -> str:
         if self.method == "save_metadata":
             *head, data = self.args
-            return "\n        ".join((
-                f"data = {py(data)}",
-                f"await store.{self.method}({', '.join(py(a) for a in head)}, data)",
-                f"data[{self.marker!r}] = True  # the caller reuses its object",
-            ))
-        return "\n        ".join((
-            f"got = await store.{self.call()}",
-            f"if isinstance(got, dict): got[{self.marker!r}] = True  # the caller edits it",
-        ))
+            return "\n        ".join(
+                (
+                    f"data = {py(data)}",
+                    f"await store.{self.method}({', '.join(py(a) for a in head)}, data)",
+                    f"data[{self.marker!r}] = True  # the caller reuses its object",
+                )
+            )
+        return "\n        ".join(
+            (
+                f"got = await store.{self.call()}",
+                f"if isinstance(got, dict): got[{self.marker!r}] = True  # the caller edits it",
+            )
+        )
 
 
 @attrs.frozen
@@ -137,13 +141,15 @@ class Watched(Step):
         if not polled:
             return str(self)
         polls = "; ".join(f"seen.append(await store.{read.call()})" for read in self.reads)
-        return "\n        ".join((
-            "seen = []  # each read must show the state before the write or the one after it",
-            f"writer = asyncio.ensure_future(store.{self.call()})",
-            "while not writer.done():",
-            f"    {polls}; await asyncio.sleep(0)",
-            self.awaited("writer"),
-        ))
+        return "\n        ".join(
+            (
+                "seen = []  # each read must show the state before the write or the one after it",
+                f"writer = asyncio.ensure_future(store.{self.call()})",
+                "while not writer.done():",
+                f"    {polls}; await asyncio.sleep(0)",
+                self.awaited("writer"),
+            )
+        )
 
 
 def reproduction(script: Sequence[Step], polled: bool = False) -> list[str]:
@@ -153,13 +159,15 @@ def reproduction(script: Sequence[Step], polled: bool = False) -> list[str]:
     return [
         *SNIPPET_IMPORTS,
         "async def reproduce(store, plant):  # plant: your raw_metadata hook, awaitable"
-        if planting else "async def reproduce(store):",
+        if planting
+        else "async def reproduce(store):",
         *(f"    {step.render(polled and i == last)}" for i, step in enumerate(script)),
     ]
 
 
-def reproduction_for(targets: Sequence[Target], driver: str, script: Sequence[Step],
-                     polled: bool = False) -> list[str]:
+def reproduction_for(
+    targets: Sequence[Target], driver: str, script: Sequence[Step], polled: bool = False
+) -> list[str]:
     """The snippet of a failure of ``driver`` (one of the machine's ``targets``): TypeScript for
     a stdio driver, whose store's protocol lines are kept for the failure's transcript too
     (:mod:`aalis_memory.conformance.stdio.transcript`); Python otherwise."""
@@ -178,8 +186,10 @@ def reproduction_for(targets: Sequence[Target], driver: str, script: Sequence[St
 #: What a TypeScript snippet imports (the bridge's contract types).
 TS_IMPORT: Final = "import type { MemoryService, RawMetadataAccess } from '@aalis/memory-stdio-bridge';"
 #: The untyped view of the store the steps with hostile arguments call through.
-TS_LOOSE: Final = ("const loose = store as unknown as Record<string, "
-                   "(...args: unknown[]) => Promise<unknown>>;  // for arguments the types refuse")
+TS_LOOSE: Final = (
+    "const loose = store as unknown as Record<string, "
+    "(...args: unknown[]) => Promise<unknown>>;  // for arguments the types refuse"
+)
 _IDENTIFIER: Final = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _SAFE: Final = 2**53
 
@@ -207,13 +217,20 @@ def ts(value: Any) -> str:
     if isinstance(value, Message):
         return ts(value.to_json())
     if isinstance(value, RecentMessagesAcrossSessionsQuery):
-        query = {"limit": value.limit, "sinceTs": value.since_ts, "platform": value.platform,
-                 "excludeSessionIds": value.exclude_session_ids, "roles": value.roles,
-                 "kinds": value.kinds, "excludeKinds": value.exclude_kinds}
+        query = {
+            "limit": value.limit,
+            "sinceTs": value.since_ts,
+            "platform": value.platform,
+            "excludeSessionIds": value.exclude_session_ids,
+            "roles": value.roles,
+            "kinds": value.kinds,
+            "excludeKinds": value.exclude_kinds,
+        }
         return ts({k: v for k, v in query.items() if v is not None})
     if isinstance(value, MetadataPut):
-        return (f"{{op: 'put', namespace: {ts(value.namespace)}, key: {ts(value.key)}, "
-                f"data: {ts(value.data)}}}")
+        return (
+            f"{{op: 'put', namespace: {ts(value.namespace)}, key: {ts(value.key)}, data: {ts(value.data)}}}"
+        )
     if isinstance(value, MetadataDel):
         return f"{{op: 'del', namespace: {ts(value.namespace)}, key: {ts(value.key)}}}"
     if value is None:
@@ -274,18 +291,27 @@ def ts_lines(step: Step, polled: bool, last: bool) -> list[str]:
     if isinstance(step, CallerMutates):
         if step.method == "save_metadata":
             *head, data = step.args
-            return ["{", f"  const data: Record<string, unknown> = {ts(data)};",
-                    f"  await store.saveMetadata({', '.join(ts(a) for a in head)}, data);",
-                    f"  data[{ts_string(step.marker)}] = true;  // the caller reuses its object",
-                    "}"]
-        return ["{", f"  const got: unknown = await {ts_call(step)};",
-                "  if (typeof got === 'object' && got !== null && !Array.isArray(got)) {",
-                f"    (got as Record<string, unknown>)[{ts_string(step.marker)}] = true;  "
-                "// the caller edits it",
-                "  }", "}"]
+            return [
+                "{",
+                f"  const data: Record<string, unknown> = {ts(data)};",
+                f"  await store.saveMetadata({', '.join(ts(a) for a in head)}, data);",
+                f"  data[{ts_string(step.marker)}] = true;  // the caller reuses its object",
+                "}",
+            ]
+        return [
+            "{",
+            f"  const got: unknown = await {ts_call(step)};",
+            "  if (typeof got === 'object' && got !== null && !Array.isArray(got)) {",
+            f"    (got as Record<string, unknown>)[{ts_string(step.marker)}] = true;  // the caller edits it",
+            "  }",
+            "}",
+        ]
     if isinstance(step, Watched) and polled:
-        awaited = (["await writer;"] if not step.errors else
-                   [f"try {{ await writer; }} catch {{ /* must throw {_ts_errors(step)} */ }}"])
+        awaited = (
+            ["await writer;"]
+            if not step.errors
+            else [f"try {{ await writer; }} catch {{ /* must throw {_ts_errors(step)} */ }}"]
+        )
         return [
             "{",
             "  // each read must show the state before the write or the one after it",
@@ -301,8 +327,7 @@ def ts_lines(step: Step, polled: bool, last: bool) -> list[str]:
             "}",
         ]
     if step.errors:
-        return [f"try {{ await {ts_call(step, on)}; }} catch {{ /* must throw "
-                f"{_ts_errors(step)} */ }}"]
+        return [f"try {{ await {ts_call(step, on)}; }} catch {{ /* must throw {_ts_errors(step)} */ }}"]
     if last:
         return [f"console.log(await {ts_call(step)});  // the call that shows the bug"]
     return [f"await {ts_call(step)};"]
@@ -314,8 +339,7 @@ def typescript_reproduction(script: Sequence[Step], polled: bool = False) -> lis
     planting = any(isinstance(step, Planted) for step in script)
     store_type = "Required<MemoryService>" + (" & RawMetadataAccess" if planting else "")
     last = len(script) - 1
-    body = [line for i, step in enumerate(script)
-            for line in ts_lines(step, polled and i == last, i == last)]
+    body = [line for i, step in enumerate(script) for line in ts_lines(step, polled and i == last, i == last)]
     return [
         "// TypeScript: the calls the bridge made on your backend's store (a fresh one)",
         TS_IMPORT,

@@ -36,55 +36,82 @@ _NO_PLANTS: Final = "no unreadable entries planted"
 #: (tests/test_rule_attribution.py: every covered SHOULD rule is here). A toleration narrows
 #: inputs (or what is compared) to those the rule alone decides, never a whole operation others
 #: are checked through.
-TOLERATIONS: Final = MappingProxyType({
-    "LIM-05": "every read and rewrite passes a limit",
-    "LIM-06": "no limits outside the contract",
-    "MSG-02": "messages compared on role, content, kind and timestamp only",
-    "MSG-03": "every message saved with a timestamp",
-    "MSG-04": "sessions that hold nothing are neither read nor written",
-    "TS-01": "every message saved at a positive whole millisecond (no history starts at 0 or "
-             "below, no step is a fraction)",
-    "ARCH-11": "no spans outside the contract",
-    "CLEAR-02": "no clear_session (clear_all still runs)",
-    "RANGE-02": "range reads unbounded, and only of sessions without archived messages",
-    "RANGE-03": "range results compared as sets (a truncated one by its size and members)",
-    "RANGE-04": "range reads without roles or exclude_kinds",
-    "CROSS-02": "cross-session reads compared by size only, and only while nothing is archived",
-    "CROSS-03": "cross-session reads always name their roles",
-    "CROSS-04": "cross-session reads without kinds or exclude_kinds",
-    "CROSS-05": "cross-session reads without since_ts, platform or exclude_session_ids",
-    "UPD-01": _NO_UPDATES,
-    "UPD-02": _NO_UPDATES,
-    "UPD-03": "no empty old_text",
-    "DEL-01": "no deletions by timestamp",
-    "DEL-02": "no deletions by an empty list (every other deletion still runs)",
-    "META-04": "listings compared sorted by key",
-    "META-05": "updated_at not compared",
-    "META-06": "callers never change what they handed over or got back",
-    "META-07": "payloads hold lists, no tuples, and arrays are not compared by Python type",
-    "META-08": "no payload that is not JSON, saved or in a batch (no batch is refused then)",
-    "META-11": "delete_metadata only of stored keys",
-    "COMMIT-03": "no empty batches, no del of a key that is not stored",
-    "COMMIT-04": "no batch with a payload that is not JSON",
-    "COMMIT-06": "no batch deletes an unreadable entry",
-    "META-09": _NO_PLANTS,
-    "META-10": _NO_PLANTS,
-    "COUNT-01": "count_history not compared (no other rule is read through it)",
-    "ARCH-10": "archive_span not watched by a concurrent reader",
-    "COMMIT-05": "commit_metadata not watched by a concurrent reader",
-})
+TOLERATIONS: Final = MappingProxyType(
+    {
+        "LIM-05": "every read and rewrite passes a limit",
+        "LIM-06": "no limits outside the contract",
+        "MSG-02": "messages compared on role, content, kind and timestamp only",
+        "MSG-03": "every message saved with a timestamp",
+        "MSG-04": "sessions that hold nothing are neither read nor written",
+        "TS-01": "every message saved at a positive whole millisecond (no history starts at 0 or "
+        "below, no step is a fraction)",
+        "ARCH-11": "no spans outside the contract",
+        "CLEAR-02": "no clear_session (clear_all still runs)",
+        "RANGE-02": "range reads unbounded, and only of sessions without archived messages",
+        "RANGE-03": "range results compared as sets (a truncated one by its size and members)",
+        "RANGE-04": "range reads without roles or exclude_kinds",
+        "CROSS-02": "cross-session reads compared by size only, and only while nothing is archived",
+        "CROSS-03": "cross-session reads always name their roles",
+        "CROSS-04": "cross-session reads without kinds or exclude_kinds",
+        "CROSS-05": "cross-session reads without since_ts, platform or exclude_session_ids",
+        "UPD-01": _NO_UPDATES,
+        "UPD-02": _NO_UPDATES,
+        "UPD-03": "no empty old_text",
+        "DEL-01": "no deletions by timestamp",
+        "DEL-02": "no deletions by an empty list (every other deletion still runs)",
+        "META-04": "listings compared sorted by key",
+        "META-05": "updated_at not compared",
+        "META-06": "callers never change what they handed over or got back",
+        "META-07": "payloads hold lists, no tuples, and arrays are not compared by Python type",
+        "META-08": "no payload that is not JSON, saved or in a batch (no batch is refused then)",
+        "META-11": "delete_metadata only of stored keys",
+        "COMMIT-03": "no empty batches, no del of a key that is not stored",
+        "COMMIT-04": "no batch with a payload that is not JSON",
+        "COMMIT-06": "no batch deletes an unreadable entry",
+        "META-09": _NO_PLANTS,
+        "META-10": _NO_PLANTS,
+        "COUNT-01": "count_history not compared (no other rule is read through it)",
+        "ARCH-10": "archive_span not watched by a concurrent reader",
+        "COMMIT-05": "commit_metadata not watched by a concurrent reader",
+    }
+)
 
 
 #: Rules about what a read answers, not what a write leaves: a divergence only they explain
 #: leaves the stored state as the model has it. Every other rule's divergence may not.
-READ_RULES: Final = frozenset({
-    "LIM-01", "LIM-02", "LIM-04", "LIM-06",
-    "HIST-01", "HIST-02", "HIST-03", "HIST-04", "HIST-05", "COUNT-01", "FULL-01", "FULL-02",
-    "ARCH-09", "ARCH-10",
-    "RANGE-01", "RANGE-02", "RANGE-03", "RANGE-04",
-    "CROSS-01", "CROSS-02", "CROSS-03", "CROSS-04", "CROSS-05",
-    "META-04", "META-05", "META-07", "META-09", "META-10", "COMMIT-05",
-})
+READ_RULES: Final = frozenset(
+    {
+        "LIM-01",
+        "LIM-02",
+        "LIM-04",
+        "LIM-06",
+        "HIST-01",
+        "HIST-02",
+        "HIST-03",
+        "HIST-04",
+        "HIST-05",
+        "COUNT-01",
+        "FULL-01",
+        "FULL-02",
+        "ARCH-09",
+        "ARCH-10",
+        "RANGE-01",
+        "RANGE-02",
+        "RANGE-03",
+        "RANGE-04",
+        "CROSS-01",
+        "CROSS-02",
+        "CROSS-03",
+        "CROSS-04",
+        "CROSS-05",
+        "META-04",
+        "META-05",
+        "META-07",
+        "META-09",
+        "META-10",
+        "COMMIT-05",
+    }
+)
 
 
 @attrs.frozen
@@ -144,8 +171,7 @@ class Tolerance:
 
 def _fields_others_need(value: Any) -> Any:
     if isinstance(value, Message):
-        return Message(role=value.role, content=value.content, kind=value.kind,
-                       timestamp=value.timestamp)
+        return Message(role=value.role, content=value.content, kind=value.kind, timestamp=value.timestamp)
     if isinstance(value, RecentMessageRecord):
         return RecentMessageRecord(value.session_id, _fields_others_need(value.message))
     if isinstance(value, list):

@@ -46,8 +46,10 @@ from aalis_memory.conformance.plugin.options import (
 
 #: The provider half of the kit (``--memory-compression-provider``) lives in its own plugin module;
 #: what the kit does about other plugins of the run, in another (its hook must run first).
-pytest_plugins = ["aalis_memory.conformance.compression.plugin",
-                  "aalis_memory.conformance.plugin.other_plugins"]
+pytest_plugins = [
+    "aalis_memory.conformance.compression.plugin",
+    "aalis_memory.conformance.plugin.other_plugins",
+]
 
 __all__ = [
     "CallsInFlight",

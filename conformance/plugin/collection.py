@@ -106,8 +106,7 @@ class SuiteModule(pytest.Module):
 
     def collect(self) -> Any:
         for item in super().collect():
-            if getattr(item, "originalname", None) == DIFFERENTIAL_TEST and not _differential(
-                    self.config):
+            if getattr(item, "originalname", None) == DIFFERENTIAL_TEST and not _differential(self.config):
                 continue  # exists only when it runs: no phantom item in a run without the mode
             if type(item) is pytest.Function:
                 item.__class__ = SuiteFunction  # pytest has no hook for a Function subclass
@@ -161,8 +160,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tests of rules left out by ``--memory-rules`` are deselected (and reported not run)."""
     selected = config.stash[RULES]
     if selected.patterns:
-        dropped = [i for i in items
-                   if properties.spec_ids(i) and not any(map(selected, properties.spec_ids(i)))]
+        dropped = [
+            i for i in items if properties.spec_ids(i) and not any(map(selected, properties.spec_ids(i)))
+        ]
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = [i for i in items if i not in dropped]

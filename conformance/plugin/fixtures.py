@@ -80,12 +80,17 @@ def aalis_memory_ctx(
     """The context handed to the driver factory."""
     cause = aalis_memory_run_state.unusable_cause(aalis_memory_registration.name)
     if cause is not None:
-        pytest.skip(f"driver {aalis_memory_registration.name!r} {cause} (reported once, at the "
-                    "test where it happened)")
+        pytest.skip(
+            f"driver {aalis_memory_registration.name!r} {cause} (reported once, at the "
+            "test where it happened)"
+        )
     options = request.config.stash[SESSION_OPTIONS].for_driver(aalis_memory_registration)
-    return DriverContext(name=aalis_memory_registration.name,
-                         tmp_path=aalis_memory_folders(request.node.name),
-                         options=dict(options), call_timeout=call_timeout(request.config))
+    return DriverContext(
+        name=aalis_memory_registration.name,
+        tmp_path=aalis_memory_folders(request.node.name),
+        options=dict(options),
+        call_timeout=call_timeout(request.config),
+    )
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
@@ -110,23 +115,29 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 recorder.forget()
 
 
-def _note_transcript(item: pytest.Item, call: pytest.CallInfo[None], made: pytest.TestReport,
-                     recorders: Mapping[str, Recorder]) -> None:
+def _note_transcript(
+    item: pytest.Item, call: pytest.CallInfo[None], made: pytest.TestReport, recorders: Mapping[str, Recorder]
+) -> None:
     if call.excinfo is None or made.skipped:
         return
     from aalis_memory.conformance.machine.failure import MachineFailure
     from aalis_memory.conformance.stdio import transcript
 
-    index, judgement = next(((i, value) for i, (key, value) in enumerate(made.user_properties)
-                             if isinstance(value, Judgement)), (None, None))
+    index, judgement = next(
+        ((i, value) for i, (key, value) in enumerate(made.user_properties) if isinstance(value, Judgement)),
+        (None, None),
+    )
     if (judgement is None or not judgement.failing()) and not made.failed:
         return
     driver = judgement.driver if judgement is not None else properties.driver_of(item)
     exc = call.excinfo.value
     key = exc.reproduction if isinstance(exc, MachineFailure) else None
     recorder = recorders.get(str(driver))
-    note = (None if recorder is None else
-            transcript.failure_note(recorder, item.nodeid, _transcript_folder(item.config), key))
+    note = (
+        None
+        if recorder is None
+        else transcript.failure_note(recorder, item.nodeid, _transcript_folder(item.config), key)
+    )
     if note is None:
         return
     if index is not None and judgement is not None:
@@ -170,10 +181,10 @@ def aalis_memory(
     exactly the methods the driver has; each test types it as the protocol whose methods it
     calls (``MemoryService``, or ``FullMemoryService`` for an optional one).
     """
-    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
-                      state=aalis_memory_run_state) as store:
-        wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires")
-                  for arg in mark.args]
+    with opened_store(
+        aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop, state=aalis_memory_run_state
+    ) as store:
+        wanted = [str(arg) for mark in request.node.iter_markers("aalis_requires") for arg in mark.args]
         missing_requirement = unmet(wanted, aalis_memory_registration, store)
         if missing_requirement is not None:
             skip(*missing_requirement)
@@ -191,11 +202,12 @@ class RawAccess:
     async def plant_metadata(self, namespace: str, key: str, kind: RawMetadataKind) -> None:
         """Plant an unreadable entry; skip when this kind cannot exist in the backend."""
         if self._registration.raw_metadata is None:
-            skip(Verdict.UNVERIFIED, f"no raw access (driver {self._registration.name!r} "
-                 "registers no raw_metadata hook)")
+            skip(
+                Verdict.UNVERIFIED,
+                f"no raw access (driver {self._registration.name!r} registers no raw_metadata hook)",
+            )
         if not await plant_raw(self._registration, self._store, namespace, key, kind):
-            skip(Verdict.UNVERIFIED,
-                 f"driver {self._registration.name!r} cannot hold a {kind} entry")
+            skip(Verdict.UNVERIFIED, f"driver {self._registration.name!r} cannot hold a {kind} entry")
 
 
 @pytest.fixture
@@ -225,8 +237,10 @@ def aalis_memory_scaling(
     plan = request.config.stash[SCALING]
     reason = aalis_memory_registration.skip_quick_scaling
     if plan.quick and reason is not None:
-        pytest.skip(f"driver {aalis_memory_registration.name!r} skips the quick scaling probe "
-                    f"(skip_quick_scaling): {reason}; --memory-scaling runs the full probe")
+        pytest.skip(
+            f"driver {aalis_memory_registration.name!r} skips the quick scaling probe "
+            f"(skip_quick_scaling): {reason}; --memory-scaling runs the full probe"
+        )
     return plan
 
 

@@ -218,12 +218,12 @@ def _register_stdio(command: str | None, names: list[str]) -> list[str]:
         full = f"{STDIO_DRIVER}:{hello['adapter']}"
         stdio_driver(full, argv, hello=hello)
     except StdioBridgeError as exc:
-        raise pytest.UsageError(f"--memory-stdio-command: the adapter failed its handshake: {exc}"
-                                ) from None
+        raise pytest.UsageError(f"--memory-stdio-command: the adapter failed its handshake: {exc}") from None
     wrong = [n for n in asked if n not in (STDIO_DRIVER, full)]
     if wrong:
-        raise pytest.UsageError(f"--memory-driver={wrong[0]}: the adapter of "
-                                f"--memory-stdio-command is {full!r}")
+        raise pytest.UsageError(
+            f"--memory-driver={wrong[0]}: the adapter of --memory-stdio-command is {full!r}"
+        )
     return list(dict.fromkeys(full if n in asked else n for n in names))
 
 
@@ -231,8 +231,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     """Drivers registered by the user's project but not selected: say how to run them."""
     if config.stash.get(SELECTED, []):
         return
-    own = sorted(name for name, reg in registry.registered().items()
-                 if not getattr(reg.factory, "__module__", "").startswith("aalis_memory."))
+    own = sorted(
+        name
+        for name, reg in registry.registered().items()
+        if not getattr(reg.factory, "__module__", "").startswith("aalis_memory.")
+    )
     if own:
         terminalreporter.write_line(
             f"aalis-memory: driver(s) {', '.join(own)} registered but none selected: run the "
@@ -346,7 +349,6 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # -- collection --------------------------------------------------------------------------
 
 
-
 class SessionOptions:
     """Per-driver session resources (``session_setup``), entered once, closed at the end."""
 
@@ -365,9 +367,7 @@ class SessionOptions:
                 self._options[name] = {}
             else:
                 try:
-                    self._options[name] = self._stack.enter_context(
-                        registration.session_setup(self._config)
-                    )
+                    self._options[name] = self._stack.enter_context(registration.session_setup(self._config))
                 except pytest.skip.Exception as exc:
                     self._skips[name] = str(exc.msg)
                     raise

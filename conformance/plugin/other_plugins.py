@@ -39,6 +39,9 @@ def pytest_configure(config: pytest.Config) -> None:
     warns. pytest calls the configure hooks inside its own ``warnings.catch_warnings``: the
     filter does not outlive the run."""
     if requested_drivers(config) or requested_providers(config):
-        warnings.filterwarnings("ignore", message=ASYNCIO_LOOP_SCOPE_UNSET,
-                                category=pytest.PytestDeprecationWarning,
-                                module=r"pytest_asyncio\.")
+        warnings.filterwarnings(
+            "ignore",
+            message=ASYNCIO_LOOP_SCOPE_UNSET,
+            category=pytest.PytestDeprecationWarning,
+            module=r"pytest_asyncio\.",
+        )

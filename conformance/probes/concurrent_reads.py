@@ -24,9 +24,11 @@ T = TypeVar("T")
 Read = Callable[[], Awaitable[Any]]
 
 #: Why a sync driver's atomicity is seen only from outside.
-SYNC_UNSEEN = ("the kit runs a sync driver's calls one at a time on one thread, so no read of its "
-               "can land inside the write; a reader on a second connection (the driver's own "
-               "tests) is what can see inside it")
+SYNC_UNSEEN = (
+    "the kit runs a sync driver's calls one at a time on one thread, so no read of its "
+    "can land inside the write; a reader on a second connection (the driver's own "
+    "tests) is what can see inside it"
+)
 
 
 def only_from_outside(memory: Any, rule_id: str) -> None:
@@ -75,8 +77,7 @@ class WatchedWrite(Generic[T]):
 
     def torn(self) -> list[Sighting]:
         """Reads that showed neither the state before the write nor the one after it."""
-        return [s for s in self.sightings
-                if s.value != self.before[s.read] and s.value != self.after[s.read]]
+        return [s for s in self.sightings if s.value != self.before[s.read] and s.value != self.after[s.read]]
 
     @property
     def overlapping(self) -> int:

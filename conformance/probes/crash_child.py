@@ -74,9 +74,11 @@ def load_hook(source: dict[str, str]) -> Callable[..., Any]:
 
 def context(spec: dict[str, Any]) -> DriverContext:
     return DriverContext(
-        name=spec["name"], tmp_path=Path(spec["tmp_path"]),
+        name=spec["name"],
+        tmp_path=Path(spec["tmp_path"]),
         range_query_limit=spec["range_query_limit"],
-        cross_session_max_limit=spec["cross_session_max_limit"], options=spec["options"],
+        cross_session_max_limit=spec["cross_session_max_limit"],
+        options=spec["options"],
     )
 
 

@@ -59,8 +59,7 @@ class ScalingSizes:
             numbers = [int(part) for part in text.split(",")]
         except ValueError:
             numbers = []
-        if len(numbers) != 4 or min(numbers) < 1 or numbers[1] <= numbers[0] \
-                or numbers[3] <= numbers[2]:
+        if len(numbers) != 4 or min(numbers) < 1 or numbers[1] <= numbers[0] or numbers[3] <= numbers[2]:
             raise ValueError(
                 f"--memory-scaling-sizes: expected SMALL,LARGE,KEYS_SMALL,KEYS_LARGE (positive "
                 f"integers, each large above its small), got {text!r}"
@@ -142,13 +141,14 @@ class Growth:
         return f"{self.call} grew {self.factor:.1f}x ({self._projection()})"
 
     def render(self) -> str:
-        line = (f"{self.call}: {_ms(self.small_seconds)} at {self._size(0)}, "
-                f"{_ms(self.large_seconds)} at {self._size(1)}: {self.factor:.1f}x")
+        line = (
+            f"{self.call}: {_ms(self.small_seconds)} at {self._size(0)}, "
+            f"{_ms(self.large_seconds)} at {self._size(1)}: {self.factor:.1f}x"
+        )
         if self.judged_at is not None:
             line += f", {self._projection()}"
         if not self.comparable:
-            line += (f" (not judged: the results differ in size, {self.small_result} vs "
-                     f"{self.large_result})")
+            line += f" (not judged: the results differ in size, {self.small_result} vs {self.large_result})"
         elif self.too_slow:
             line += f" (more than {GROWTH_LIMIT:g}x"
             line += f" in each of {self.rounds} rounds, the least shown)" if self.rounds > 1 else ")"
@@ -161,8 +161,10 @@ class Growth:
 
     def _projection(self) -> str:
         assert self.judged_at is not None
-        return (f"about {self.judged:.1f}x from {self.judged_at[0]:,} to "
-                f"{self.judged_at[1]:,} {self.unit} on that line")
+        return (
+            f"about {self.judged:.1f}x from {self.judged_at[0]:,} to "
+            f"{self.judged_at[1]:,} {self.unit} on that line"
+        )
 
 
 def _ms(seconds: float) -> str:
@@ -182,9 +184,7 @@ async def _sample(call: Call, batch: int) -> tuple[float, Any]:
     return (time.perf_counter() - start) / batch, result
 
 
-async def measure(
-    name: str, unit: str, small: Call, large: Call, plan: ScalingSizes
-) -> Growth:
+async def measure(name: str, unit: str, small: Call, large: Call, plan: ScalingSizes) -> Growth:
     """``small`` and ``large`` timed on the plan's sizes of ``unit`` ("messages" or "keys"):
     medians of interleaved samples (which one goes first alternates), in one round, or in up to
     ``plan.rounds`` while the call is over the line (the round of least growth is returned)."""
@@ -200,14 +200,28 @@ async def _round(name: str, unit: str, small: Call, large: Call, plan: ScalingSi
     times: dict[bool, list[float]] = {False: [], True: []}
     results: dict[bool, Any] = {}
     for rep in range(plan.repetitions):
-        for is_large in ((False, True) if rep % 2 == 0 else (True, False)):
+        for is_large in (False, True) if rep % 2 == 0 else (True, False):
             seconds, results[is_large] = await _sample(large if is_large else small, plan.batch)
             times[is_large].append(seconds)
-    return Growth(name, unit, plan.sizes(unit), statistics.median(times[False]),
-                  statistics.median(times[True]), result_size(results[False]),
-                  result_size(results[True]),
-                  None if plan.judged_at is None else plan.judged_at.sizes(unit))
+    return Growth(
+        name,
+        unit,
+        plan.sizes(unit),
+        statistics.median(times[False]),
+        statistics.median(times[True]),
+        result_size(results[False]),
+        result_size(results[True]),
+        None if plan.judged_at is None else plan.judged_at.sizes(unit),
+    )
 
 
-__all__ = ["DEFAULT_SIZES", "FULL", "GROWTH_LIMIT", "QUICK", "Growth", "ScalingSizes", "measure",
-           "result_size"]
+__all__ = [
+    "DEFAULT_SIZES",
+    "FULL",
+    "GROWTH_LIMIT",
+    "QUICK",
+    "Growth",
+    "ScalingSizes",
+    "measure",
+    "result_size",
+]

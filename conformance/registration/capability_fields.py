@@ -45,15 +45,16 @@ def to_wire(caps: Capabilities) -> dict[str, Any]:
 def from_wire(members: Mapping[str, Any]) -> Capabilities:
     """The handshake's ``capabilities`` as the class: an absent member takes the field's default
     (``rangeCap`` may be left out, meaning a range cap); the class validates the values."""
-    return Capabilities(**{field: members[wire] for field, wire in WIRE_NAMES.items()
-                           if wire in members})
+    return Capabilities(**{field: members[wire] for field, wire in WIRE_NAMES.items() if wire in members})
 
 
 def as_text(caps: Capabilities) -> str:
     """``ordering=timestamp, metadata_atomicity=atomic, ..., range_cap=true`` (the matrix's cell;
     values spelled as in the JSON report)."""
-    return ", ".join(f"{field}={value if isinstance(value, str) else json.dumps(value)}"
-                     for field, value in attrs.asdict(caps).items())
+    return ", ".join(
+        f"{field}={value if isinstance(value, str) else json.dumps(value)}"
+        for field, value in attrs.asdict(caps).items()
+    )
 
 
 __all__ = ["FIELDS", "WIRE_NAMES", "as_record", "as_text", "from_wire", "to_wire", "wire_name"]

@@ -60,10 +60,14 @@ class NamedRegistry(Generic[R]):
         name = registration.name
         origin = origin or defined_at(registration.factory)
         existing = self._items.get(name)
-        if existing is not None and existing.factory is not registration.factory \
-                and self._origins[name] != origin:
+        if (
+            existing is not None
+            and existing.factory is not registration.factory
+            and self._origins[name] != origin
+        ):
             self.conflicts.setdefault(
-                name, f"{self.what} {name!r} is registered twice: at {self._origins[name]} and "
+                name,
+                f"{self.what} {name!r} is registered twice: at {self._origins[name]} and "
                 f"at {origin}; rename one of them",
             )
             return
@@ -80,8 +84,10 @@ class NamedRegistry(Generic[R]):
                     f"returned by {self._decorator}, got {type(target).__name__}"
                 )
             dist = f" of {point.dist.name} {point.dist.version}" if point.dist else ""
-            self.add(attrs.evolve(target, name=point.name),  # type: ignore[misc]
-                     origin=f"entry point {point.name} = {point.value}{dist}")
+            self.add(
+                attrs.evolve(target, name=point.name),  # type: ignore[misc]
+                origin=f"entry point {point.name} = {point.value}{dist}",
+            )
 
     def select(self, names: list[str]) -> list[str]:
         """``names`` with ``all`` expanded; an unknown name raises ``LookupError`` listing the

@@ -111,9 +111,7 @@ RawMetadataHook: TypeAlias = Callable[[Any, str, str, RawMetadataKind], Awaitabl
 #: A driver factory: a generator function (``async def`` or ``def``) that takes the test's
 #: :class:`DriverContext`, yields one fresh, empty store and closes it after the test. The kit
 #: calls it once per test (and once per store of a state-machine history).
-DriverFactory: TypeAlias = Callable[
-    [DriverContext], AsyncIterator[Any] | Iterator[Any]
-]
+DriverFactory: TypeAlias = Callable[[DriverContext], AsyncIterator[Any] | Iterator[Any]]
 
 
 #: ``session_setup(config)``: given the ``pytest.Config``, returns a context manager whose
@@ -196,12 +194,16 @@ class DriverRegistration:
         # surfaces where the driver is registered (a conftest, an entry point, a bridge).
         check_granted(self.name, self.capabilities, self.documented_backend)
         if self.crash_cleanup is not None and self.reopen is None:
-            raise ValueError(f"memory driver {self.name!r}: crash_cleanup= needs reopen= (it "
-                             "cleans up after the crash tests, which only a durable driver has)")
+            raise ValueError(
+                f"memory driver {self.name!r}: crash_cleanup= needs reopen= (it "
+                "cleans up after the crash tests, which only a durable driver has)"
+            )
         reason = self.skip_quick_scaling
         if reason is not None and not (isinstance(reason, str) and reason.strip()):
-            raise ValueError(f"memory driver {self.name!r}: skip_quick_scaling= takes the reason "
-                             f"the quick scaling probe cannot run (a non-empty str), got {reason!r}")
+            raise ValueError(
+                f"memory driver {self.name!r}: skip_quick_scaling= takes the reason "
+                f"the quick scaling probe cannot run (a non-empty str), got {reason!r}"
+            )
 
 
 _REGISTRY: NamedRegistry[DriverRegistration] = NamedRegistry(
@@ -240,8 +242,9 @@ def memory_driver(
 
     def register(factory: DriverFactory) -> DriverRegistration:
         for what, given in (("the factory", factory), ("fresh=", fresh)):
-            if given is not None and not (inspect.isasyncgenfunction(given)
-                                          or inspect.isgeneratorfunction(given)):
+            if given is not None and not (
+                inspect.isasyncgenfunction(given) or inspect.isgeneratorfunction(given)
+            ):
                 raise TypeError(
                     f"memory driver {name!r}: {what} must be a generator function that yields "
                     "one fresh store (async def ... yield, or def ... yield)"

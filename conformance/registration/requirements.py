@@ -40,8 +40,10 @@ def _tier(field: str, wanted: str) -> Requirement:
         declared = getattr(registration.capabilities, field)
         if declared == wanted:
             return None
-        return (f"driver {registration.name!r} declares {field}={declared!r}; this test checks "
-                f"what {field}={wanted!r} promises")
+        return (
+            f"driver {registration.name!r} declares {field}={declared!r}; this test checks "
+            f"what {field}={wanted!r} promises"
+        )
 
     return Requirement(f"{field}={wanted}", unmet, Verdict.EXCLUDED)
 
@@ -49,8 +51,10 @@ def _tier(field: str, wanted: str) -> Requirement:
 def _range_cap(registration: DriverRegistration, _store: Any) -> str | None:
     if registration.capabilities.range_cap:
         return None
-    return (f"driver {registration.name!r} declares no range cap (range_cap=False); the cap's "
-            "rule binds only backends with a range cap")
+    return (
+        f"driver {registration.name!r} declares no range cap (range_cap=False); the cap's "
+        "rule binds only backends with a range cap"
+    )
 
 
 def _raw_metadata(registration: DriverRegistration, _store: Any) -> str | None:
@@ -86,9 +90,7 @@ class _Requires:
 requires: Final = _Requires()
 
 
-def unmet(
-    names: list[str], registration: DriverRegistration, store: Any
-) -> tuple[Verdict, str] | None:
+def unmet(names: list[str], registration: DriverRegistration, store: Any) -> tuple[Verdict, str] | None:
     """The first reason a test with these requirements cannot run on this driver, with the
     verdict that gives its rules."""
     for name in names:

@@ -48,8 +48,7 @@ class UngrantedTier(ValueError):
 
 def describe(caps: Capabilities) -> str:
     """``ordering=timestamp, metadata=atomic, archive=atomic`` (``, no range cap`` when so)."""
-    text = (f"ordering={caps.ordering}, metadata={caps.metadata_atomicity}, "
-            f"archive={caps.archive_atomicity}")
+    text = f"ordering={caps.ordering}, metadata={caps.metadata_atomicity}, archive={caps.archive_atomicity}"
     return text if caps.range_cap else f"{text}, no range cap"
 
 
@@ -60,7 +59,7 @@ def weaker_than_granted(caps: Capabilities, backend: str | None) -> list[str]:
         if getattr(caps, grant.field) == grant.value and backend != grant.backend:
             warnings.append(
                 f"declares {grant.field}={grant.value!r}, which the documents grant only to the "
-                f"{grant.backend} backend (\"{grant.cited}\"); the checks that tier does not "
+                f'{grant.backend} backend ("{grant.cited}"); the checks that tier does not '
                 "promise are reported 'excluded by tier'"
             )
     return warnings
@@ -73,13 +72,15 @@ def ungranted(caps: Capabilities, backend: str | None) -> list[str]:
         return []
     problems = [
         f"{grant.field}={grant.value!r} (the documents grant it only to the {grant.backend} "
-        f"backend: \"{grant.cited}\")"
+        f'backend: "{grant.cited}")'
         for grant in GRANTS
         if getattr(caps, grant.field) == grant.value and backend != grant.backend
     ]
     if not caps.range_cap and backend in RANGE_CAPPED:
-        problems.append(f"range_cap=False (the documents give the {backend} backend a range "
-                        f"cap: \"{RANGE_CAPPED[backend]}\")")
+        problems.append(
+            f"range_cap=False (the documents give the {backend} backend a range "
+            f'cap: "{RANGE_CAPPED[backend]}")'
+        )
     return problems
 
 

@@ -47,8 +47,11 @@ class Transport:
         declared = hello.get("transport")
         if not isinstance(declared, Mapping):
             return cls("the adapter's", 2**53, LEGACY_KINDS, declared=False)
-        return cls(str(declared["language"]), int(declared["safeInteger"]),
-                   frozenset(declared.get("kinds", ())) & KINDS)
+        return cls(
+            str(declared["language"]),
+            int(declared["safeInteger"]),
+            frozenset(declared.get("kinds", ())) & KINDS,
+        )
 
     def carries(self, kind: str) -> bool:
         return kind in self.kinds
@@ -93,5 +96,4 @@ def integer_limit(memory: Any) -> int | None:
     return transport.safe_integer
 
 
-__all__ = ["KINDS", "Transport", "Uncarriable", "carries_integer", "integer_limit",
-           "transport_of"]
+__all__ = ["KINDS", "Transport", "Uncarriable", "carries_integer", "integer_limit", "transport_of"]

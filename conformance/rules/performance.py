@@ -10,15 +10,17 @@ cannot afford it declares ``skip_quick_scaling`` and is reported ``not run``), t
 from aalis_memory.conformance.rules.rule import should
 
 RULES = (
-    should("PERF-01",
-           "A call whose result keeps its size as the data grows (get_history(s, 20), "
-           "count_history, alone and right after a save, archive_span(s, 1), get_metadata) "
-           "takes about as long on a large session as on a small one: its median time grows at "
-           "most 5x from 1,000 to 50,000 messages (100 to 10,000 metadata keys). The quick probe "
-           "run by default projects that growth from 100 and 8,000 messages (100 and 5,000 "
-           "keys); --memory-scaling measures it.",
-           point="what a call may cost as the stored data grows",
-           argument="a host calls get_history and count_history on every turn of a conversation "
-                    "that only grows; a call that scans or copies the whole session gets slower "
-                    "with every message until the host stalls"),
+    should(
+        "PERF-01",
+        "A call whose result keeps its size as the data grows (get_history(s, 20), "
+        "count_history, alone and right after a save, archive_span(s, 1), get_metadata) "
+        "takes about as long on a large session as on a small one: its median time grows at "
+        "most 5x from 1,000 to 50,000 messages (100 to 10,000 metadata keys). The quick probe "
+        "run by default projects that growth from 100 and 8,000 messages (100 and 5,000 "
+        "keys); --memory-scaling measures it.",
+        point="what a call may cost as the stored data grows",
+        argument="a host calls get_history and count_history on every turn of a conversation "
+        "that only grows; a call that scans or copies the whole session gets slower "
+        "with every message until the host stalls",
+    ),
 )

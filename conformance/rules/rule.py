@@ -45,17 +45,31 @@ class Document:
 
 
 #: The two documents of the contract, by the short name citations use.
-DOCUMENTS: Final[Mapping[str, Document]] = MappingProxyType({
-    "api-memory": Document(
-        "api-memory", "api-memory.zh.md",
-        ("概述", "核心方法", "消费方式", "跨会话取料的范围", "压缩服务", "触发判定", "钩子与贡献点",
-         "记忆变更事件", "实现者", "相关"),
-    ),
-    "plugin-memory-mongodb": Document(
-        "plugin-memory-mongodb", "plugin-memory-mongodb.zh.md",
-        ("概述", "插件声明", "配置", "特性"),
-    ),
-})
+DOCUMENTS: Final[Mapping[str, Document]] = MappingProxyType(
+    {
+        "api-memory": Document(
+            "api-memory",
+            "api-memory.zh.md",
+            (
+                "概述",
+                "核心方法",
+                "消费方式",
+                "跨会话取料的范围",
+                "压缩服务",
+                "触发判定",
+                "钩子与贡献点",
+                "记忆变更事件",
+                "实现者",
+                "相关",
+            ),
+        ),
+        "plugin-memory-mongodb": Document(
+            "plugin-memory-mongodb",
+            "plugin-memory-mongodb.zh.md",
+            ("概述", "插件声明", "配置", "特性"),
+        ),
+    }
+)
 
 
 def _document(_instance: object, _attribute: attrs.Attribute[str], value: str) -> None:
@@ -196,14 +210,18 @@ def _where(cites: tuple[Citation, ...]) -> str:
     return "; ".join(dict.fromkeys(c.where for c in cites))
 
 
-def must(rule_id: str, summary: str, *cites: Citation, binds: Binds = EVERY_BACKEND,
-         subjects: Iterable[str] | None = None) -> Rule:
+def must(
+    rule_id: str,
+    summary: str,
+    *cites: Citation,
+    binds: Binds = EVERY_BACKEND,
+    subjects: Iterable[str] | None = None,
+) -> Rule:
     """A rule the documents state; ``cites`` are the words it rests on (at least one),
     ``subjects`` the methods it judges (see :attr:`Rule.subjects`)."""
     if not cites:
         raise ValueError(f"MUST rule {rule_id} needs the words it rests on")
-    return Rule(rule_id, MUST, _where(cites), summary, cites=cites, binds=binds,
-                subjects=subjects)
+    return Rule(rule_id, MUST, _where(cites), summary, cites=cites, binds=binds, subjects=subjects)
 
 
 def should(
@@ -220,8 +238,16 @@ def should(
     open, ``argument`` why; ``cites`` the nearby words it builds on, if any; ``subjects`` as for
     :func:`must`."""
     source = "; ".join(filter(None, [_where(cites), "this project's reading"]))
-    return Rule(rule_id, SHOULD, source, summary, cites=cites,
-                reading=Reading(point, argument), binds=binds, subjects=subjects)
+    return Rule(
+        rule_id,
+        SHOULD,
+        source,
+        summary,
+        cites=cites,
+        reading=Reading(point, argument),
+        binds=binds,
+        subjects=subjects,
+    )
 
 
 def ordered(rule: Rule) -> Rule:

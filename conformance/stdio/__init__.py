@@ -11,5 +11,12 @@ from aalis_memory.conformance.stdio.errors import (
 )
 from aalis_memory.conformance.stdio.schema import SCHEMA_PATH
 
-__all__ = ["SCHEMA_PATH", "AdapterConfigError", "AdapterError", "AdapterRecursionError",
-           "AdapterSizeError", "StdioBridgeError", "stdio_driver"]
+__all__ = [
+    "SCHEMA_PATH",
+    "AdapterConfigError",
+    "AdapterError",
+    "AdapterRecursionError",
+    "AdapterSizeError",
+    "StdioBridgeError",
+    "stdio_driver",
+]

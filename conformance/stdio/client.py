@@ -27,8 +27,9 @@ PROTOCOL_VERSION: Final = 1
 class Connection:
     """A started adapter and the calls in flight to it."""
 
-    def __init__(self, driver: str, command: Sequence[str], cwd: Path | None = None,
-                 recorder: Recorder | None = None) -> None:
+    def __init__(
+        self, driver: str, command: Sequence[str], cwd: Path | None = None, recorder: Recorder | None = None
+    ) -> None:
         self.driver = driver
         #: Keeps the lines of the current test's store, for a failure's transcript.
         self.recorder = recorder
@@ -86,9 +87,12 @@ class Connection:
                 return await asyncio.wrap_future(future)
         except TimeoutError:
             self._break(f"no answer within {timeout:g} s (the adapter hangs)")
-            raise self.failure(method, f"no answer within {timeout:g} s: the adapter hangs (it "
-                               "is stopped; the next test starts a new one, at most 20 times "
-                               "a run)") from None
+            raise self.failure(
+                method,
+                f"no answer within {timeout:g} s: the adapter hangs (it "
+                "is stopped; the next test starts a new one, at most 20 times "
+                "a run)",
+            ) from None
 
     def call_sync(self, method: str, params: dict[str, Any], timeout: float) -> Any:
         future = self.send(method, params)
@@ -107,8 +111,9 @@ class Connection:
                 self._break(problem)
                 return
         code = self.process.exit_code(2.0)
-        self._break("the adapter exited" + ("" if code is None else f" with code {code}")
-                    + " before answering")
+        self._break(
+            "the adapter exited" + ("" if code is None else f" with code {code}") + " before answering"
+        )
 
     def _answer(self, raw: bytes) -> str | None:
         """Settle the call one line answers; a fatal problem (a line no call can own) is
@@ -140,8 +145,9 @@ class Connection:
                 self.absent_nulls.setdefault(handle, set()).update(nulls)
         problems = schema.result_errors(method, message["result"])
         if problems:
-            future.set_exception(self.failure(
-                method, f"the result breaks the protocol: {'; '.join(problems[:5])}"))
+            future.set_exception(
+                self.failure(method, f"the result breaks the protocol: {'; '.join(problems[:5])}")
+            )
         else:
             future.set_result(message["result"])
         return None

@@ -38,8 +38,7 @@ from aalis_memory.types import (
     RecentMessagesAcrossSessionsQuery,
 )
 
-TAGS: Final = frozenset({"$num", "$int", "$bytes", "$map", "$opaque", "$object", "$cycle",
-                         "$deep"})
+TAGS: Final = frozenset({"$num", "$int", "$bytes", "$map", "$opaque", "$object", "$cycle", "$deep"})
 #: Deeper than the contract's 32 levels, so every depth the contract allows travels exactly.
 MAX_DEPTH: Final = 40
 SAFE_INTEGER: Final = 2**53
@@ -79,14 +78,12 @@ class Codec:
                 return value
             if self._carries("big-integer"):
                 return {"$int": str(value)}
-            return self._refuse(f"the integer {_short(value)} (its numbers stop at "
-                                f"\u00b1{self._safe})")
+            return self._refuse(f"the integer {_short(value)} (its numbers stop at \u00b1{self._safe})")
         if isinstance(value, float):
             if math.isnan(value) or math.isinf(value):
                 if not self._carries("non-finite"):
                     return self._refuse(f"the number {value}")
-                return {"$num": "NaN" if math.isnan(value) else
-                        "Infinity" if value > 0 else "-Infinity"}
+                return {"$num": "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"}
             return value
         if isinstance(value, list | tuple | dict):
             return self._container(value, above)
@@ -98,8 +95,7 @@ class Codec:
             return self._refuse(f"a value of type {type(value).__name__}")
         return {"$opaque": type(value).__name__}
 
-    def _container(self, value: list[Any] | tuple[Any, ...] | dict[Any, Any],
-                   above: list[Any]) -> Any:
+    def _container(self, value: list[Any] | tuple[Any, ...] | dict[Any, Any], above: list[Any]) -> Any:
         if self._strict:
             for index, ancestor in enumerate(above):
                 if ancestor is value:
@@ -120,8 +116,9 @@ class Codec:
                     return self._refuse("an object with keys that are not strings")
                 above.append(None)  # the [key, value] pair of the legacy depth count
                 try:
-                    return {"$map": [[self._encode(k, above), self._encode(v, above)]
-                                     for k, v in value.items()]}
+                    return {
+                        "$map": [[self._encode(k, above), self._encode(v, above)] for k, v in value.items()]
+                    }
                 finally:
                     above.pop()
             return [self._encode(item, above) for item in value]
@@ -136,7 +133,7 @@ class Codec:
         while isinstance(value, dict | list | tuple) and len(value) == 1 and id(value) not in seen:
             seen.add(id(value))
             if isinstance(value, dict):
-                (key, item), = value.items()
+                ((key, item),) = value.items()
                 if not isinstance(key, str):
                     break
                 path.append(key)
@@ -144,8 +141,14 @@ class Codec:
             else:
                 path.append(0)
                 value = value[0]
-        if not self._carries("deep") or not path or (isinstance(value, dict | list | tuple) and (
-                id(value) in seen or _depth_over(value, MAX_DEPTH))):
+        if (
+            not self._carries("deep")
+            or not path
+            or (
+                isinstance(value, dict | list | tuple)
+                and (id(value) in seen or _depth_over(value, MAX_DEPTH))
+            )
+        ):
             return self._refuse(f"a value nested deeper than {MAX_DEPTH} levels")
         return {"$deep": {"path": path, "leaf": self._encode(value, [])}}
 
@@ -176,19 +179,26 @@ class Codec:
         for attr, key in (("since_ts", "sinceTs"), ("platform", "platform")):
             if getattr(query, attr) is not None:
                 out[key] = self.encode(getattr(query, attr))
-        for attr, key in (("exclude_session_ids", "excludeSessionIds"), ("roles", "roles"),
-                          ("kinds", "kinds"), ("exclude_kinds", "excludeKinds")):
+        for attr, key in (
+            ("exclude_session_ids", "excludeSessionIds"),
+            ("roles", "roles"),
+            ("kinds", "kinds"),
+            ("exclude_kinds", "excludeKinds"),
+        ):
             if getattr(query, attr) is not None:
                 out[key] = self.encode_sequence(getattr(query, attr))
         return out
 
     def encode_op(self, op: Any) -> Any:
         if isinstance(op, MetadataPut):
-            return {"op": "put", "namespace": self.encode(op.namespace),
-                    "key": self.encode(op.key), "data": self.encode(op.data)}
+            return {
+                "op": "put",
+                "namespace": self.encode(op.namespace),
+                "key": self.encode(op.key),
+                "data": self.encode(op.data),
+            }
         if isinstance(op, MetadataDel):
-            return {"op": "del", "namespace": self.encode(op.namespace),
-                    "key": self.encode(op.key)}
+            return {"op": "del", "namespace": self.encode(op.namespace), "key": self.encode(op.key)}
         return self._no_json_type(op)
 
     def encode_ops(self, ops: Any) -> Any:
@@ -213,8 +223,7 @@ def _depth_over(value: Any, limit: int) -> bool:
         if depth >= limit or id(item) in seen:
             return True
         seen.add(id(item))
-        stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict)
-                                                      else item))
+        stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
     return False
 
 
@@ -231,8 +240,16 @@ encode_ops: Final = _LEGACY.encode_ops
 
 #: Optional Message fields whose ``null`` means nothing but absence. (``reasoningContent``'s
 #: null is a value of the contract: the store tells it apart, see ``StdioStore``.)
-NULLABLE_AS_ABSENT: Final = ("toolCalls", "toolCallId", "name", "kind", "segments", "images",
-                             "audios", "metadata")
+NULLABLE_AS_ABSENT: Final = (
+    "toolCalls",
+    "toolCallId",
+    "name",
+    "kind",
+    "segments",
+    "images",
+    "audios",
+    "metadata",
+)
 _MESSAGE_LISTS: Final = frozenset({"getHistory", "getFullHistory", "getMessagesBySessionRange"})
 
 
@@ -246,8 +263,7 @@ def drop_absent_nulls(method: str, result: Any) -> list[str]:
     the way back. Returns the fields found null, for the rule that speaks of it (MSG-07)."""
     if method == "isolationProbe" and isinstance(result, dict):
         listed = [*_listed(result.get("history")), *_listed(result.get("again"))]
-        messages = [m.get("message") if isinstance(m, dict) and "sessionId" in m else m
-                    for m in listed]
+        messages = [m.get("message") if isinstance(m, dict) and "sessionId" in m else m for m in listed]
     elif method in _MESSAGE_LISTS:
         messages = _listed(result)
     elif method == "getRecentMessagesAcrossSessions":
@@ -274,7 +290,7 @@ def decode(value: Any) -> Any:
     if not isinstance(value, dict):
         return value
     if len(value) == 1:
-        (tag, body), = value.items()
+        ((tag, body),) = value.items()
         if tag == "$num":
             return {"Infinity": math.inf, "-Infinity": -math.inf}.get(body, math.nan)
         if tag == "$int":
@@ -289,6 +305,7 @@ def decode_message(data: Any) -> Message:
 
 
 def decode_entries(data: Any) -> list[MetadataEntry]:
-    return [MetadataEntry(key=item["key"], data=decode(item["data"]), updated_at=item["updatedAt"])
-            for item in data]
-
+    return [
+        MetadataEntry(key=item["key"], data=decode(item["data"]), updated_at=item["updatedAt"])
+        for item in data
+    ]

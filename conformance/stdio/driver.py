@@ -54,7 +54,8 @@ def is_stdio(registration: DriverRegistration) -> bool:
 
 def handshake(connection: Connection) -> dict[str, Any]:
     hello: dict[str, Any] = connection.call_sync(
-        "hello", {"protocolVersion": PROTOCOL_VERSION}, HELLO_TIMEOUT)
+        "hello", {"protocolVersion": PROTOCOL_VERSION}, HELLO_TIMEOUT
+    )
     return hello
 
 
@@ -73,8 +74,7 @@ def probe(name: str, command: Sequence[str], cwd: Path | None = None) -> dict[st
 class AdapterSession:
     """The adapter process serving one test run, restarted after a crash or a hang."""
 
-    def __init__(self, name: str, command: Sequence[str], cwd: Path | None,
-                 hello: dict[str, Any]) -> None:
+    def __init__(self, name: str, command: Sequence[str], cwd: Path | None, hello: dict[str, Any]) -> None:
         self.name = name
         self.command = list(command)
         self.cwd = cwd
@@ -94,18 +94,24 @@ class AdapterSession:
             self._connection = None
             self.restarts += 1
             if self.restarts > MAX_RESTARTS:
-                raise StdioBridgeError(self.name, "open", f"the adapter crashed or hung "
-                                       f"{MAX_RESTARTS} times ({current.broken}); it is not "
-                                       "restarted again, so the driver's remaining tests are "
-                                       "not run", "")
+                raise StdioBridgeError(
+                    self.name,
+                    "open",
+                    f"the adapter crashed or hung "
+                    f"{MAX_RESTARTS} times ({current.broken}); it is not "
+                    "restarted again, so the driver's remaining tests are "
+                    "not run",
+                    "",
+                )
         self.recorder.restarted()
         connection = Connection(self.name, self.command, self.cwd, self.recorder)
         self._connection = connection
         self.pids.append(connection.pid)
         hello = handshake(connection)
         if hello != self.hello:
-            raise connection.failure("hello", f"the handshake changed since registration: "
-                                     f"{hello!r} != {self.hello!r}")
+            raise connection.failure(
+                "hello", f"the handshake changed since registration: {hello!r} != {self.hello!r}"
+            )
         return connection
 
     def close(self) -> None:
@@ -119,17 +125,26 @@ def _timeout(ctx: DriverContext, factor: float = 1.0) -> float | None:
 
 
 def _open_params(ctx: DriverContext, hello: Mapping[str, Any]) -> dict[str, Any]:
-    params: dict[str, Any] = {"rangeQueryLimit": ctx.range_query_limit,
-                              "crossSessionMaxLimit": ctx.cross_session_max_limit}
+    params: dict[str, Any] = {
+        "rangeQueryLimit": ctx.range_query_limit,
+        "crossSessionMaxLimit": ctx.cross_session_max_limit,
+    }
     if hello.get("durable"):
         params["path"] = str(ctx.tmp_path)
     return params
 
 
-def _store(connection: Connection, handle: str, hello: Mapping[str, Any],
-           timeout: float | None) -> StdioStore:
-    return StdioStore(connection, handle, hello["methods"], timeout,
-                      transport=Transport.from_hello(hello), isolation=bool(hello.get("isolation")))
+def _store(
+    connection: Connection, handle: str, hello: Mapping[str, Any], timeout: float | None
+) -> StdioStore:
+    return StdioStore(
+        connection,
+        handle,
+        hello["methods"],
+        timeout,
+        transport=Transport.from_hello(hello),
+        isolation=bool(hello.get("isolation")),
+    )
 
 
 async def reopen_store(ctx: DriverContext) -> AsyncIterator[StdioStore]:
@@ -141,8 +156,7 @@ async def reopen_store(ctx: DriverContext) -> AsyncIterator[StdioStore]:
     connection = Connection(ctx.name, command, None if cwd is None else Path(cwd))
     try:
         hello = handshake(connection)
-        opened = await connection.call("open", _open_params(ctx, hello),
-                                       _timeout(ctx, OPEN_CLOSE_FACTOR))
+        opened = await connection.call("open", _open_params(ctx, hello), _timeout(ctx, OPEN_CLOSE_FACTOR))
         yield _store(connection, opened["handle"], hello, _timeout(ctx))
     finally:
         connection.stop()
@@ -180,8 +194,11 @@ def stdio_driver(
         recorders = config.stash[RUN_STATE].recorders  # the run's, for its failures' transcripts
         recorders[name] = session.recorder
         try:
-            yield {OPTIONS_KEY: session, COMMAND_KEY: list(command),
-                   CWD_KEY: None if where is None else str(where)}
+            yield {
+                OPTIONS_KEY: session,
+                COMMAND_KEY: list(command),
+                CWD_KEY: None if where is None else str(where),
+            }
         finally:
             if recorders.get(name) is session.recorder:
                 del recorders[name]
@@ -191,8 +208,7 @@ def stdio_driver(
         session: AdapterSession = ctx.options[OPTIONS_KEY]
         connection = session.connection()
         try:
-            opened = await connection.call("open", _open_params(ctx, hello),
-                                           _timeout(ctx, OPEN_CLOSE_FACTOR))
+            opened = await connection.call("open", _open_params(ctx, hello), _timeout(ctx, OPEN_CLOSE_FACTOR))
         except StdioBridgeError as first:
             if connection.broken is None:  # the adapter answered: its own error, not a hang
                 raise
@@ -200,12 +216,16 @@ def stdio_driver(
             # does not cost the driver every later test.
             connection = session.connection()
             try:
-                opened = await connection.call("open", _open_params(ctx, hello),
-                                               _timeout(ctx, OPEN_CLOSE_FACTOR))
+                opened = await connection.call(
+                    "open", _open_params(ctx, hello), _timeout(ctx, OPEN_CLOSE_FACTOR)
+                )
             except StdioBridgeError as second:
-                raise connection.failure("open", f"{second.problem}, in a new adapter too after "
-                                         f"{first.problem}: no store opens, so the driver's "
-                                         "remaining tests are not run") from None
+                raise connection.failure(
+                    "open",
+                    f"{second.problem}, in a new adapter too after "
+                    f"{first.problem}: no store opens, so the driver's "
+                    "remaining tests are not run",
+                ) from None
         store = _store(connection, opened["handle"], hello, _timeout(ctx))
         yield store
         if connection.broken is None:  # a crash or hang was reported by the call it hit

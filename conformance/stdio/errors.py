@@ -12,8 +12,7 @@ class StdioBridgeError(Exception):
     def __init__(self, driver: str, method: str, problem: str, stderr_tail: str) -> None:
         tail = stderr_tail.rstrip() or "(the adapter wrote nothing to stderr)"
         super().__init__(
-            f"stdio driver {driver!r}: {method}: {problem}\n"
-            f"--- the end of the adapter's stderr ---\n{tail}"
+            f"stdio driver {driver!r}: {method}: {problem}\n--- the end of the adapter's stderr ---\n{tail}"
         )
         self.method = method
         self.problem = problem

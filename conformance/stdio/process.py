@@ -34,8 +34,13 @@ class AdapterProcess:
         self._tail_lock = threading.Lock()
         # Its own session: the kill reaches what it started too (npx, a shell, a watcher).
         self.popen = subprocess.Popen(
-            self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=cwd, start_new_session=True, preexec_fn=_child_setup,
+            self.command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            start_new_session=True,
+            preexec_fn=_child_setup,
         )
         self.pid: Final = self.popen.pid
         assert self.popen.stderr is not None
@@ -44,7 +49,9 @@ class AdapterProcess:
         self._partial = b""
         self._stderr_open = True
         self._stderr_reader = threading.Thread(
-            target=self._drain, name=f"stdio-stderr-{self.pid}", daemon=True,
+            target=self._drain,
+            name=f"stdio-stderr-{self.pid}",
+            daemon=True,
         )
         self._stderr_reader.start()
 
@@ -90,8 +97,9 @@ class AdapterProcess:
             self._stderr_reader.join(settle)
         with self._tail_lock:
             self._pump()
-            return "\n".join([*self._tail, *([self._partial.decode("utf-8", "replace")]
-                                              if self._partial else [])])
+            return "\n".join(
+                [*self._tail, *([self._partial.decode("utf-8", "replace")] if self._partial else [])]
+            )
 
     def exit_code(self, wait: float = 0.0) -> int | None:
         try:

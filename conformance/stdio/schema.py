@@ -18,11 +18,27 @@ from typing import Any, Final
 SCHEMA_PATH: Final = Path(__file__).resolve().parent / "protocol.schema.json"
 
 #: Keywords the validator understands; the schema may use nothing else (tests check it).
-SUPPORTED: Final = frozenset({
-    "$schema", "$id", "$defs", "$ref", "title", "description", "type", "const", "enum",
-    "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "minimum",
-    "minLength",
-})
+SUPPORTED: Final = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$defs",
+        "$ref",
+        "title",
+        "description",
+        "type",
+        "const",
+        "enum",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "oneOf",
+        "minimum",
+        "minLength",
+    }
+)
 
 
 @cache
@@ -89,8 +105,10 @@ def errors(value: Any, node: dict[str, Any], path: str = "$") -> list[str]:
         matching = [option for option in node["oneOf"] if not errors(value, option, path)]
         if len(matching) != 1:
             detail = min((errors(value, option, path) for option in node["oneOf"]), key=len)
-            found.append(f"{path}: matches {len(matching)} of the allowed forms, not exactly one"
-                         + (f" ({'; '.join(detail)})" if detail else ""))
+            found.append(
+                f"{path}: matches {len(matching)} of the allowed forms, not exactly one"
+                + (f" ({'; '.join(detail)})" if detail else "")
+            )
     return found
 
 

@@ -101,8 +101,11 @@ class Recorder:
     def _snapshot(self) -> tuple[str, ...]:
         if not self._dropped:
             return tuple(self._lines)
-        return (*self._lines, f"# stopped: {self._dropped} more lines were not kept (a "
-                              f"transcript keeps {MAX_CHARS:,} characters)")
+        return (
+            *self._lines,
+            f"# stopped: {self._dropped} more lines were not kept (a "
+            f"transcript keeps {MAX_CHARS:,} characters)",
+        )
 
     def keep(self, key: tuple[str, ...]) -> None:
         """Keep the current lines under ``key`` (a machine failure's reproduction)."""
@@ -121,14 +124,20 @@ class Recorder:
 
     def replay_command(self, path: Path) -> str:
         """The shell command that replays ``path`` against this adapter."""
-        line = (f"python -m aalis_memory.conformance replay {shlex.quote(str(path))} "
-                f"--memory-stdio-command={shlex.quote(shlex.join(self.command))}")
+        line = (
+            f"python -m aalis_memory.conformance replay {shlex.quote(str(path))} "
+            f"--memory-stdio-command={shlex.quote(shlex.join(self.command))}"
+        )
         return line if self.cwd is None else f"cd {shlex.quote(str(self.cwd))} && {line}"
 
 
 def write(path: Path, recorder: Recorder, lines: Sequence[str], test: str) -> Path:
-    header = [MAGIC, f"# driver: {recorder.driver}", f"# test: {test}",
-              f"# command: {shlex.join(recorder.command)}"]
+    header = [
+        MAGIC,
+        f"# driver: {recorder.driver}",
+        f"# test: {test}",
+        f"# command: {shlex.join(recorder.command)}",
+    ]
     if recorder.cwd is not None:
         header.append(f"# cwd: {recorder.cwd}")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -140,18 +149,21 @@ def file_name(test: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", test.split("::")[-1]).strip("_")[:120] + ".transcript"
 
 
-def failure_note(recorder: Recorder, test: str, folder: Path,
-                 machine_key: tuple[str, ...] | None) -> str | None:
+def failure_note(
+    recorder: Recorder, test: str, folder: Path, machine_key: tuple[str, ...] | None
+) -> str | None:
     """Write the transcript of ``recorder``'s driver's failing test into ``folder``; the lines the
     failure text gets (``None``: nothing recorded)."""
     lines = recorder.lines() if machine_key is None else recorder.kept(machine_key)
     if not lines:
         return None
     path = write(folder / file_name(test), recorder, lines, test)
-    what = ("the shrunk history's store" if machine_key is not None
-            else "this test's store, from its open to the failure")
-    return (f"  {NOTE_HEAD} ({what}): {path}\n"
-            f"  replay it: {recorder.replay_command(path)}")
+    what = (
+        "the shrunk history's store"
+        if machine_key is not None
+        else "this test's store, from its open to the failure"
+    )
+    return f"  {NOTE_HEAD} ({what}): {path}\n  replay it: {recorder.replay_command(path)}"
 
 
 # -- replay --------------------------------------------------------------------------------------
@@ -171,13 +183,13 @@ class Transcript:
                 key, _, value = raw[2:].partition(": ")
                 self.headers[key] = value
             elif raw.startswith(SENT):
-                self.requests.append(json.loads(raw[len(SENT):]))
+                self.requests.append(json.loads(raw[len(SENT) :]))
             elif raw.startswith(GOT):
-                answer = _json(raw[len(GOT):])
+                answer = _json(raw[len(GOT) :])
                 if isinstance(answer, dict) and answer.get("id") is not None:
                     self.answers[answer["id"]] = answer
                 else:
-                    self.stray.append(raw[len(GOT):])
+                    self.stray.append(raw[len(GOT) :])
 
 
 def _json(text: str) -> Any:
@@ -217,8 +229,10 @@ def _shown(answer: dict[str, Any] | None) -> str:
         return "(no answer)"
     shown = {k: v for k, v in answer.items() if k in ("result", "error")}
     if "error" in shown and isinstance(shown["error"].get("data"), dict):
-        shown["error"] = {**shown["error"], "data": {
-            k: v for k, v in shown["error"]["data"].items() if k != "stack"}}
+        shown["error"] = {
+            **shown["error"],
+            "data": {k: v for k, v in shown["error"]["data"].items() if k != "stack"},
+        }
     return json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -252,8 +266,9 @@ def _adapter(command: Sequence[str], cwd: Path | None) -> Iterator[AdapterProces
         process.stop()
 
 
-def _ask(process: AdapterProcess, lines: _Lines, request: dict[str, Any], timeout: float,
-         out: IO[str]) -> dict[str, Any] | str:
+def _ask(
+    process: AdapterProcess, lines: _Lines, request: dict[str, Any], timeout: float, out: IO[str]
+) -> dict[str, Any] | str:
     """Send ``request``, return its answer (or why there is none); other lines are shown."""
     process.stdin.write(json.dumps(request, separators=(",", ":")).encode("utf-8") + b"\n")
     process.stdin.flush()
@@ -272,8 +287,9 @@ def _ask(process: AdapterProcess, lines: _Lines, request: dict[str, Any], timeou
         print(f"     adapter wrote: {raw.decode('utf-8', 'replace').rstrip()[:300]}", file=out)
 
 
-def replay(path: Path, command: Sequence[str] | None, out: IO[str], *, cwd: Path | None = None,
-           timeout: float = 30.0) -> int:
+def replay(
+    path: Path, command: Sequence[str] | None, out: IO[str], *, cwd: Path | None = None, timeout: float = 30.0
+) -> int:
     """Replay the transcript at ``path`` (against ``command``, by default the recorded one):
     0 when every answer is the recorded one, 1 when one differs, 2 when it cannot run."""
     text = path.read_text(encoding="utf-8")
@@ -286,15 +302,22 @@ def replay(path: Path, command: Sequence[str] | None, out: IO[str], *, cwd: Path
         print("replay: no command (give --memory-stdio-command)", file=out)
         return 2
     where = cwd or (Path(transcript.headers["cwd"]) if "cwd" in transcript.headers else None)
-    print(f"replaying {len(transcript.requests)} requests of {transcript.headers.get('test', '?')}"
-          f" ({transcript.headers.get('driver', '?')}) against: {shlex.join(argv)}", file=out)
+    print(
+        f"replaying {len(transcript.requests)} requests of {transcript.headers.get('test', '?')}"
+        f" ({transcript.headers.get('driver', '?')}) against: {shlex.join(argv)}",
+        file=out,
+    )
     handles: dict[str, str] = {}
     first_difference: int | None = None
-    with tempfile.TemporaryDirectory(prefix="aalis-replay-") as folders, \
-            _adapter(argv, where) as process:
+    with tempfile.TemporaryDirectory(prefix="aalis-replay-") as folders, _adapter(argv, where) as process:
         lines = _Lines(process.stdout)
-        hello = _ask(process, lines, {"jsonrpc": "2.0", "id": 0, "method": "hello",
-                                      "params": {"protocolVersion": 1}}, timeout, out)
+        hello = _ask(
+            process,
+            lines,
+            {"jsonrpc": "2.0", "id": 0, "method": "hello", "params": {"protocolVersion": 1}},
+            timeout,
+            out,
+        )
         if not isinstance(hello, dict) or "result" not in hello:
             print(f"replay: the handshake failed: {hello}\n{process.stderr_tail(1.0)}", file=out)
             return 2
@@ -326,8 +349,7 @@ def replay(path: Path, command: Sequence[str] | None, out: IO[str], *, cwd: Path
             print(f"     recorded: {_shown(before)}", file=out)
             print(f"     replayed: {_shown(now) if now is not None else answer}{mark}", file=out)
             if now is None:  # the adapter hangs or exited: nothing more can be asked
-                print(f"replay: stopped at #{number}: {answer}\n{process.stderr_tail(1.0)}",
-                      file=out)
+                print(f"replay: stopped at #{number}: {answer}\n{process.stderr_tail(1.0)}", file=out)
                 break
     for stray in transcript.stray:
         print(f"recorded, answering no request: {stray[:300]}", file=out)

@@ -72,8 +72,12 @@ def json_difference(
         actual = list(actual)
     if arrays_alike and isinstance(expected, tuple):
         expected = list(expected)
-    if (isinstance(actual, numbers) and isinstance(expected, numbers)
-            and not isinstance(actual, bool) and not isinstance(expected, bool)):
+    if (
+        isinstance(actual, numbers)
+        and isinstance(expected, numbers)
+        and not isinstance(actual, bool)
+        and not isinstance(expected, bool)
+    ):
         return None if actual == expected else f"{path}: expected {expected!r}, got {actual!r}"
     if type(actual) is not type(expected):
         return (
@@ -88,8 +92,7 @@ def json_difference(
             if key not in expected:
                 return f"{path}: unexpected key {key!r}"
         for key, value in expected.items():
-            found = json_difference(actual[key], value, f"{path}[{key!r}]",
-                                    arrays_alike=arrays_alike)
+            found = json_difference(actual[key], value, f"{path}[{key!r}]", arrays_alike=arrays_alike)
             if found:
                 return found
         return None

@@ -21,8 +21,10 @@ from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 S = "s-absent"
 #: Messages without any optional field but the timestamp (assistant: the cross-session read's
 #: default roles include it).
-BARE = (Message(role="assistant", content="bare", timestamp=1000),
-        Message(role="assistant", content=None, timestamp=1001))
+BARE = (
+    Message(role="assistant", content="bare", timestamp=1000),
+    Message(role="assistant", content=None, timestamp=1001),
+)
 
 
 def _returned_as_null(aalis_memory: MemoryService) -> list[str]:
@@ -37,16 +39,19 @@ def _reasoning_absent(messages: list[Message]) -> list[bool]:
 async def test_absent_fields_come_back_absent(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, list(BARE))
     got = await aalis_memory.get_history(S, 10)
-    expect_equal("MSG-07", "get_history of messages saved with no optional field", got,
-                 list(BARE))
-    expect_equal("MSG-07", "reasoning_content absent in get_history", _reasoning_absent(got),
-                 [True, True])
+    expect_equal("MSG-07", "get_history of messages saved with no optional field", got, list(BARE))
+    expect_equal("MSG-07", "reasoning_content absent in get_history", _reasoning_absent(got), [True, True])
     if callable(getattr(aalis_memory, "get_full_history", None)):
         full = await aalis_memory.get_full_history(S, 10)
-        expect_equal("MSG-07", "reasoning_content absent in get_full_history",
-                     _reasoning_absent(full), [True, True])
-    expect_equal("MSG-07", "optional fields the store returned as null where none was saved",
-                 _returned_as_null(aalis_memory), [])
+        expect_equal(
+            "MSG-07", "reasoning_content absent in get_full_history", _reasoning_absent(full), [True, True]
+        )
+    expect_equal(
+        "MSG-07",
+        "optional fields the store returned as null where none was saved",
+        _returned_as_null(aalis_memory),
+        [],
+    )
 
 
 @requires.get_recent_messages_across_sessions
@@ -54,7 +59,15 @@ async def test_absent_fields_come_back_absent(aalis_memory: FullMemoryService) -
 async def test_absent_fields_come_back_absent_across_sessions(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, list(BARE))
     records = await aalis_memory.get_recent_messages_across_sessions(Query(limit=5))
-    expect_equal("MSG-07", "reasoning_content absent in the cross-session read",
-                 _reasoning_absent([r.message for r in records]), [True, True])
-    expect_equal("MSG-07", "optional fields the store returned as null where none was saved",
-                 _returned_as_null(aalis_memory), [])
+    expect_equal(
+        "MSG-07",
+        "reasoning_content absent in the cross-session read",
+        _reasoning_absent([r.message for r in records]),
+        [True, True],
+    )
+    expect_equal(
+        "MSG-07",
+        "optional fields the store returned as null where none was saved",
+        _returned_as_null(aalis_memory),
+        [],
+    )

@@ -26,8 +26,9 @@ from aalis_memory.service import FullMemoryService, MemoryService
 S = "s-arch"
 
 
-async def archive_counted(memory: MemoryService, session: str, count: int, keep: list[int] | None = None
-                          ) -> tuple[int, int]:
+async def archive_counted(
+    memory: MemoryService, session: str, count: int, keep: list[int] | None = None
+) -> tuple[int, int]:
     """``archive_span``'s return value, and how many messages it took out of the active history:
     ARCH-07 compares the two, so a wrong span (another rule's failure) is no wrong count."""
     before = len(await active(memory, session))
@@ -44,16 +45,24 @@ def keeps() -> None:
 async def test_archive_takes_the_earliest(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     await aalis_memory.archive_span(S, 2)
-    expect_equal("ARCH-01", "get_history after archive_span(s, 2) of m0..m5",
-                 await active(aalis_memory, S), ["m2", "m3", "m4", "m5"])
+    expect_equal(
+        "ARCH-01",
+        "get_history after archive_span(s, 2) of m0..m5",
+        await active(aalis_memory, S),
+        ["m2", "m3", "m4", "m5"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-01")
 async def test_archive_same_millisecond_in_write_order(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 200)])
     await aalis_memory.archive_span(S, 2)
-    expect_equal("ARCH-01", "get_history after archive_span(s, 2) with b, c, d at 200 ms",
-                 await active(aalis_memory, S), ["c", "d"])
+    expect_equal(
+        "ARCH-01",
+        "get_history after archive_span(s, 2) with b, c, d at 200 ms",
+        await active(aalis_memory, S),
+        ["c", "d"],
+    )
 
 
 @requires.timestamp_ordering
@@ -61,8 +70,12 @@ async def test_archive_same_millisecond_in_write_order(aalis_memory: MemoryServi
 async def test_archive_follows_timestamp_order(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
-    expect_equal("ARCH-01", "get_history after archive_span(s, 2), written a@100 c@300 b@200 d@400",
-                 await active(aalis_memory, S), ["c", "d"])
+    expect_equal(
+        "ARCH-01",
+        "get_history after archive_span(s, 2), written a@100 c@300 b@200 d@400",
+        await active(aalis_memory, S),
+        ["c", "d"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-02")
@@ -71,27 +84,43 @@ async def test_archive_keep_stays_active_and_unchanged(aalis_memory: MemoryServi
     await save_all(aalis_memory, S, saved)
     await aalis_memory.archive_span(S, 4, [1, 3])
     got = await aalis_memory.get_history(S, 10)
-    expect_equal("ARCH-02", "get_history after archive_span(s, 4, keep=[1, 3]) of m0..m5",
-                 contents(got), ["m1", "m3", "m4", "m5"])
-    expect_fields("ARCH-02", "kept messages after archive_span(s, 4, keep=[1, 3])",
-                  [m for m in got if m.content in ("m1", "m3")], [saved[1], saved[3]],
-                  read_rule="HIST-05")
+    expect_equal(
+        "ARCH-02",
+        "get_history after archive_span(s, 4, keep=[1, 3]) of m0..m5",
+        contents(got),
+        ["m1", "m3", "m4", "m5"],
+    )
+    expect_fields(
+        "ARCH-02",
+        "kept messages after archive_span(s, 4, keep=[1, 3])",
+        [m for m in got if m.content in ("m1", "m3")],
+        [saved[1], saved[3]],
+        read_rule="HIST-05",
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-02")
 async def test_archive_keep_everything_archives_nothing(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     await aalis_memory.archive_span(S, 2, [0, 1])
-    expect_equal("ARCH-02", "get_history after archive_span(s, 2, keep=[0, 1]) of [a, b, c]",
-                 await active(aalis_memory, S), ["a", "b", "c"])
+    expect_equal(
+        "ARCH-02",
+        "get_history after archive_span(s, 2, keep=[0, 1]) of [a, b, c]",
+        await active(aalis_memory, S),
+        ["a", "b", "c"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-03")
 async def test_archive_counts_markers_as_positions(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "a", "#t1", "b", "c"))
     await aalis_memory.archive_span(S, 2)
-    expect_equal("ARCH-03", "get_history after archive_span(s, 2) of [d0, a, t1, b, c]",
-                 await active(aalis_memory, S), ["t1", "b", "c"])
+    expect_equal(
+        "ARCH-03",
+        "get_history after archive_span(s, 2) of [d0, a, t1, b, c]",
+        await active(aalis_memory, S),
+        ["t1", "b", "c"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-03")
@@ -99,8 +128,12 @@ async def test_archive_keep_positions_count_markers(aalis_memory: MemoryService)
     keeps()
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c", "e"))
     await aalis_memory.archive_span(S, 3, [2])
-    expect_equal("ARCH-03", "get_history after archive_span(s, 3, keep=[2]) of [a, d1, b, c, e]",
-                 await active(aalis_memory, S), ["b", "c", "e"])
+    expect_equal(
+        "ARCH-03",
+        "get_history after archive_span(s, 3, keep=[2]) of [a, d1, b, c, e]",
+        await active(aalis_memory, S),
+        ["b", "c", "e"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-03")
@@ -108,8 +141,12 @@ async def test_archive_markers_only_history(aalis_memory: MemoryService) -> None
     keeps()
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1", "a"))
     await aalis_memory.archive_span(S, 3, [1])
-    expect_equal("ARCH-03", "get_history after archive_span(s, 3, keep=[1]) of [d0, t0, d1, a]",
-                 await active(aalis_memory, S), ["t0", "a"])
+    expect_equal(
+        "ARCH-03",
+        "get_history after archive_span(s, 3, keep=[1]) of [d0, t0, d1, a]",
+        await active(aalis_memory, S),
+        ["t0", "a"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-04", "ARCH-07")
@@ -117,21 +154,26 @@ async def test_archive_count_zero_archives_nothing(aalis_memory: MemoryService) 
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     first, first_left = await archive_counted(aalis_memory, S, 0)
     second, second_left = await archive_counted(aalis_memory, S, 0, [0, 1])
-    expect_equal("ARCH-04", "get_history after archive_span(s, 0) and archive_span(s, 0, [0, 1])",
-                 await active(aalis_memory, S), ["a", "d1", "b"])
+    expect_equal(
+        "ARCH-04",
+        "get_history after archive_span(s, 0) and archive_span(s, 0, [0, 1])",
+        await active(aalis_memory, S),
+        ["a", "d1", "b"],
+    )
     expect_equal("ARCH-07", f"archive_span(s, 0), which archived {first_left}", first, first_left)
-    expect_equal("ARCH-07", f"archive_span(s, 0, keep=[0, 1]), which archived {second_left}",
-                 second, second_left)
+    expect_equal(
+        "ARCH-07", f"archive_span(s, 0, keep=[0, 1]), which archived {second_left}", second, second_left
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-05", "ARCH-07")
 async def test_archive_count_above_active_takes_everything(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     archived, left = await archive_counted(aalis_memory, S, 10)
-    expect_equal("ARCH-07", f"archive_span(s, 10) of [a, d1, b], which archived {left}",
-                 archived, left)
-    expect_equal("ARCH-05", "get_history after archive_span(s, 10) of [a, d1, b]",
-                 await active(aalis_memory, S), [])
+    expect_equal("ARCH-07", f"archive_span(s, 10) of [a, d1, b], which archived {left}", archived, left)
+    expect_equal(
+        "ARCH-05", "get_history after archive_span(s, 10) of [a, d1, b]", await active(aalis_memory, S), []
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-05")
@@ -139,8 +181,12 @@ async def test_archive_count_above_active_with_keep(aalis_memory: MemoryService)
     keeps()
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     await aalis_memory.archive_span(S, 10, [2])
-    expect_equal("ARCH-05", "get_history after archive_span(s, 10, keep=[2]) of [a, b, c]",
-                 await active(aalis_memory, S), ["c"])
+    expect_equal(
+        "ARCH-05",
+        "get_history after archive_span(s, 10, keep=[2]) of [a, b, c]",
+        await active(aalis_memory, S),
+        ["c"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
@@ -148,10 +194,15 @@ async def test_archive_keep_duplicates_and_outside_positions(aalis_memory: Memor
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     keeps()
     archived, left = await archive_counted(aalis_memory, S, 3, [1, 1, 7, 3])
-    expect_equal("ARCH-07", f"archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5, which archived "
-                 f"{left}", archived, left)
-    expect_equal("ARCH-06", "get_history after archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5",
-                 await active(aalis_memory, S), ["m1", "m3", "m4", "m5"])
+    expect_equal(
+        "ARCH-07", f"archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5, which archived {left}", archived, left
+    )
+    expect_equal(
+        "ARCH-06",
+        "get_history after archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5",
+        await active(aalis_memory, S),
+        ["m1", "m3", "m4", "m5"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
@@ -159,10 +210,15 @@ async def test_archive_keep_beyond_the_active_history(aalis_memory: MemoryServic
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
     keeps()
     archived, left = await archive_counted(aalis_memory, S, 3, [5, 0, 0, 99])
-    expect_equal("ARCH-07", f"archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d, which archived "
-                 f"{left}", archived, left)
-    expect_equal("ARCH-06", "get_history after archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d",
-                 await active(aalis_memory, S), ["a", "d"])
+    expect_equal(
+        "ARCH-07", f"archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d, which archived {left}", archived, left
+    )
+    expect_equal(
+        "ARCH-06",
+        "get_history after archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d",
+        await active(aalis_memory, S),
+        ["a", "d"],
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-07")
@@ -174,8 +230,12 @@ async def test_archive_returns_the_number_archived(aalis_memory: MemoryService) 
         session = f"{S}-{number}"
         await save_all(aalis_memory, session, conversation("m", 8))
         returned, left = await archive_counted(aalis_memory, session, count, keep)
-        expect_equal("ARCH-07", f"archive_span(s, {count}, keep={keep}) of 8 active, which "
-                     f"archived {left}", returned, left)
+        expect_equal(
+            "ARCH-07",
+            f"archive_span(s, {count}, keep={keep}) of 8 active, which archived {left}",
+            returned,
+            left,
+        )
 
 
 @pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
@@ -184,10 +244,13 @@ async def test_archive_after_archive_counts_only_active(aalis_memory: MemoryServ
     keeps()
     await aalis_memory.archive_span(S, 2)
     second, left = await archive_counted(aalis_memory, S, 2, [1])
-    expect_equal("ARCH-08", "get_history after archive_span(s, 2) then archive_span(s, 2, [1])",
-                 await active(aalis_memory, S), ["m3", "m4", "m5"])
-    expect_equal("ARCH-07", f"second archive_span(s, 2, keep=[1]), which archived {left}",
-                 second, left)
+    expect_equal(
+        "ARCH-08",
+        "get_history after archive_span(s, 2) then archive_span(s, 2, [1])",
+        await active(aalis_memory, S),
+        ["m3", "m4", "m5"],
+    )
+    expect_equal("ARCH-07", f"second archive_span(s, 2, keep=[1]), which archived {left}", second, left)
 
 
 @pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
@@ -198,13 +261,19 @@ async def test_archive_leaves_later_appends_alone(aalis_memory: MemoryService) -
     await save_all(aalis_memory, S, [msg("m4", 2000), msg("m5", 2010)])
     keeps()
     archived, left = await archive_counted(aalis_memory, S, len(snapshot), [3])
-    expect_equal("ARCH-07", f"archive_span(s, 4, keep=[3]) with m4, m5 appended, which archived "
-                 f"{left}", archived, left)
-    expect_equal("ARCH-08", "get_history after archive_span(s, 4, keep=[3]) with m4, m5 appended",
-                 await active(aalis_memory, S), ["m3", "m4", "m5"])
+    expect_equal(
+        "ARCH-07", f"archive_span(s, 4, keep=[3]) with m4, m5 appended, which archived {left}", archived, left
+    )
+    expect_equal(
+        "ARCH-08",
+        "get_history after archive_span(s, 4, keep=[3]) with m4, m5 appended",
+        await active(aalis_memory, S),
+        ["m3", "m4", "m5"],
+    )
     await save_all(aalis_memory, S, [msg("m6", 2020)])
-    expect_equal("ARCH-08", "get_history after appending m6", await active(aalis_memory, S),
-                 ["m3", "m4", "m5", "m6"])
+    expect_equal(
+        "ARCH-08", "get_history after appending m6", await active(aalis_memory, S), ["m3", "m4", "m5", "m6"]
+    )
 
 
 @requires.timestamp_ordering
@@ -215,8 +284,12 @@ async def test_archive_positions_include_late_arrivals(aalis_memory: MemoryServi
     # A late arrival lands inside the span: positions are taken at call time, so it is archived.
     await save_all(aalis_memory, S, [msg("b", 200)])
     await aalis_memory.archive_span(S, 2)
-    expect_equal("ARCH-08", "get_history after archive_span(s, 2) with late b@200",
-                 await active(aalis_memory, S), ["c", "d"])
+    expect_equal(
+        "ARCH-08",
+        "get_history after archive_span(s, 2) with late b@200",
+        await active(aalis_memory, S),
+        ["c", "d"],
+    )
 
 
 @requires.get_full_history
@@ -227,19 +300,36 @@ async def test_archived_stay_in_full_history_in_place(aalis_memory: FullMemorySe
     await aalis_memory.archive_span(S, 5, [1, 3])
     # which messages left get_history, in any order (the order of get_history is HIST-02's)
     got = await active(aalis_memory, S)
-    expect("ARCH-09", same_records(got, ["m1", "m3", "m5"]),
-           f"get_history after archive_span(s, 5, keep=[1, 3]): expected [m1, m3, m5] in any "
-           f"order, got {describe(got)}")
-    expect_equal("ARCH-09", "get_full_history after archive_span(s, 5, keep=[1, 3])",
-                 await everything(aalis_memory, S), ["m0", "m1", "m2", "m3", "m4", "m5"])
-    expect_equal("ARCH-09", "get_full_history(s, 3) after archive_span(s, 5, keep=[1, 3])",
-                 contents(await aalis_memory.get_full_history(S, 3)), ["m3", "m4", "m5"])
+    expect(
+        "ARCH-09",
+        same_records(got, ["m1", "m3", "m5"]),
+        f"get_history after archive_span(s, 5, keep=[1, 3]): expected [m1, m3, m5] in any "
+        f"order, got {describe(got)}",
+    )
+    expect_equal(
+        "ARCH-09",
+        "get_full_history after archive_span(s, 5, keep=[1, 3])",
+        await everything(aalis_memory, S),
+        ["m0", "m1", "m2", "m3", "m4", "m5"],
+    )
+    expect_equal(
+        "ARCH-09",
+        "get_full_history(s, 3) after archive_span(s, 5, keep=[1, 3])",
+        contents(await aalis_memory.get_full_history(S, 3)),
+        ["m3", "m4", "m5"],
+    )
 
 
 #: Counts and keep lists the contract never allows: each must raise ValueError.
 _BAD_SPANS: Final[tuple[tuple[object, tuple[object, ...]], ...]] = (
-    (-1, ()), (math.nan, ()), (1.5, ()), ("2", ()),
-    (2, (-1,)), (2, (0.5,)), (2, ("0",)), (2, (math.nan,)),
+    (-1, ()),
+    (math.nan, ()),
+    (1.5, ()),
+    ("2", ()),
+    (2, (-1,)),
+    (2, (0.5,)),
+    (2, ("0",)),
+    (2, (math.nan,)),
 )
 
 
@@ -251,8 +341,12 @@ async def test_archive_bad_positions_raise_and_archive_nothing(
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     with expect_raises("ARCH-11", f"archive_span(s, {count!r}, keep={list(keep)!r})", ValueError):
         await aalis_memory.archive_span(S, count, keep)  # type: ignore[arg-type]  # bad on purpose
-    expect_equal("ARCH-11", f"get_history after archive_span(s, {count!r}, keep={list(keep)!r})",
-                 await active(aalis_memory, S), ["a", "b", "c"])
+    expect_equal(
+        "ARCH-11",
+        f"get_history after archive_span(s, {count!r}, keep={list(keep)!r})",
+        await active(aalis_memory, S),
+        ["a", "b", "c"],
+    )
 
 
 #: A finite limit above every size used here, so this test does not lean on the math.inf rule.
@@ -277,11 +371,18 @@ async def test_concurrent_readers_never_see_part_of_an_archive(aalis_memory: Ful
     archived = watched.result()
     names = ("get_history", "get_full_history")
     torn = [f"{names[s.read]} saw {describe_size(s.value)}" for s in watched.torn()]
-    expect("ARCH-10", not torn,
-           f"archive_span(s, 200) of 210: expected readers to see 210 or 10 active messages "
-           f"(and 210 in the full history), got {torn[:3]}")
+    expect(
+        "ARCH-10",
+        not torn,
+        f"archive_span(s, 200) of 210: expected readers to see 210 or 10 active messages "
+        f"(and 210 in the full history), got {torn[:3]}",
+    )
     stands_on("ARCH-01", "ARCH-07")  # which messages the span took, and the count, are theirs
-    expect_equal("ARCH-10", "get_history after archive_span(s, 200) of 210",
-                 contents(await aalis_memory.get_history(S, _ALL)), after)
+    expect_equal(
+        "ARCH-10",
+        "get_history after archive_span(s, 200) of 210",
+        contents(await aalis_memory.get_history(S, _ALL)),
+        after,
+    )
     expect_equal("ARCH-10", "archive_span(s, 200) of 210", archived, 200)
     only_from_outside(aalis_memory, "ARCH-10")

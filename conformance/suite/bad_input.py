@@ -49,21 +49,35 @@ def _q(**fields: Any) -> RecentMessagesAcrossSessionsQuery:
 
 def _timestamp_cases(bad: object, name: str) -> list[Case]:
     return [
-        Case(f"save_message(s, msg at {name})",
-             lambda m: m.save_message(S, Message(role="user", content="x", timestamp=bad))),  # type: ignore[arg-type]
-        Case(f"get_messages_by_session_range(s, {name}, 10**6)",
-             lambda m: m.get_messages_by_session_range(S, bad, 10**6),
-             "get_messages_by_session_range"),
-        Case(f"get_messages_by_session_range(s, 0, {name})",
-             lambda m: m.get_messages_by_session_range(S, 0, bad), "get_messages_by_session_range"),
-        Case(f"get_recent_messages_across_sessions(since_ts={name})",
-             lambda m: m.get_recent_messages_across_sessions(_q(since_ts=bad)),
-             "get_recent_messages_across_sessions"),
-        Case(f"delete_messages_by_timestamps(s, [{name}])",
-             lambda m: m.delete_messages_by_timestamps(S, [bad]), "delete_messages_by_timestamps"),
-        Case(f"delete_messages_by_timestamps(s, [1000, {name}])",
-             lambda m: m.delete_messages_by_timestamps(S, [1000, bad]),
-             "delete_messages_by_timestamps"),
+        Case(
+            f"save_message(s, msg at {name})",
+            lambda m: m.save_message(S, Message(role="user", content="x", timestamp=bad)),  # type: ignore[arg-type]
+        ),
+        Case(
+            f"get_messages_by_session_range(s, {name}, 10**6)",
+            lambda m: m.get_messages_by_session_range(S, bad, 10**6),
+            "get_messages_by_session_range",
+        ),
+        Case(
+            f"get_messages_by_session_range(s, 0, {name})",
+            lambda m: m.get_messages_by_session_range(S, 0, bad),
+            "get_messages_by_session_range",
+        ),
+        Case(
+            f"get_recent_messages_across_sessions(since_ts={name})",
+            lambda m: m.get_recent_messages_across_sessions(_q(since_ts=bad)),
+            "get_recent_messages_across_sessions",
+        ),
+        Case(
+            f"delete_messages_by_timestamps(s, [{name}])",
+            lambda m: m.delete_messages_by_timestamps(S, [bad]),
+            "delete_messages_by_timestamps",
+        ),
+        Case(
+            f"delete_messages_by_timestamps(s, [1000, {name}])",
+            lambda m: m.delete_messages_by_timestamps(S, [1000, bad]),
+            "delete_messages_by_timestamps",
+        ),
     ]
 
 
@@ -89,8 +103,10 @@ def _save_at(timestamp: float) -> Call:
 async def test_nan_and_infinite_message_timestamps_raise_value_error(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     cases = _timestamp_cases(math.nan, "nan")
-    cases += [Case(f"save_message(s, msg at {name})", _save_at(value))
-              for value, name in ((math.inf, "inf"), (-math.inf, "-inf"))]
+    cases += [
+        Case(f"save_message(s, msg at {name})", _save_at(value))
+        for value, name in ((math.inf, "inf"), (-math.inf, "-inf"))
+    ]
     cases = available(aalis_memory, cases)
     await expect_refused(aalis_memory, "INPUT-02", cases, (ValueError,))
     await expect_unchanged(aalis_memory, "INPUT-02", cases, SESSIONS, NAMESPACES)
@@ -101,15 +117,30 @@ async def test_infinite_bounds_are_unbounded(aalis_memory: MemoryService) -> Non
     await _seed(aalis_memory)
     every = ["at-0", "at-1", "at-1000"]
     cases = [
-        (Case("get_messages_by_session_range(s, -inf, inf)",
-              lambda m: m.get_messages_by_session_range(S, -math.inf, math.inf),
-              "get_messages_by_session_range"), every),
-        (Case("get_recent_messages_across_sessions(since_ts=-inf)",
-              lambda m: m.get_recent_messages_across_sessions(_q(since_ts=-math.inf)),
-              "get_recent_messages_across_sessions"), every),
-        (Case("delete_messages_by_timestamps(s, [inf, -inf])",
-              lambda m: m.delete_messages_by_timestamps(S, [math.inf, -math.inf]),
-              "delete_messages_by_timestamps"), 0),
+        (
+            Case(
+                "get_messages_by_session_range(s, -inf, inf)",
+                lambda m: m.get_messages_by_session_range(S, -math.inf, math.inf),
+                "get_messages_by_session_range",
+            ),
+            every,
+        ),
+        (
+            Case(
+                "get_recent_messages_across_sessions(since_ts=-inf)",
+                lambda m: m.get_recent_messages_across_sessions(_q(since_ts=-math.inf)),
+                "get_recent_messages_across_sessions",
+            ),
+            every,
+        ),
+        (
+            Case(
+                "delete_messages_by_timestamps(s, [inf, -inf])",
+                lambda m: m.delete_messages_by_timestamps(S, [math.inf, -math.inf]),
+                "delete_messages_by_timestamps",
+            ),
+            0,
+        ),
     ]
     cases = [(case, wanted) for case, wanted in cases if available(aalis_memory, [case])]
     failures: list[str] = []
@@ -118,8 +149,9 @@ async def test_infinite_bounds_are_unbounded(aalis_memory: MemoryService) -> Non
         value: Any = result[1]
         if result[0] == "returned" and isinstance(value, list):
             value = [_content(item) for item in value]
-        unbounded = value == wanted or (isinstance(wanted, list) and isinstance(value, list)
-                                        and same_records(value, wanted))  # the order is not INPUT-02's
+        unbounded = value == wanted or (
+            isinstance(wanted, list) and isinstance(value, list) and same_records(value, wanted)
+        )  # the order is not INPUT-02's
         if result[0] != "returned" or not unbounded:
             failures.append(f"{case.label}: expected {wanted!r}, {shown(result)}")
     expect_no_failures("INPUT-02", "calls with infinite bounds were not unbounded", failures, len(cases))
@@ -131,16 +163,28 @@ async def test_integers_past_64_bits_raise_value_error_and_change_nothing(
 ) -> None:
     transport = transport_of(aalis_memory)
     if transport is not None and not transport.carries_integer(HUGE):
-        skip(Verdict.UNVERIFIED, transport.cannot(
-            f"integers past 64 bits (its numbers hold integers up to {transport.safe_integer}; "
-            "a caller's 2**70 is a double, which the contract takes as a timestamp)"))
+        skip(
+            Verdict.UNVERIFIED,
+            transport.cannot(
+                f"integers past 64 bits (its numbers hold integers up to {transport.safe_integer}; "
+                "a caller's 2**70 is a double, which the contract takes as a timestamp)"
+            ),
+        )
     await _seed(aalis_memory)
-    cases = available(aalis_memory, [
-        case for value, name in ((HUGE, "2**70"), (-HUGE, "-2**70"),
-                                 # One past each end of the signed 64-bit range.
-                                 (2**63, "2**63"), (-(2**63) - 1, "-2**63-1"))
-        for case in _timestamp_cases(value, name)
-    ])
+    cases = available(
+        aalis_memory,
+        [
+            case
+            for value, name in (
+                (HUGE, "2**70"),
+                (-HUGE, "-2**70"),
+                # One past each end of the signed 64-bit range.
+                (2**63, "2**63"),
+                (-(2**63) - 1, "-2**63-1"),
+            )
+            for case in _timestamp_cases(value, name)
+        ],
+    )
     await expect_refused(aalis_memory, "INPUT-03", cases, (ValueError,))
     await expect_unchanged(aalis_memory, "INPUT-03", cases, SESSIONS, NAMESPACES)
 
@@ -152,24 +196,40 @@ LONE: Final = "\ud800"
 async def test_lone_surrogates_raise_value_error_and_store_nothing(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
     cases = [
-        Case("save_message(s, content with a lone surrogate)",
-             lambda m: m.save_message(S, msg(f"bad {LONE} text", 2000))),
-        Case("save_message(s, metadata value with a lone surrogate)",
-             lambda m: m.save_message(S, msg("ok", 2000, metadata={"note": LONE}))),
-        Case("save_message(session id with a lone surrogate, msg)",
-             lambda m: m.save_message(f"s-{LONE}", msg("ok", 2000))),
-        Case("save_metadata(ns, k, value with a lone surrogate)",
-             lambda m: m.save_metadata(NS, "k2", {"v": LONE})),
-        Case("save_metadata(ns, k, key with a lone surrogate)",
-             lambda m: m.save_metadata(NS, "k2", {LONE: 1})),
-        Case("save_metadata(ns, key with a lone surrogate, ...)",
-             lambda m: m.save_metadata(NS, f"k-{LONE}", {"v": 1})),
-        Case("commit_metadata([put ok, put with a lone surrogate])",
-             lambda m: m.commit_metadata(
-                 [MetadataPut(NS, "k3", {"v": 1}), MetadataPut(NS, "k4", {"v": LONE})]
-             )),
-        Case("update_message_content(s, 'at', lone surrogate)",
-             lambda m: m.update_message_content(S, "at", LONE), "update_message_content"),
+        Case(
+            "save_message(s, content with a lone surrogate)",
+            lambda m: m.save_message(S, msg(f"bad {LONE} text", 2000)),
+        ),
+        Case(
+            "save_message(s, metadata value with a lone surrogate)",
+            lambda m: m.save_message(S, msg("ok", 2000, metadata={"note": LONE})),
+        ),
+        Case(
+            "save_message(session id with a lone surrogate, msg)",
+            lambda m: m.save_message(f"s-{LONE}", msg("ok", 2000)),
+        ),
+        Case(
+            "save_metadata(ns, k, value with a lone surrogate)",
+            lambda m: m.save_metadata(NS, "k2", {"v": LONE}),
+        ),
+        Case(
+            "save_metadata(ns, k, key with a lone surrogate)", lambda m: m.save_metadata(NS, "k2", {LONE: 1})
+        ),
+        Case(
+            "save_metadata(ns, key with a lone surrogate, ...)",
+            lambda m: m.save_metadata(NS, f"k-{LONE}", {"v": 1}),
+        ),
+        Case(
+            "commit_metadata([put ok, put with a lone surrogate])",
+            lambda m: m.commit_metadata(
+                [MetadataPut(NS, "k3", {"v": 1}), MetadataPut(NS, "k4", {"v": LONE})]
+            ),
+        ),
+        Case(
+            "update_message_content(s, 'at', lone surrogate)",
+            lambda m: m.update_message_content(S, "at", LONE),
+            "update_message_content",
+        ),
     ]
     cases = available(aalis_memory, cases)
     await expect_refused(aalis_memory, "INPUT-04", cases, (ValueError,))
@@ -184,16 +244,31 @@ async def test_nul_characters_round_trip(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_message(cut, msg("other", 3001))
     await aalis_memory.save_metadata("ns\x00x", "k\x00y", {"a\x00b": ["c\x00d"]})
     await aalis_memory.save_metadata("ns", "k", {"v": "plain"})
-    expect_equal("INPUT-05", "get_history('s-nul\\x00tail')",
-                 await aalis_memory.get_history(session, 10_000), [message])
-    expect_equal("INPUT-05", "get_history('s-nul') (a session id cut at NUL would match)",
-                 [m.content for m in await aalis_memory.get_history(cut, 10_000)], ["other"])
-    expect_equal("INPUT-05", "get_metadata('ns\\x00x', 'k\\x00y')",
-                 await aalis_memory.get_metadata("ns\x00x", "k\x00y"), {"a\x00b": ["c\x00d"]})
+    expect_equal(
+        "INPUT-05",
+        "get_history('s-nul\\x00tail')",
+        await aalis_memory.get_history(session, 10_000),
+        [message],
+    )
+    expect_equal(
+        "INPUT-05",
+        "get_history('s-nul') (a session id cut at NUL would match)",
+        [m.content for m in await aalis_memory.get_history(cut, 10_000)],
+        ["other"],
+    )
+    expect_equal(
+        "INPUT-05",
+        "get_metadata('ns\\x00x', 'k\\x00y')",
+        await aalis_memory.get_metadata("ns\x00x", "k\x00y"),
+        {"a\x00b": ["c\x00d"]},
+    )
     stands_on("META-02")  # a listing that reaches into other namespaces is META-02's, NUL or not
-    expect_equal("INPUT-05", "list_metadata('ns')",
-                 [(e.key, e.data) for e in await aalis_memory.list_metadata("ns")],
-                 [("k", {"v": "plain"})])
+    expect_equal(
+        "INPUT-05",
+        "list_metadata('ns')",
+        [(e.key, e.data) for e in await aalis_memory.list_metadata("ns")],
+        [("k", {"v": "plain"})],
+    )
 
 
 #: Larger than any backend is required to store (MongoDB: 16 MiB per document).
@@ -227,8 +302,9 @@ async def test_oversized_documents_round_trip_or_raise_value_error(aalis_memory:
                 failures.append(f"{label}: refused ({shown(result)}) but the store changed")
         elif not same(await read(aalis_memory)):
             failures.append(f"{label}: accepted, but it does not read back whole")
-    expect_no_failures("INPUT-06", "oversized writes neither round-tripped nor raised ValueError", failures,
-           len(checks))
+    expect_no_failures(
+        "INPUT-06", "oversized writes neither round-tripped nor raised ValueError", failures, len(checks)
+    )
 
 
 def _nested(depth: int) -> dict[str, Any]:
@@ -245,21 +321,31 @@ async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
     await _seed(aalis_memory)
     moderate = _nested(20)
     await aalis_memory.save_metadata(NS, "nested", moderate)
-    expect_equal("INPUT-07", "get_metadata of a payload nested 20 levels",
-                 await aalis_memory.get_metadata(NS, "nested"), moderate)
+    expect_equal(
+        "INPUT-07",
+        "get_metadata of a payload nested 20 levels",
+        await aalis_memory.get_metadata(NS, "nested"),
+        moderate,
+    )
     nested_message = msg("nested", 4000, metadata={"deep": _nested(18)})
     await aalis_memory.save_message("s-nested", nested_message)
-    expect_equal("INPUT-07", "get_history of a message whose metadata is nested 18 levels",
-                 await aalis_memory.get_history("s-nested", 10_000), [nested_message])
+    expect_equal(
+        "INPUT-07",
+        "get_history of a message whose metadata is nested 18 levels",
+        await aalis_memory.get_history("s-nested", 10_000),
+        [nested_message],
+    )
     deep = _nested(5000)
     cases = [
-        Case("save_metadata(ns, k, nested 5000 levels)",
-             lambda m: m.save_metadata(NS, "deep", deep)),
-        Case("commit_metadata([put ok, put nested 5000 levels])",
-             lambda m: m.commit_metadata([MetadataPut(NS, "k5", {"v": 1}),
-                                          MetadataPut(NS, "deep", deep)])),
-        Case("save_message(s, msg with metadata nested 5000 levels)",
-             lambda m: m.save_message(S, msg("deep", 6000, metadata={"deep": deep}))),
+        Case("save_metadata(ns, k, nested 5000 levels)", lambda m: m.save_metadata(NS, "deep", deep)),
+        Case(
+            "commit_metadata([put ok, put nested 5000 levels])",
+            lambda m: m.commit_metadata([MetadataPut(NS, "k5", {"v": 1}), MetadataPut(NS, "deep", deep)]),
+        ),
+        Case(
+            "save_message(s, msg with metadata nested 5000 levels)",
+            lambda m: m.save_message(S, msg("deep", 6000, metadata={"deep": deep})),
+        ),
     ]
     await expect_refused(aalis_memory, "INPUT-07", cases, (ValueError,))
     await expect_unchanged(aalis_memory, "INPUT-07", cases, SESSIONS, NAMESPACES)

@@ -69,8 +69,10 @@ def reads_through(store: MemoryService, *, fallback: bool = False, unreadable: b
     META-10's failure, not the helper's (``fallback``: the helper is run without
     list_metadata_keys; ``unreadable``: the namespaces hold unreadable entries)."""
     stands_on("META-02", "META-09")  # which entries are readable: list_metadata's
-    calls = {"list_metadata": "META-09" if unreadable else "META-02",
-             "commit_metadata": "COMMIT-06" if unreadable else "COMMIT-02"}  # across namespaces
+    calls = {
+        "list_metadata": "META-09" if unreadable else "META-02",
+        "commit_metadata": "COMMIT-06" if unreadable else "COMMIT-02",
+    }  # across namespaces
     if not fallback and callable(getattr(store, "list_metadata_keys", None)):
         stands_on("META-10")
         calls["list_metadata_keys"] = "META-10"
@@ -106,15 +108,25 @@ async def test_clear_deletes_the_namespaces_in_one_commit(
     await _fill(aalis_memory, NS_KEEP, "k1", "k2")
     counted = CountingCommits(aalis_memory)
     await aalis_clear_helper(counted, [NS_A, NS_B], InfoLines())
-    expect_equal("CLR-04", "commit_metadata calls made by clear_metadata_namespaces([a, b])",
-                 counted.commits, 1)
+    expect_equal(
+        "CLR-04", "commit_metadata calls made by clear_metadata_namespaces([a, b])", counted.commits, 1
+    )
     for namespace in (NS_A, NS_B):
-        expect_equal("CLR-04", f"keys of {namespace!r} after clearing it",
-                     await _keys(aalis_memory, namespace), [])
-    expect_equal("CLR-04", f"keys of {NS_KEEP!r} after clearing [a, b]",
-                 await _keys(aalis_memory, NS_KEEP), ["k1", "k2"])
-    expect_equal("CLR-04", f"get_metadata({NS_KEEP!r}, 'k2') after clearing [a, b]",
-                 await aalis_memory.get_metadata(NS_KEEP, "k2"), {"key": "k2"})
+        expect_equal(
+            "CLR-04", f"keys of {namespace!r} after clearing it", await _keys(aalis_memory, namespace), []
+        )
+    expect_equal(
+        "CLR-04",
+        f"keys of {NS_KEEP!r} after clearing [a, b]",
+        await _keys(aalis_memory, NS_KEEP),
+        ["k1", "k2"],
+    )
+    expect_equal(
+        "CLR-04",
+        f"get_metadata({NS_KEEP!r}, 'k2') after clearing [a, b]",
+        await aalis_memory.get_metadata(NS_KEEP, "k2"),
+        {"key": "k2"},
+    )
 
 
 @pytest.mark.aalis_spec("CLR-05")
@@ -125,11 +137,18 @@ async def test_clear_returns_keys_per_namespace_in_input_order(
     await _fill(aalis_memory, NS_A, "a2", "a1")
     await _fill(aalis_memory, NS_B, "b1", "b3", "b2")
     result = await aalis_clear_helper(aalis_memory, [NS_B, "clr-empty", NS_A], InfoLines())
-    expect_equal("CLR-05", "namespaces of clear_metadata_namespaces([b, empty, a])",
-                 list(result), [NS_B, "clr-empty", NS_A])
-    expect_equal("CLR-05", "keys per namespace (sorted) of clear_metadata_namespaces([b, empty, a])",
-                 _sorted_values(result),
-                 {NS_B: ["b1", "b2", "b3"], "clr-empty": [], NS_A: ["a1", "a2"]})
+    expect_equal(
+        "CLR-05",
+        "namespaces of clear_metadata_namespaces([b, empty, a])",
+        list(result),
+        [NS_B, "clr-empty", NS_A],
+    )
+    expect_equal(
+        "CLR-05",
+        "keys per namespace (sorted) of clear_metadata_namespaces([b, empty, a])",
+        _sorted_values(result),
+        {NS_B: ["b1", "b2", "b3"], "clr-empty": [], NS_A: ["a1", "a2"]},
+    )
 
 
 @pytest.mark.aalis_spec("CLR-06")
@@ -137,7 +156,9 @@ async def test_clear_returns_keys_per_namespace_in_input_order(
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_clear_deletes_unreadable_entries(
-    aalis_memory: FullMemoryService, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any,
+    aalis_memory: FullMemoryService,
+    aalis_clear_helper: ClearNamespaces,
+    aalis_memory_raw: Any,
     kind: RawMetadataKind,
 ) -> None:
     reads_through(aalis_memory, unreadable=True)
@@ -145,12 +166,21 @@ async def test_clear_deletes_unreadable_entries(
     await aalis_memory_raw.plant_metadata(NS_A, "a2-bad", kind)
     await aalis_memory_raw.plant_metadata(NS_KEEP, "k-bad", kind)
     result = await aalis_clear_helper(aalis_memory, [NS_A], InfoLines())
-    expect_equal("CLR-06", f"keys returned for {NS_A!r} holding a {kind} entry",
-                 _sorted_values(result), {NS_A: ["a1", "a2-bad", "a3"]})
-    expect_equal("CLR-06", f"list_metadata_keys({NS_A!r}) after clearing it",
-                 await _keys(aalis_memory, NS_A), [])
-    expect_equal("CLR-06", f"list_metadata_keys({NS_KEEP!r}) (not cleared)",
-                 await _keys(aalis_memory, NS_KEEP), ["k-bad"])
+    expect_equal(
+        "CLR-06",
+        f"keys returned for {NS_A!r} holding a {kind} entry",
+        _sorted_values(result),
+        {NS_A: ["a1", "a2-bad", "a3"]},
+    )
+    expect_equal(
+        "CLR-06", f"list_metadata_keys({NS_A!r}) after clearing it", await _keys(aalis_memory, NS_A), []
+    )
+    expect_equal(
+        "CLR-06",
+        f"list_metadata_keys({NS_KEEP!r}) (not cleared)",
+        await _keys(aalis_memory, NS_KEEP),
+        ["k-bad"],
+    )
 
 
 @pytest.mark.aalis_spec("CLR-07")
@@ -170,8 +200,11 @@ async def test_clear_names_few_unreadable_entries_in_one_line(
     line = logger.lines[0] if logger.lines else ""
     for name in (f"{NS_A}/x1", f"{NS_A}/x2", f"{NS_B}/y1"):
         expect("CLR-07", name in line, f"the info line should name {name}; it was {line!r}")
-    expect("CLR-07", f"{NS_A}/ok" not in line,
-           f"the info line should not name the readable entry; it was {line!r}")
+    expect(
+        "CLR-07",
+        f"{NS_A}/ok" not in line,
+        f"the info line should not name the readable entry; it was {line!r}",
+    )
 
 
 @pytest.mark.aalis_spec("CLR-07")
@@ -197,7 +230,9 @@ async def test_clear_names_ten_unreadable_entries_then_counts(
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_clear_without_list_keys_leaves_unreadable_entries(
-    aalis_memory: FullMemoryService, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any,
+    aalis_memory: FullMemoryService,
+    aalis_clear_helper: ClearNamespaces,
+    aalis_memory_raw: Any,
     kind: RawMetadataKind,
 ) -> None:
     """The rule is for backends without list_metadata_keys: one without it is judged as it is
@@ -209,15 +244,27 @@ async def test_clear_without_list_keys_leaves_unreadable_entries(
     logger = InfoLines()
     lists_keys = callable(getattr(aalis_memory, "list_metadata_keys", None))
     result = await aalis_clear_helper(WithoutListKeys(aalis_memory), [NS_A], logger)
-    expect_equal("CLR-08", "keys returned by the list_metadata fallback",
-                 _sorted_values(result), {NS_A: ["a1", "a3"]})
+    expect_equal(
+        "CLR-08", "keys returned by the list_metadata fallback", _sorted_values(result), {NS_A: ["a1", "a3"]}
+    )
     expect_equal("CLR-08", "info lines logged by the fallback", logger.lines, [])
-    expect_equal("CLR-08", f"list_metadata({NS_A!r}) after the fallback clear",
-                 [e.key for e in await aalis_memory.list_metadata(NS_A)], [])
+    expect_equal(
+        "CLR-08",
+        f"list_metadata({NS_A!r}) after the fallback clear",
+        [e.key for e in await aalis_memory.list_metadata(NS_A)],
+        [],
+    )
     if lists_keys:
-        expect_equal("CLR-08", f"list_metadata_keys({NS_A!r}) after the fallback clear",
-                     await _keys(aalis_memory, NS_A), ["a2-bad"])
+        expect_equal(
+            "CLR-08",
+            f"list_metadata_keys({NS_A!r}) after the fallback clear",
+            await _keys(aalis_memory, NS_A),
+            ["a2-bad"],
+        )
     else:
-        unverified_part("CLR-08", f"driver has no list_metadata_keys: that the unreadable "
-                        f"{kind} entry stayed cannot be seen through the API (list_metadata "
-                        "skips it, get_metadata reads it as absent)")
+        unverified_part(
+            "CLR-08",
+            f"driver has no list_metadata_keys: that the unreadable "
+            f"{kind} entry stayed cannot be seen through the API (list_metadata "
+            "skips it, get_metadata reads it as absent)",
+        )

@@ -33,8 +33,12 @@ async def test_clear_session_empties_history(aalis_memory: MemoryService) -> Non
     await aalis_memory.clear_session(S)
     expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
     await save_all(aalis_memory, S, [msg("fresh", 9000)])
-    expect_equal("CLEAR-01", "get_history(s) after clear_session(s) and one new message",
-                 await active(aalis_memory, S), ["fresh"])
+    expect_equal(
+        "CLEAR-01",
+        "get_history(s) after clear_session(s) and one new message",
+        await active(aalis_memory, S),
+        ["fresh"],
+    )
 
 
 @pytest.mark.aalis_spec("CLEAR-01")
@@ -51,10 +55,18 @@ async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: Me
     await read_back_first(aalis_memory, {(NS, S): {"summary": "kept"}})
     before = await aalis_memory.get_history(OTHER, 10)
     await aalis_memory.clear_session(S)
-    expect_equal("MSG-06", "get_history(other) after clear_session(s)",
-                 await aalis_memory.get_history(OTHER, 10), before)
-    expect_equal("CLEAR-02", "get_metadata(ns, s) after clear_session(s)",
-                 await aalis_memory.get_metadata(NS, S), {"summary": "kept"})
+    expect_equal(
+        "MSG-06",
+        "get_history(other) after clear_session(s)",
+        await aalis_memory.get_history(OTHER, 10),
+        before,
+    )
+    expect_equal(
+        "CLEAR-02",
+        "get_metadata(ns, s) after clear_session(s)",
+        await aalis_memory.get_metadata(NS, S),
+        {"summary": "kept"},
+    )
 
 
 @requires.get_full_history
@@ -63,10 +75,15 @@ async def test_clear_session_removes_archived(aalis_memory: FullMemoryService) -
     await _two_sessions_with_archives(aalis_memory)
     before = await aalis_memory.get_full_history(OTHER, 10)
     await aalis_memory.clear_session(S)
-    expect_equal("MSG-06", "get_full_history(other) after clear_session(s)",
-                 await aalis_memory.get_full_history(OTHER, 10), before)
-    expect_equal("CLEAR-02", "get_full_history(s) after clear_session(s)",
-                 await everything(aalis_memory, S), [])
+    expect_equal(
+        "MSG-06",
+        "get_full_history(other) after clear_session(s)",
+        await aalis_memory.get_full_history(OTHER, 10),
+        before,
+    )
+    expect_equal(
+        "CLEAR-02", "get_full_history(s) after clear_session(s)", await everything(aalis_memory, S), []
+    )
 
 
 @requires.clear_all
@@ -77,8 +94,7 @@ async def test_clear_all_empties_every_history(aalis_memory: FullMemoryService) 
     await _two_sessions(aalis_memory)
     await aalis_memory.clear_all()
     expect_equal("CLEAR-03", "get_history(s) after clear_all()", await active(aalis_memory, S), [])
-    expect_equal("CLEAR-03", "get_history(other) after clear_all()",
-                 await active(aalis_memory, OTHER), [])
+    expect_equal("CLEAR-03", "get_history(other) after clear_all()", await active(aalis_memory, OTHER), [])
 
 
 @requires.clear_all
@@ -87,10 +103,10 @@ async def test_clear_all_empties_every_history(aalis_memory: FullMemoryService) 
 async def test_clear_all_removes_archived(aalis_memory: FullMemoryService) -> None:
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.clear_all()
-    expect_equal("CLEAR-03", "get_full_history(s) after clear_all()",
-                 await everything(aalis_memory, S), [])
-    expect_equal("CLEAR-03", "get_full_history(other) after clear_all()",
-                 await everything(aalis_memory, OTHER), [])
+    expect_equal("CLEAR-03", "get_full_history(s) after clear_all()", await everything(aalis_memory, S), [])
+    expect_equal(
+        "CLEAR-03", "get_full_history(other) after clear_all()", await everything(aalis_memory, OTHER), []
+    )
 
 
 @requires.clear_all
@@ -103,7 +119,15 @@ async def test_clear_all_keeps_metadata(aalis_memory: FullMemoryService) -> None
     await aalis_memory.save_metadata("other-ns", "b", {"n": 2})
     await read_back_first(aalis_memory, {(NS, "a"): {"n": 1}, ("other-ns", "b"): {"n": 2}})
     await aalis_memory.clear_all()
-    expect_equal("CLEAR-04", "get_metadata(ns, a) after clear_all()",
-                 await aalis_memory.get_metadata(NS, "a"), {"n": 1})
-    expect_equal("CLEAR-04", "get_metadata(other-ns, b) after clear_all()",
-                 await aalis_memory.get_metadata("other-ns", "b"), {"n": 2})
+    expect_equal(
+        "CLEAR-04",
+        "get_metadata(ns, a) after clear_all()",
+        await aalis_memory.get_metadata(NS, "a"),
+        {"n": 1},
+    )
+    expect_equal(
+        "CLEAR-04",
+        "get_metadata(other-ns, b) after clear_all()",
+        await aalis_memory.get_metadata("other-ns", "b"),
+        {"n": 2},
+    )

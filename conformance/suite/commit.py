@@ -35,8 +35,9 @@ def delete(key: str, namespace: str = NS) -> MetadataDel:
     return MetadataDel(namespace, key)
 
 
-async def _commit_expecting_success(aalis_memory: MemoryService, rule_id: str, call: str,
-                                    ops: list[Any]) -> None:
+async def _commit_expecting_success(
+    aalis_memory: MemoryService, rule_id: str, call: str, ops: list[Any]
+) -> None:
     """A batch that must be accepted: an exception is a finding of ``rule_id``, not a crash."""
     try:
         await aalis_memory.commit_metadata(ops)
@@ -72,8 +73,10 @@ async def test_ops_apply_in_order(aalis_memory: MemoryService) -> None:
     )
     await aalis_memory.commit_metadata([delete("twice"), put("twice", {"v": "third"})])
     expect_equal(
-        "COMMIT-01", "get_metadata(ns, 'twice') after [del twice, put twice third]",
-        await aalis_memory.get_metadata(NS, "twice"), {"v": "third"},
+        "COMMIT-01",
+        "get_metadata(ns, 'twice') after [del twice, put twice third]",
+        await aalis_memory.get_metadata(NS, "twice"),
+        {"v": "third"},
     )
 
 
@@ -95,8 +98,10 @@ async def test_one_batch_spans_namespaces(aalis_memory: MemoryService) -> None:
         ("ns-blue", [("k", {"v": "blue"})]),
     ):
         expect_equal(
-            "COMMIT-02", f"list_metadata({namespace!r}) after a three-namespace batch",
-            await entries(aalis_memory, namespace), expected,
+            "COMMIT-02",
+            f"list_metadata({namespace!r}) after a three-namespace batch",
+            await entries(aalis_memory, namespace),
+            expected,
         )
 
 
@@ -105,20 +110,28 @@ async def test_empty_batch_and_del_of_missing_key(aalis_memory: MemoryService) -
     await aalis_memory.save_metadata(NS, "kept", {"v": 1})
     await _commit_expecting_success(aalis_memory, "COMMIT-03", "commit_metadata([])", [])
     expect_equal(
-        "COMMIT-03", "list_metadata after an empty batch",
-        await entries(aalis_memory, NS), [("kept", {"v": 1})],
+        "COMMIT-03",
+        "list_metadata after an empty batch",
+        await entries(aalis_memory, NS),
+        [("kept", {"v": 1})],
     )
     await _commit_expecting_success(
-        aalis_memory, "COMMIT-03", "commit_metadata([del never-saved, put added])",
+        aalis_memory,
+        "COMMIT-03",
+        "commit_metadata([del never-saved, put added])",
         [delete("never-saved"), put("added", {"v": 2})],
     )
     await _commit_expecting_success(
-        aalis_memory, "COMMIT-03", "commit_metadata([del in an unknown namespace])",
+        aalis_memory,
+        "COMMIT-03",
+        "commit_metadata([del in an unknown namespace])",
         [delete("never-saved", "ns-unknown")],
     )
     expect_equal(
-        "COMMIT-03", "list_metadata after batches deleting missing keys",
-        await entries(aalis_memory, NS), [("added", {"v": 2}), ("kept", {"v": 1})],
+        "COMMIT-03",
+        "list_metadata after batches deleting missing keys",
+        await entries(aalis_memory, NS),
+        [("added", {"v": 2}), ("kept", {"v": 1})],
     )
 
 
@@ -153,8 +166,7 @@ def _refusable(namespace: str) -> dict[str, Callable[[], object]]:
         "a put whose key is an int": lambda: MetadataPut(namespace, 7, {"v": 1}),  # type: ignore[arg-type]
         "a del whose namespace is a dict": lambda: MetadataDel({"$gt": ""}, "a"),  # type: ignore[arg-type]
         "a put whose data is a list": lambda: MetadataPut(namespace, "bad", [1, 2]),  # type: ignore[arg-type]
-        **{f"a put of <{name}>": _bad_put(namespace, build)
-           for name, build in UNSERIALIZABLE.items()},
+        **{f"a put of <{name}>": _bad_put(namespace, build) for name, build in UNSERIALIZABLE.items()},
     }
 
 
@@ -183,17 +195,24 @@ async def test_a_rejected_batch_applies_nothing(aalis_memory: MemoryService) -> 
                 continue
             with cases.case():
                 expect_equal(
-                    "COMMIT-04", f"list_metadata after the rejected batch with {name} in the middle",
-                    await state(aalis_memory, namespace), before[0],
+                    "COMMIT-04",
+                    f"list_metadata after the rejected batch with {name} in the middle",
+                    await state(aalis_memory, namespace),
+                    before[0],
                 )
                 expect_equal(
-                    "COMMIT-04", f"list_metadata({other!r}) after the rejected batch with {name}",
-                    await entries(aalis_memory, other), before[1],
+                    "COMMIT-04",
+                    f"list_metadata({other!r}) after the rejected batch with {name}",
+                    await entries(aalis_memory, other),
+                    before[1],
                 )
     if not rejected:
-        skip(Verdict.UNVERIFIED, "the driver accepted every batch the kit built to be refused "
-                                 "(an op that is not one, non-str identifiers, payloads that are "
-                                 "not JSON objects), so no rejected batch could be inspected")
+        skip(
+            Verdict.UNVERIFIED,
+            "the driver accepted every batch the kit built to be refused "
+            "(an op that is not one, non-str identifiers, payloads that are "
+            "not JSON objects), so no rejected batch could be inspected",
+        )
 
 
 @pytest.mark.aalis_spec("COMMIT-04")
@@ -211,35 +230,41 @@ async def test_a_rejected_batch_applies_nothing_first_or_last(aalis_memory: Memo
                 await aalis_memory.commit_metadata(ops)
             except Exception:
                 expect_equal(
-                    "COMMIT-04", f"list_metadata after the rejected batch ({name} {where})",
-                    await state(aalis_memory, NS), seeded,
+                    "COMMIT-04",
+                    f"list_metadata after the rejected batch ({name} {where})",
+                    await state(aalis_memory, NS),
+                    seeded,
                 )
             else:  # accepted: what it did is another rule's; start again from the seed
-                await aalis_memory.commit_metadata([delete(key) for key in await state(
-                    aalis_memory, NS)])
+                await aalis_memory.commit_metadata([delete(key) for key in await state(aalis_memory, NS)])
                 seeded = await _seed(aalis_memory)
 
 
 async def _bad_payload_in_the_middle(aalis_memory: MemoryService, rule_id: str) -> None:
     await _seed(aalis_memory)
-    with every_case(rule_id, "batches with a payload JSON cannot hold were not rejected "
-                             "whole") as cases:
+    with every_case(rule_id, "batches with a payload JSON cannot hold were not rejected whole") as cases:
         for name, build in UNSERIALIZABLE.items():
             ops = _around(put("bad", build()), NS, "ns-other")
             before = await state(aalis_memory, NS), await entries(aalis_memory, "ns-other")
             with cases.case():
                 with expect_raises(
-                    rule_id, f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
-                    TypeError, ValueError,
+                    rule_id,
+                    f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
+                    TypeError,
+                    ValueError,
                 ):
                     await aalis_memory.commit_metadata(ops)
                 expect_equal(
-                    rule_id, f"list_metadata after the rejected batch with <{name}> in the middle",
-                    await state(aalis_memory, NS), before[0],
+                    rule_id,
+                    f"list_metadata after the rejected batch with <{name}> in the middle",
+                    await state(aalis_memory, NS),
+                    before[0],
                 )
                 expect_equal(
-                    rule_id, f"list_metadata('ns-other') after the rejected batch with <{name}>",
-                    await entries(aalis_memory, "ns-other"), before[1],
+                    rule_id,
+                    f"list_metadata('ns-other') after the rejected batch with <{name}>",
+                    await entries(aalis_memory, "ns-other"),
+                    before[1],
                 )
 
 
@@ -250,13 +275,13 @@ async def _bad_payload_first_or_last(aalis_memory: MemoryService, rule_id: str) 
         "last": [delete("z"), put("a", {"v": "a-new"}), put("bad", {"when": {1}})],
     }
     for where, ops in batches.items():
-        with expect_raises(
-            rule_id, f"commit_metadata with a set payload {where}", TypeError, ValueError
-        ):
+        with expect_raises(rule_id, f"commit_metadata with a set payload {where}", TypeError, ValueError):
             await aalis_memory.commit_metadata(ops)
         expect_equal(
-            rule_id, f"list_metadata after the rejected batch (bad payload {where})",
-            await state(aalis_memory, NS), seeded,
+            rule_id,
+            f"list_metadata after the rejected batch (bad payload {where})",
+            await state(aalis_memory, NS),
+            seeded,
         )
 
 
@@ -269,7 +294,8 @@ async def test_commit_of_unserializable_data_raises(aalis_memory: MemoryService)
             call = f"commit_metadata([put ok, put <{name}>])"
             with cases.case(), expect_raises("META-08", call, TypeError, ValueError):
                 await aalis_memory.commit_metadata(
-                    [put(f"ok-{index}", {"v": 1}), put(f"bad-{index}", build())])
+                    [put(f"ok-{index}", {"v": 1}), put(f"bad-{index}", build())]
+                )
 
 
 @pytest.mark.aalis_spec("COMMIT-07")
@@ -294,12 +320,16 @@ async def test_batch_del_removes_unreadable_entries(
     await aalis_memory.save_metadata(NS, "good", {"v": 1})
     await aalis_memory_raw.plant_metadata(NS, "broken", kind)
     await _commit_expecting_success(
-        aalis_memory, "COMMIT-06", f"commit_metadata([del broken ({kind}), del good])",
+        aalis_memory,
+        "COMMIT-06",
+        f"commit_metadata([del broken ({kind}), del good])",
         [delete("broken"), delete("good")],
     )
     expect_equal(
-        "COMMIT-06", f"list_metadata_keys(ns) after deleting a {kind} entry and a good one",
-        await aalis_memory.list_metadata_keys(NS), [],
+        "COMMIT-06",
+        f"list_metadata_keys(ns) after deleting a {kind} entry and a good one",
+        await aalis_memory.list_metadata_keys(NS),
+        [],
     )
 
 
@@ -327,9 +357,12 @@ async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: MemorySer
             ops.append(put(key, {"gen": 1, "i": i}))
             after[key] = {"gen": 1, "i": i}
 
-    watched = await watch_write(lambda: aalis_memory.commit_metadata(ops),
-                                [lambda: state(aalis_memory, NS)], readers=READERS,
-                                count_loop_turns=True)
+    watched = await watch_write(
+        lambda: aalis_memory.commit_metadata(ops),
+        [lambda: state(aalis_memory, NS)],
+        readers=READERS,
+        count_loop_turns=True,
+    )
     watched.result()
     summary = (
         f"{len(watched.sightings)} reads by {READERS} tasks, {watched.overlapping} overlapping "
@@ -344,11 +377,14 @@ async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: MemorySer
             f"{_gen_counts(before)}, after: {_gen_counts(after)}); {summary}",
         )
     expect(
-        "COMMIT-05", watched.loop_turns == 0 or watched.overlapping > 0,
+        "COMMIT-05",
+        watched.loop_turns == 0 or watched.overlapping > 0,
         f"harness: the driver yielded during the commit but no read overlapped it; {summary}",
     )
     only_from_outside(aalis_memory, "COMMIT-05")
     expect_equal(
-        "COMMIT-01", f"list_metadata after the {BATCH_SIZE}-op batch ({_gen_counts(after)})",
-        await state(aalis_memory, NS), after,
+        "COMMIT-01",
+        f"list_metadata after the {BATCH_SIZE}-op batch ({_gen_counts(after)})",
+        await state(aalis_memory, NS),
+        after,
     )

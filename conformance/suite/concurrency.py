@@ -46,15 +46,19 @@ LIMIT: Final = 10_000
 async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: FullMemoryService) -> None:
     words = [f"w{i}" for i in range(TASKS)]
     await save_all(aalis_memory, S, [msg(" ".join(words), 1000 + i) for i in range(MESSAGES)])
-    returns = await asyncio.gather(*(
-        aalis_memory.update_message_content(S, word, word.upper(), MESSAGES) for word in words
-    ))
+    returns = await asyncio.gather(
+        *(aalis_memory.update_message_content(S, word, word.upper(), MESSAGES) for word in words)
+    )
     expected = " ".join(word.upper() for word in words)
     contents = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
     lost = [f"message {i}: {c!r}" for i, c in enumerate(contents) if c != expected]
     expect_no_failures("CONC-01", f"messages lost a rewrite (expected {expected!r})", lost, len(contents))
-    expect_equal("CONC-01", f"the returns of {TASKS} concurrent rewrites of {MESSAGES} messages",
-                 list(returns), [MESSAGES] * TASKS)
+    expect_equal(
+        "CONC-01",
+        f"the returns of {TASKS} concurrent rewrites of {MESSAGES} messages",
+        list(returns),
+        [MESSAGES] * TASKS,
+    )
 
 
 @pytest.mark.aalis_spec("CONC-02", "CONC-03")
@@ -67,19 +71,25 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memo
     one_by_one = [await aalis_memory.archive_span(twin, count) for _ in range(calls)]
     expected_left = [m.content for m in await aalis_memory.get_history(twin, LIMIT)]
     if sum(one_by_one) != MESSAGES - len(expected_left):
-        pytest.skip("unverified: archive_span's returns disagree with what it archived even one "
-                    "call at a time (see the ARCH rules)")
+        pytest.skip(
+            "unverified: archive_span's returns disagree with what it archived even one "
+            "call at a time (see the ARCH rules)"
+        )
     returns = await asyncio.gather(*(aalis_memory.archive_span(S, count) for _ in range(calls)))
     left = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
     archived = MESSAGES - len(left)
     expect(
-        "CONC-02", sum(returns) == archived,
+        "CONC-02",
+        sum(returns) == archived,
         f"{calls} concurrent archive_span(s, {count}): the returns {list(returns)} add up to "
         f"{sum(returns)}, but {archived} messages were archived",
     )
     expect_equal(
-        "CONC-03", f"the active history after {calls} concurrent archive_span(s, {count}) calls "
-        "(expected: as after the same calls one by one)", left, expected_left,
+        "CONC-03",
+        f"the active history after {calls} concurrent archive_span(s, {count}) calls "
+        "(expected: as after the same calls one by one)",
+        left,
+        expected_left,
     )
 
 
@@ -96,7 +106,10 @@ async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService) -> N
     expect_no_failures("CONC-04", "writer tasks failed", failures, TASKS)
     keys = {e.key for e in await aalis_memory.list_metadata(NS)}
     missing = sorted(
-        f"t{t}-b{b}-k{k}" for t in range(TASKS) for b in range(5) for k in range(3)
+        f"t{t}-b{b}-k{k}"
+        for t in range(TASKS)
+        for b in range(5)
+        for k in range(3)
         if f"t{t}-b{b}-k{k}" not in keys
     )
     expect_no_failures("CONC-04", "keys written by concurrent commits are missing", missing, TASKS * 15)
@@ -110,12 +123,17 @@ async def test_concurrent_puts_of_one_new_key_all_succeed(aalis_memory: MemorySe
         key = f"fresh-{round_}"
         results = await asyncio.gather(
             *(aalis_memory.save_metadata(NS, key, {"task": t}) for t in range(TASKS)),
-            *(aalis_memory.commit_metadata([MetadataPut(NS, key, {"task": TASKS + t})])
-              for t in range(TASKS)),
+            *(
+                aalis_memory.commit_metadata([MetadataPut(NS, key, {"task": TASKS + t})])
+                for t in range(TASKS)
+            ),
             return_exceptions=True,
         )
-        failures += [f"{key}, call {i}: {type(r).__name__}: {r!r}"
-                     for i, r in enumerate(results) if isinstance(r, BaseException)]
+        failures += [
+            f"{key}, call {i}: {type(r).__name__}: {r!r}"
+            for i, r in enumerate(results)
+            if isinstance(r, BaseException)
+        ]
         got = await aalis_memory.get_metadata(NS, key)
         if got not in [{"task": t} for t in range(2 * TASKS)]:
             failures.append(f"{key}: expected one of the written values, got {got!r}")
@@ -129,8 +147,9 @@ ROUNDS: Final = 6
 PHASES: Final[dict[str, Callable[[int, int], str]]] = {
     "commit_metadata alone": lambda _task, _round: "commit_metadata",
     "save_metadata alone": lambda _task, _round: "save_metadata",
-    "save_metadata and commit_metadata mixed":
-        lambda task, round_: ("save_metadata", "commit_metadata")[(task + round_) % 2],
+    "save_metadata and commit_metadata mixed": lambda task, round_: ("save_metadata", "commit_metadata")[
+        (task + round_) % 2
+    ],
 }
 
 Read = tuple[int, int, int]  # (began, returned, updated_at)
@@ -165,8 +184,7 @@ async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_me
 
     step = ["" for _ in range(TASKS)]  # each task's call in flight, for an error's line
 
-    async def write_and_read(reads: list[Read], key: str, method: str, task: int,
-                             round_: int) -> None:
+    async def write_and_read(reads: list[Read], key: str, method: str, task: int, round_: int) -> None:
         if task:
             await asyncio.sleep(0)  # the earlier tasks' writes are under way
             _clock_past(max((seen for _b, _r, seen in reads), default=0))
@@ -189,7 +207,8 @@ async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_me
             methods = [method_of(task, round_) for task in range(TASKS)]
             results = await asyncio.gather(
                 *(write_and_read(reads, key, methods[t], t, round_) for t in range(TASKS)),
-                return_exceptions=True)
+                return_exceptions=True,
+            )
             errors = [(step[t], r) for t, r in enumerate(results) if isinstance(r, BaseException)]
             if errors:
                 _raise_unexpected(errors)
@@ -197,15 +216,25 @@ async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_me
                 unchecked.append(
                     f"{call} raised {type(error).__name__}: {error} in round {round_ + 1} of "
                     f"{ROUNDS} of the phase '{phase}', so whether updated_at goes backwards "
-                    f"under concurrent overwrites by {phase} was left unchecked from that round on")
+                    f"under concurrent overwrites by {phase} was left unchecked from that round on"
+                )
                 break
         backwards += [f"{phase}: {line}" for line in _backwards(reads)]
         total += len(reads)
     if unchecked:
-        found = (f"{len(backwards)} of {total} reads saw updated_at go backwards:\n  "
-                 + "\n  ".join(backwards) + "\n") if backwards else ""
-        raise fail("CONC-05", f"the store raised, so part of the check did not run: "
-                   f"{'; '.join(unchecked)}\n{found}".rstrip())
+        found = (
+            (
+                f"{len(backwards)} of {total} reads saw updated_at go backwards:\n  "
+                + "\n  ".join(backwards)
+                + "\n"
+            )
+            if backwards
+            else ""
+        )
+        raise fail(
+            "CONC-05",
+            f"the store raised, so part of the check did not run: {'; '.join(unchecked)}\n{found}".rstrip(),
+        )
     expect_no_failures("CONC-05", "reads saw updated_at go backwards", backwards, total)
 
 
@@ -213,8 +242,7 @@ def _raise_unexpected(errors: list[tuple[str, BaseException]]) -> None:
     """What is no error of the store is raised as it is: a blocked step, the kit's own failure,
     a call that timed out (the kit reports each of those itself), a cancellation."""
     for _method, error in errors:
-        if isinstance(error, Blocked | ConformanceFailure | CallTimeout) \
-                or not isinstance(error, Exception):
+        if isinstance(error, Blocked | ConformanceFailure | CallTimeout) or not isinstance(error, Exception):
             raise error
 
 
@@ -238,5 +266,9 @@ async def test_concurrent_saves_lose_nothing(aalis_memory: MemoryService) -> Non
 
     await asyncio.gather(*(writer(t) for t in range(TASKS)))
     got = sorted(str(m.content) for m in await aalis_memory.get_history(S, LIMIT))
-    expect_equal("CONC-06", f"contents after {TASKS} tasks saved {per_task} messages each",
-                 got, sorted(f"t{t}-{i}" for t in range(TASKS) for i in range(per_task)))
+    expect_equal(
+        "CONC-06",
+        f"contents after {TASKS} tasks saved {per_task} messages each",
+        got,
+        sorted(f"t{t}-{i}" for t in range(TASKS) for i in range(per_task)),
+    )

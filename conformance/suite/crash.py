@@ -107,10 +107,12 @@ class HookFailed(Exception):
         """The unverified reason: the error and where it was raised on its first line (the
         terminal summary shows that line), then the whole traceback."""
         at = _innermost(self.trace)
-        return (f"driver {registration.name!r}: {self.when} raised {self.error}{at}, so crash "
-                f"consistency could not be judged (after {kills} judged kills; the kit calls "
-                "reopen= on an empty folder to start each writer, then on the folder the killed "
-                f"writer left; traceback in {log})\n{self.trace}")
+        return (
+            f"driver {registration.name!r}: {self.when} raised {self.error}{at}, so crash "
+            f"consistency could not be judged (after {kills} judged kills; the kit calls "
+            "reopen= on an empty folder to start each writer, then on the folder the killed "
+            f"writer left; traceback in {log})\n{self.trace}"
+        )
 
 
 def _innermost(trace: str) -> str:
@@ -131,9 +133,13 @@ def _spec(ctx: DriverContext, registration: DriverRegistration, seed: int) -> di
     assert registration.reopen is not None
     options = {k: v for k, v in ctx.options.items() if _jsonable(v)}
     return {
-        "hook": hook_source(registration.reopen), "name": ctx.name,
-        "tmp_path": str(ctx.tmp_path), "range_query_limit": ctx.range_query_limit,
-        "cross_session_max_limit": ctx.cross_session_max_limit, "options": options, "seed": seed,
+        "hook": hook_source(registration.reopen),
+        "name": ctx.name,
+        "tmp_path": str(ctx.tmp_path),
+        "range_query_limit": ctx.range_query_limit,
+        "cross_session_max_limit": ctx.cross_session_max_limit,
+        "options": options,
+        "seed": seed,
     }
 
 
@@ -152,7 +158,10 @@ class Writers:
         self._log = log.open("w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "aalis_memory.conformance.probes.crash_child"],
-            stdin=subprocess.PIPE, stdout=self._log, stderr=self._log, text=True,
+            stdin=subprocess.PIPE,
+            stdout=self._log,
+            stderr=self._log,
+            text=True,
         )
         self._dir = Path(tempfile.mkdtemp(prefix="aalis-crash-"))  # short: a socket path
 
@@ -214,11 +223,13 @@ def _writer_failed(line: str, spec: dict[str, Any], otherwise: str, log: Any) ->
     hook = spec["hook"]["qualname"]
     tag, _, trace = line.partition(" ")
     if tag == HOOK_FAILED:
-        return HookFailed.from_trace(f"reopen hook {hook}() on an empty folder (a writer's "
-                                     "store)", json.loads(trace))
+        return HookFailed.from_trace(
+            f"reopen hook {hook}() on an empty folder (a writer's store)", json.loads(trace)
+        )
     if tag == WRITE_FAILED:
-        return HookFailed.from_trace(f"a crash writer's call (on the store {hook}() opened)",
-                                     json.loads(trace))
+        return HookFailed.from_trace(
+            f"a crash writer's call (on the store {hook}() opened)", json.loads(trace)
+        )
     return RuntimeError(f"{otherwise or 'the crash writer ended early'}; see {log.name}")
 
 
@@ -270,34 +281,57 @@ async def _check(store: FullMemoryService, kill: Kill, atomic_metadata: bool, at
     saved = set(numbers)
     missing = [n for n in range(1, kill.last_save + 1) if n not in saved]
     if missing:
-        kill.findings.append(("CRASH-01", f"acknowledged saves lost: m{missing[:5]}..."
-                              f" ({len(missing)} of {kill.last_save})"))
+        kill.findings.append(
+            ("CRASH-01", f"acknowledged saves lost: m{missing[:5]}... ({len(missing)} of {kill.last_save})")
+        )
     if any(n > kill.begun_save for n in numbers):
         kill.findings.append(("CRASH-01", f"messages never saved appeared: {numbers[-3:]}"))
     entries = {e.key: e.data.get("g") for e in await store.list_metadata(NAMESPACE)}
     generations = [entries.get(f"k{i:02d}") for i in range(BATCH)]
     if kill.last_batch and any(g is None or g < kill.last_batch for g in generations):
-        kill.findings.append(("CRASH-01", f"acknowledged batch {kill.last_batch} lost: the keys "
-                              f"hold generations {generations}"))
+        kill.findings.append(
+            (
+                "CRASH-01",
+                f"acknowledged batch {kill.last_batch} lost: the keys hold generations {generations}",
+            )
+        )
     if atomic_metadata and len(set(generations)) > 1:
-        kill.findings.append(("CRASH-02", f"a batch was half applied: the {BATCH} keys hold "
-                              f"generations {generations} (last acknowledged {kill.last_batch})"))
+        kill.findings.append(
+            (
+                "CRASH-02",
+                f"a batch was half applied: the {BATCH} keys hold "
+                f"generations {generations} (last acknowledged {kill.last_batch})",
+            )
+        )
     archived = len(full) - len(active)
     least, most = kill.archives * ARCHIVE, (kill.archives + kill.archive_begun) * ARCHIVE
     if archived < least:
-        kill.findings.append(("CRASH-01", f"acknowledged archives lost: {archived} archived, "
-                              f"{kill.archives} calls of {ARCHIVE} were acknowledged"))
+        kill.findings.append(
+            (
+                "CRASH-01",
+                f"acknowledged archives lost: {archived} archived, "
+                f"{kill.archives} calls of {ARCHIVE} were acknowledged",
+            )
+        )
     if atomic_archive and (archived % ARCHIVE or archived > most):
-        kill.findings.append(("CRASH-02", f"an archive_span({ARCHIVE}) was half applied: "
-                              f"{archived} messages archived after {kill.archives} acknowledged "
-                              "calls"))
+        kill.findings.append(
+            (
+                "CRASH-02",
+                f"an archive_span({ARCHIVE}) was half applied: "
+                f"{archived} messages archived after {kill.archives} acknowledged "
+                "calls",
+            )
+        )
     ordered = sorted(numbers)
     if atomic_archive and [int(str(m.content)[1:]) for m in active] != ordered[archived:]:
         kill.findings.append(("CRASH-02", "the archived messages are not the earliest ones"))
 
 
 def _campaign(
-    registration: DriverRegistration, ctx: DriverContext, runner: asyncio.Runner, kills: int,
+    registration: DriverRegistration,
+    ctx: DriverContext,
+    runner: asyncio.Runner,
+    kills: int,
     state: RunState,
 ) -> Campaign:
     """Run (once per driver and run) ``kills`` kill-and-reopen rounds, each on a fresh store.
@@ -326,9 +360,16 @@ def _campaign(
     return campaign
 
 
-def _round(registration: DriverRegistration, sub: DriverContext, runner: asyncio.Runner,
-           writers: Writers, rnd: random.Random, round_: int, campaign: Campaign,
-           state: RunState) -> None:
+def _round(
+    registration: DriverRegistration,
+    sub: DriverContext,
+    runner: asyncio.Runner,
+    writers: Writers,
+    rnd: random.Random,
+    round_: int,
+    campaign: Campaign,
+    state: RunState,
+) -> None:
     """One kill: a writer on an empty store, SIGKILLed; the store reopened here and checked;
     then the driver's ``crash_cleanup``, whatever happened."""
     caps = registration.capabilities
@@ -336,8 +377,9 @@ def _round(registration: DriverRegistration, sub: DriverContext, runner: asyncio
     try:
         # Two kills in three land in a batch or an archive, where half a call could show.
         target = ("save", "batch", "archive") if round_ % 3 == 2 else ("batch", "archive")
-        kill = writers.run_and_kill(_spec(sub, registration, round_), rnd.randint(*CALLS),
-                                    rnd.uniform(*DELAY_S), target)
+        kill = writers.run_and_kill(
+            _spec(sub, registration, round_), rnd.randint(*CALLS), rnd.uniform(*DELAY_S), target
+        )
         reopened = attrs.evolve(registration, factory=registration.reopen, fresh=None)
         hook = f"reopen hook {registration.reopen.__qualname__}()"
         checked = False
@@ -345,18 +387,31 @@ def _round(registration: DriverRegistration, sub: DriverContext, runner: asyncio
             with contextlib.ExitStack() as stack:
                 try:
                     store = stack.enter_context(
-                        opened_store(reopened, sub, runner, mark_unusable=False, state=state))
+                        opened_store(reopened, sub, runner, mark_unusable=False, state=state)
+                    )
                 except Exception as exc:
                     # The same hook opened the empty folder for the writer: that it cannot open
                     # what the kill left is the store's durability failing, not the harness.
                     raised = HookFailed.here("", exc)
-                    kill.findings.append(("CRASH-01", (
-                        f"{hook} opened an empty folder for the writer, then raised "
-                        f"{raised.error}{_innermost(raised.trace)} on the folder the killed writer "
-                        f"left: its {sum(kill.acked.values())} acknowledged writes cannot be read")))
+                    kill.findings.append(
+                        (
+                            "CRASH-01",
+                            (
+                                f"{hook} opened an empty folder for the writer, then raised "
+                                f"{raised.error}{_innermost(raised.trace)} on the folder the killed writer "
+                                f"left: its {sum(kill.acked.values())} acknowledged writes cannot be read"
+                            ),
+                        )
+                    )
                 else:
-                    runner.run(_check(store, kill, caps.metadata_atomicity == "atomic",
-                                      caps.archive_atomicity == "atomic"))
+                    runner.run(
+                        _check(
+                            store,
+                            kill,
+                            caps.metadata_atomicity == "atomic",
+                            caps.archive_atomicity == "atomic",
+                        )
+                    )
                 checked = True
         except Exception as exc:
             if not checked or isinstance(exc, HookFailed):
@@ -369,8 +424,7 @@ def _round(registration: DriverRegistration, sub: DriverContext, runner: asyncio
     campaign.findings += [(rule, f"kill {round_}: {text}") for rule, text in kill.findings]
 
 
-def _cleanup(registration: DriverRegistration, sub: DriverContext, runner: asyncio.Runner
-             ) -> None:
+def _cleanup(registration: DriverRegistration, sub: DriverContext, runner: asyncio.Runner) -> None:
     """The driver's ``crash_cleanup(ctx)`` for one kill (sync or async), if it has one."""
     hook = registration.crash_cleanup
     if hook is None:
@@ -394,8 +448,11 @@ def _kills(request: pytest.FixtureRequest) -> int:
 
 def _durable(registration: DriverRegistration) -> None:
     if registration.reopen is None:
-        skip(Verdict.UNVERIFIED, f"driver {registration.name!r} declares no durability (no "
-             "reopen= hook to open its store again after a crash)")
+        skip(
+            Verdict.UNVERIFIED,
+            f"driver {registration.name!r} declares no durability (no "
+            "reopen= hook to open its store again after a crash)",
+        )
     if not hasattr(signal, "SIGKILL"):
         skip(Verdict.UNVERIFIED, "this platform has no SIGKILL")
 
@@ -403,39 +460,58 @@ def _durable(registration: DriverRegistration) -> None:
 def _report(request: pytest.FixtureRequest, campaign: Campaign, rule_id: str) -> None:
     if campaign.unjudged:
         skip(Verdict.UNVERIFIED, campaign.unjudged)
-    attach(request.node.user_properties, "aalis_crash",
-           {"kills": campaign.kills, "acknowledged_ops": campaign.acked_ops})
+    attach(
+        request.node.user_properties,
+        "aalis_crash",
+        {"kills": campaign.kills, "acknowledged_ops": campaign.acked_ops},
+    )
     found = [text for rule, text in campaign.findings if rule == rule_id]
     if found:
         lines = "\n  ".join(found[:10])
-        raise fail(rule_id, f"{len(found)} findings over {campaign.kills} SIGKILLs "
-                            f"({campaign.acked_ops} acknowledged writes):\n  {lines}",
-                   cases=found[:10])
+        raise fail(
+            rule_id,
+            f"{len(found)} findings over {campaign.kills} SIGKILLs "
+            f"({campaign.acked_ops} acknowledged writes):\n  {lines}",
+            cases=found[:10],
+        )
 
 
 @pytest.mark.aalis_spec("CRASH-01")
 def test_acknowledged_writes_survive_sigkill(
-    request: pytest.FixtureRequest, aalis_memory_registration: DriverRegistration,
-    aalis_memory_ctx: DriverContext, aalis_memory_loop: asyncio.Runner,
+    request: pytest.FixtureRequest,
+    aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext,
+    aalis_memory_loop: asyncio.Runner,
     aalis_memory_run_state: RunState,
 ) -> None:
     _durable(aalis_memory_registration)
-    campaign = _campaign(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
-                         _kills(request), aalis_memory_run_state)
+    campaign = _campaign(
+        aalis_memory_registration,
+        aalis_memory_ctx,
+        aalis_memory_loop,
+        _kills(request),
+        aalis_memory_run_state,
+    )
     _report(request, campaign, "CRASH-01")
 
 
 @pytest.mark.aalis_spec("CRASH-02")
 def test_atomic_calls_are_all_or_nothing_after_sigkill(
-    request: pytest.FixtureRequest, aalis_memory_registration: DriverRegistration,
-    aalis_memory_ctx: DriverContext, aalis_memory_loop: asyncio.Runner,
+    request: pytest.FixtureRequest,
+    aalis_memory_registration: DriverRegistration,
+    aalis_memory_ctx: DriverContext,
+    aalis_memory_loop: asyncio.Runner,
     aalis_memory_run_state: RunState,
 ) -> None:
     _durable(aalis_memory_registration)
     caps = aalis_memory_registration.capabilities
     if caps.metadata_atomicity != "atomic" and caps.archive_atomicity != "atomic":
-        skip(Verdict.EXCLUDED, f"driver {aalis_memory_registration.name!r} declares no atomic "
-             "tier")
-    campaign = _campaign(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
-                         _kills(request), aalis_memory_run_state)
+        skip(Verdict.EXCLUDED, f"driver {aalis_memory_registration.name!r} declares no atomic tier")
+    campaign = _campaign(
+        aalis_memory_registration,
+        aalis_memory_ctx,
+        aalis_memory_loop,
+        _kills(request),
+        aalis_memory_run_state,
+    )
     _report(request, campaign, "CRASH-02")

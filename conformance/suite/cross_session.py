@@ -45,14 +45,18 @@ async def test_cross_session_limit_zero_is_empty(aalis_memory: FullMemoryService
 
 
 @pytest.mark.aalis_spec("LIM-04")
-async def test_cross_session_inf_is_capped(aalis_memory: FullMemoryService,
-                                           aalis_memory_ctx: DriverContext) -> None:
+async def test_cross_session_inf_is_capped(
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+) -> None:
     cap = aalis_memory_ctx.cross_session_max_limit
     await _three_sessions(aalis_memory)
     got = await _read(aalis_memory, limit=math.inf)
-    expect("LIM-04", len(got) == min(cap, 9),
-           f"cross-session read with limit=inf over 9 messages, cross_session_max_limit={cap} "
-           f"(the cap in DriverContext): expected {min(cap, 9)} records, got {len(got)}")
+    expect(
+        "LIM-04",
+        len(got) == min(cap, 9),
+        f"cross-session read with limit=inf over 9 messages, cross_session_max_limit={cap} "
+        f"(the cap in DriverContext): expected {min(cap, 9)} records, got {len(got)}",
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-01")
@@ -65,30 +69,41 @@ async def test_cross_session_limit_above_cap_is_narrowed(
     if available == 9:
         await _three_sessions(aalis_memory)
     else:
-        await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant"),
-                                         msg("a7", 700)])
+        await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant"), msg("a7", 700)])
     got = await _read(aalis_memory, limit=cap + over)
-    expect("CROSS-01", len(got) == min(cap, available),
-           f"cross-session read with limit={cap + over} over {available} matching messages, "
-           f"cross_session_max_limit={cap} (the cap in DriverContext): expected exactly "
-           f"{min(cap, available)} records, got {len(got)}")
+    expect(
+        "CROSS-01",
+        len(got) == min(cap, available),
+        f"cross-session read with limit={cap + over} over {available} matching messages, "
+        f"cross_session_max_limit={cap} (the cap in DriverContext): expected exactly "
+        f"{min(cap, available)} records, got {len(got)}",
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-02")
 async def test_cross_session_newest_ascending(aalis_memory: FullMemoryService) -> None:
     await _three_sessions(aalis_memory)
-    expect_equal("CROSS-02", "cross-session read with limit=4", await _read(aalis_memory, limit=4),
-                 [(C, "c6"), (A, "a7"), (B, "b8"), (C, "c9")])
-    expect_equal("CROSS-02", "cross-session read with limit=1", await _read(aalis_memory, limit=1),
-                 [(C, "c9")])
+    expect_equal(
+        "CROSS-02",
+        "cross-session read with limit=4",
+        await _read(aalis_memory, limit=4),
+        [(C, "c6"), (A, "a7"), (B, "b8"), (C, "c9")],
+    )
+    expect_equal(
+        "CROSS-02", "cross-session read with limit=1", await _read(aalis_memory, limit=1), [(C, "c9")]
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-02")
 async def test_cross_session_skips_archived(aalis_memory: FullMemoryService) -> None:
     await _three_sessions(aalis_memory)
     await aalis_memory.archive_span(C, 3, [1])
-    expect_equal("CROSS-02", "cross-session read with limit=3 after archiving c3, c9",
-                 await _read(aalis_memory, limit=3), [(C, "c6"), (A, "a7"), (B, "b8")])
+    expect_equal(
+        "CROSS-02",
+        "cross-session read with limit=3 after archiving c3, c9",
+        await _read(aalis_memory, limit=3),
+        [(C, "c6"), (A, "a7"), (B, "b8")],
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-02")
@@ -96,8 +111,12 @@ async def test_cross_session_orders_by_timestamp_not_writes(aalis_memory: FullMe
     await save_all(aalis_memory, B, [msg("b3", 300)])
     await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400)])
     await save_all(aalis_memory, C, [msg("c2", 200)])
-    expect_equal("CROSS-02", "cross-session read with limit=3", await _read(aalis_memory, limit=3),
-                 [(C, "c2"), (B, "b3"), (A, "a4")])
+    expect_equal(
+        "CROSS-02",
+        "cross-session read with limit=3",
+        await _read(aalis_memory, limit=3),
+        [(C, "c2"), (B, "b3"), (A, "a4")],
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-02")
@@ -105,69 +124,124 @@ async def test_cross_session_same_millisecond_newest_write_wins(aalis_memory: Fu
     await save_all(aalis_memory, A, [msg("a1", 500)])
     await save_all(aalis_memory, B, [msg("b2", 500)])
     await save_all(aalis_memory, A, [msg("a3", 500)])
-    expect_equal("CROSS-02", "cross-session read with limit=1 over a1, b2, a3 all at ms 500",
-                 await _read(aalis_memory, limit=1), [(A, "a3")])
-    expect_equal("CROSS-02", "cross-session read with limit=2 over a1, b2, a3 all at ms 500",
-                 await _read(aalis_memory, limit=2), [(B, "b2"), (A, "a3")])
+    expect_equal(
+        "CROSS-02",
+        "cross-session read with limit=1 over a1, b2, a3 all at ms 500",
+        await _read(aalis_memory, limit=1),
+        [(A, "a3")],
+    )
+    expect_equal(
+        "CROSS-02",
+        "cross-session read with limit=2 over a1, b2, a3 all at ms 500",
+        await _read(aalis_memory, limit=2),
+        [(B, "b2"), (A, "a3")],
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-03")
 async def test_cross_session_roles(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, A, [
-        msg("u", 100), msg("s", 200, role="system"), msg("t", 300, role="tool"),
-        msg("a", 400, role="assistant"), msg("n", 500, role="notice"),
-    ])
+    await save_all(
+        aalis_memory,
+        A,
+        [
+            msg("u", 100),
+            msg("s", 200, role="system"),
+            msg("t", 300, role="tool"),
+            msg("a", 400, role="assistant"),
+            msg("n", 500, role="notice"),
+        ],
+    )
     # A limit that takes every message stored: which roles pass is the filter's alone, never
     # which newest messages a limit picks (CROSS-02's).
-    expect_equal("CROSS-03", "cross-session read without roles", await _read(aalis_memory, limit=5),
-                 [(A, "u"), (A, "a")])
-    expect_equal("CROSS-03", "cross-session read with roles=['system', 'notice']",
-                 await _read(aalis_memory, limit=5, roles=["system", "notice"]),
-                 [(A, "s"), (A, "n")])
-    expect_equal("CROSS-03", "cross-session read with roles=['tool']",
-                 await _read(aalis_memory, limit=5, roles=["tool"]), [(A, "t")])
+    expect_equal(
+        "CROSS-03",
+        "cross-session read without roles",
+        await _read(aalis_memory, limit=5),
+        [(A, "u"), (A, "a")],
+    )
+    expect_equal(
+        "CROSS-03",
+        "cross-session read with roles=['system', 'notice']",
+        await _read(aalis_memory, limit=5, roles=["system", "notice"]),
+        [(A, "s"), (A, "n")],
+    )
+    expect_equal(
+        "CROSS-03",
+        "cross-session read with roles=['tool']",
+        await _read(aalis_memory, limit=5, roles=["tool"]),
+        [(A, "t")],
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-04")
 async def test_cross_session_kinds(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, A, [
-        msg("plain", 100), msg("poke", 200, kind="poke"), msg("recall", 300, kind="group_recall"),
-        msg("img", 400, role="assistant", kind="outbound-image"), msg("plain2", 500),
-    ])
-    expect_equal("CROSS-04", "cross-session read with kinds=['poke', 'outbound-image']",
-                 await _read(aalis_memory, limit=5, kinds=["poke", "outbound-image"]),
-                 [(A, "poke"), (A, "img")])
-    expect_equal("CROSS-04", "cross-session read with exclude_kinds=['poke']",
-                 await _read(aalis_memory, limit=5, exclude_kinds=["poke"]),
-                 [(A, "plain"), (A, "recall"), (A, "img"), (A, "plain2")])
-    expect_equal("CROSS-04", "cross-session read with kinds=['poke', 'group_recall'], "
-                 "exclude_kinds=['poke']",
-                 await _read(aalis_memory, limit=5, kinds=["poke", "group_recall"],
-                             exclude_kinds=["poke"]),
-                 [(A, "recall")])
+    await save_all(
+        aalis_memory,
+        A,
+        [
+            msg("plain", 100),
+            msg("poke", 200, kind="poke"),
+            msg("recall", 300, kind="group_recall"),
+            msg("img", 400, role="assistant", kind="outbound-image"),
+            msg("plain2", 500),
+        ],
+    )
+    expect_equal(
+        "CROSS-04",
+        "cross-session read with kinds=['poke', 'outbound-image']",
+        await _read(aalis_memory, limit=5, kinds=["poke", "outbound-image"]),
+        [(A, "poke"), (A, "img")],
+    )
+    expect_equal(
+        "CROSS-04",
+        "cross-session read with exclude_kinds=['poke']",
+        await _read(aalis_memory, limit=5, exclude_kinds=["poke"]),
+        [(A, "plain"), (A, "recall"), (A, "img"), (A, "plain2")],
+    )
+    expect_equal(
+        "CROSS-04",
+        "cross-session read with kinds=['poke', 'group_recall'], exclude_kinds=['poke']",
+        await _read(aalis_memory, limit=5, kinds=["poke", "group_recall"], exclude_kinds=["poke"]),
+        [(A, "recall")],
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-05")
 async def test_cross_session_since_ts_is_inclusive(aalis_memory: FullMemoryService) -> None:
     await _three_sessions(aalis_memory)
-    expect_equal("CROSS-05", "cross-session read with since_ts=700",
-                 await _read(aalis_memory, limit=5, since_ts=700),
-                 [(A, "a7"), (B, "b8"), (C, "c9")])
-    expect_equal("CROSS-05", "cross-session read with since_ts=901",
-                 await _read(aalis_memory, limit=5, since_ts=901), [])
+    expect_equal(
+        "CROSS-05",
+        "cross-session read with since_ts=700",
+        await _read(aalis_memory, limit=5, since_ts=700),
+        [(A, "a7"), (B, "b8"), (C, "c9")],
+    )
+    expect_equal(
+        "CROSS-05",
+        "cross-session read with since_ts=901",
+        await _read(aalis_memory, limit=5, since_ts=901),
+        [],
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-05")
 async def test_cross_session_platform(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, A, [
-        msg("q1", 100, metadata={"platform": "qq"}),
-        msg("t1", 200, metadata={"platform": "telegram"}),
-        msg("none", 300),
-        msg("q2", 400, role="assistant", metadata={"platform": "qq", "group": "g"}),
-        msg("other", 500, metadata={"channel": "qq"}),
-    ])
-    expect_equal("CROSS-05", "cross-session read with platform='qq'",
-                 await _read(aalis_memory, limit=5, platform="qq"), [(A, "q1"), (A, "q2")])
+    await save_all(
+        aalis_memory,
+        A,
+        [
+            msg("q1", 100, metadata={"platform": "qq"}),
+            msg("t1", 200, metadata={"platform": "telegram"}),
+            msg("none", 300),
+            msg("q2", 400, role="assistant", metadata={"platform": "qq", "group": "g"}),
+            msg("other", 500, metadata={"channel": "qq"}),
+        ],
+    )
+    expect_equal(
+        "CROSS-05",
+        "cross-session read with platform='qq'",
+        await _read(aalis_memory, limit=5, platform="qq"),
+        [(A, "q1"), (A, "q2")],
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-05")
@@ -177,12 +251,18 @@ async def test_cross_session_excluded_sessions(aalis_memory: FullMemoryService) 
     await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant")])
     await save_all(aalis_memory, B, [msg("b2", 200), msg("b5", 500)])
     await save_all(aalis_memory, C, [msg("c3", 300, role="assistant")])
-    expect_equal("CROSS-05", "cross-session read with exclude_session_ids=[x-c, x-a]",
-                 await _read(aalis_memory, limit=5, exclude_session_ids=[C, A]),
-                 [(B, "b2"), (B, "b5")])
-    expect_equal("CROSS-05", "cross-session read with exclude_session_ids=[x-c]",
-                 await _read(aalis_memory, limit=5, exclude_session_ids=[C]),
-                 [(A, "a1"), (B, "b2"), (A, "a4"), (B, "b5")])
+    expect_equal(
+        "CROSS-05",
+        "cross-session read with exclude_session_ids=[x-c, x-a]",
+        await _read(aalis_memory, limit=5, exclude_session_ids=[C, A]),
+        [(B, "b2"), (B, "b5")],
+    )
+    expect_equal(
+        "CROSS-05",
+        "cross-session read with exclude_session_ids=[x-c]",
+        await _read(aalis_memory, limit=5, exclude_session_ids=[C]),
+        [(A, "a1"), (B, "b2"), (A, "a4"), (B, "b5")],
+    )
 
 
 # -- the filters combined, under the limit and the cap ---------------------------------------
@@ -210,14 +290,22 @@ COMBINED: tuple[dict[str, Any], ...] = (
     {"platform": "qq", "roles": ["assistant"], "exclude_kinds": ["poke"]},
     {"exclude_session_ids": [A], "kinds": ["poke", "outbound-image"], "exclude_kinds": ["poke"]},
     {"since_ts": SINCE, "exclude_session_ids": [B], "exclude_kinds": ["group_recall", "poke"]},
-    {"since_ts": SINCE, "platform": "qq", "exclude_session_ids": [C],
-     "roles": ["user", "assistant", "system"], "kinds": ["poke", "group_recall", "outbound-image"],
-     "exclude_kinds": ["outbound-image"]},
+    {
+        "since_ts": SINCE,
+        "platform": "qq",
+        "exclude_session_ids": [C],
+        "roles": ["user", "assistant", "system"],
+        "kinds": ["poke", "group_recall", "outbound-image"],
+        "exclude_kinds": ["outbound-image"],
+    },
 )
 FILTER_RULES = ("CROSS-03", "CROSS-04", "CROSS-05")
 #: What each filter rule covers, for failure lines.
-FILTER_NAMES = {"CROSS-03": "roles", "CROSS-04": "kinds / exclude_kinds",
-                "CROSS-05": "since_ts / platform / exclude_session_ids"}
+FILTER_NAMES = {
+    "CROSS-03": "roles",
+    "CROSS-04": "kinds / exclude_kinds",
+    "CROSS-05": "since_ts / platform / exclude_session_ids",
+}
 
 Saved = tuple[str, Message]
 
@@ -227,9 +315,13 @@ async def _mixed(aalis_memory: MemoryService) -> list[Saved]:
     saved: list[Saved] = []
     for i in range(MIXED_COUNT):
         platform = MIXED_PLATFORMS[i % len(MIXED_PLATFORMS)]
-        message = msg(f"m{i}", 1000 + 10 * i, role=MIXED_ROLES[i % len(MIXED_ROLES)],
-                      kind=MIXED_KINDS[i % len(MIXED_KINDS)],
-                      metadata=None if platform is None else {"platform": platform})
+        message = msg(
+            f"m{i}",
+            1000 + 10 * i,
+            role=MIXED_ROLES[i % len(MIXED_ROLES)],
+            kind=MIXED_KINDS[i % len(MIXED_KINDS)],
+            metadata=None if platform is None else {"platform": platform},
+        )
         saved.append((MIXED_SESSIONS[i % len(MIXED_SESSIONS)], message))
     for session_id, message in saved:
         await aalis_memory.save_message(session_id, message)
@@ -237,8 +329,7 @@ async def _mixed(aalis_memory: MemoryService) -> list[Saved]:
 
 
 def _combined_queries(cap: int) -> list[Query]:
-    return [Query(limit=limit, **filters) for filters in COMBINED
-            for limit in (2, cap, cap + 2, math.inf)]
+    return [Query(limit=limit, **filters) for filters in COMBINED for limit in (2, cap, cap + 2, math.inf)]
 
 
 def _filters(query: Query) -> dict[str, Callable[[Saved], bool]]:
@@ -249,28 +340,32 @@ def _filters(query: Query) -> dict[str, Callable[[Saved], bool]]:
 
     def kinds(saved: Saved) -> bool:
         kind = saved[1].kind
-        return (query.kinds is None or kind in query.kinds) and (
-            kind is None or kind not in excluded_kinds)
+        return (query.kinds is None or kind in query.kinds) and (kind is None or kind not in excluded_kinds)
 
     def window(saved: Saved) -> bool:
         session_id, message = saved
         platform = (message.metadata or {}).get("platform")
-        return ((query.since_ts is None or (message.timestamp or 0) >= query.since_ts)
-                and (query.platform is None or platform == query.platform)
-                and session_id not in excluded_sessions)
+        return (
+            (query.since_ts is None or (message.timestamp or 0) >= query.since_ts)
+            and (query.platform is None or platform == query.platform)
+            and session_id not in excluded_sessions
+        )
 
-    return {"CROSS-03": lambda saved: saved[1].role in roles, "CROSS-04": kinds,
-            "CROSS-05": window}
+    return {"CROSS-03": lambda saved: saved[1].role in roles, "CROSS-04": kinds, "CROSS-05": window}
 
 
 def _shown(query: Query) -> str:
     fields = [(f.name, getattr(query, f.name)) for f in attrs.fields(Query)]
-    return ", ".join(f"{name}={describe(list(value) if isinstance(value, tuple) else value)}"
-                     for name, value in fields if value is not None)
+    return ", ".join(
+        f"{name}={describe(list(value) if isinstance(value, tuple) else value)}"
+        for name, value in fields
+        if value is not None
+    )
 
 
-def _judge(rule_id: str, query: Query, saved: list[Saved], found: list[RecentMessageRecord],
-           cap: int) -> tuple[bool, str] | None:
+def _judge(
+    rule_id: str, query: Query, saved: list[Saved], found: list[RecentMessageRecord], cap: int
+) -> tuple[bool, str] | None:
     """Whether the read ``found`` keeps ``rule_id`` (with the failure line), or ``None`` when it
     says nothing about that rule."""
     filters = _filters(query)
@@ -279,15 +374,17 @@ def _judge(rule_id: str, query: Query, saved: list[Saved], found: list[RecentMes
     index = {(s[0], s[1].content): s for s in saved}
     got = [(r.session_id, r.message.content) for r in found]
     wanted = min(query.limit, cap)
-    want = matching[-int(wanted):] if wanted < len(matching) else matching
-    line = (f"cross-session read with {_shown(query)} (cap {cap}, {len(matching)} matching): "
-            f"expected {describe([(s, m.content) for s, m in want])}, got {describe(got)}")
+    want = matching[-int(wanted) :] if wanted < len(matching) else matching
+    line = (
+        f"cross-session read with {_shown(query)} (cap {cap}, {len(matching)} matching): "
+        f"expected {describe([(s, m.content) for s, m in want])}, got {describe(got)}"
+    )
     # Matching records left out while older ones came back.
     positions = [place[key] for key in got if key in place]
-    skipped = [matching[p] for p in range(min(positions, default=len(matching)), len(matching))
-               if p not in positions]
-    kindless_skipped = bool(skipped) and bool(query.exclude_kinds) and all(
-        s[1].kind is None for s in skipped)
+    skipped = [
+        matching[p] for p in range(min(positions, default=len(matching)), len(matching)) if p not in positions
+    ]
+    kindless_skipped = bool(skipped) and bool(query.exclude_kinds) and all(s[1].kind is None for s in skipped)
     if rule_id in FILTER_RULES:
         if rule_id == "CROSS-04" and not (query.kinds or query.exclude_kinds):
             return None
@@ -295,13 +392,14 @@ def _judge(rule_id: str, query: Query, saved: list[Saved], found: list[RecentMes
         if wrong:
             return False, f"{line}; {describe(wrong)} fail its {FILTER_NAMES[rule_id]}"
         if rule_id == "CROSS-04" and kindless_skipped:
-            return False, (f"{line}; kind-less {describe([(s, m.content) for s, m in skipped])} "
-                           "left out although exclude_kinds keeps them")
+            return False, (
+                f"{line}; kind-less {describe([(s, m.content) for s, m in skipped])} "
+                "left out although exclude_kinds keeps them"
+            )
         return True, ""
     if len(positions) < len(got) or kindless_skipped:
         return None  # a record no filter lets through, or a kind-less one left out: their rules'
-    count_rule = ("LIM-04" if query.limit == math.inf else
-                  "CROSS-01" if query.limit > cap else "CROSS-02")
+    count_rule = "LIM-04" if query.limit == math.inf else "CROSS-01" if query.limit > cap else "CROSS-02"
     count = min(wanted, len(matching))
     if rule_id == "CROSS-02":
         if skipped or positions != sorted(positions):
@@ -406,8 +504,10 @@ async def _crowded(aalis_memory: MemoryService) -> list[Saved]:
         (QUIET, msg("q2", 1020, metadata=qq)),
         (QUIET, msg("q3", 1030, role="assistant", kind="group_recall", metadata=qq)),
     ]
-    saved += [(CROWD, msg(f"n{i}", 2000 + 10 * i, role="tool", kind="poke",
-                          metadata={"platform": "telegram"})) for i in range(CROWD_COUNT)]
+    saved += [
+        (CROWD, msg(f"n{i}", 2000 + 10 * i, role="tool", kind="poke", metadata={"platform": "telegram"}))
+        for i in range(CROWD_COUNT)
+    ]
     for session_id, message in saved:
         await aalis_memory.save_message(session_id, message)
     return saved
@@ -415,8 +515,9 @@ async def _crowded(aalis_memory: MemoryService) -> list[Saved]:
 
 async def _crowded_reads(aalis_memory: FullMemoryService, cap: int, rule_id: str) -> None:
     saved = await _crowded(aalis_memory)
-    with every_case(rule_id, "cross-session reads crowded by newer filtered-out messages went "
-                             "wrong") as cases:
+    with every_case(
+        rule_id, "cross-session reads crowded by newer filtered-out messages went wrong"
+    ) as cases:
         for filters in CROWDED:
             for limit in (2, cap, cap + 2, math.inf):
                 query = Query(limit=limit, **filters)

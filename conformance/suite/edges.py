@@ -45,8 +45,7 @@ async def test_archive_count_inf_or_bool_raises_and_archives_nothing(aalis_memor
         call = f"archive_span(s, {count!r}, keep={list(keep)!r})"
         with expect_raises("ARCH-11", call, ValueError):
             await aalis_memory.archive_span(S, count, keep)  # type: ignore[arg-type]  # bad on purpose
-        expect_equal("ARCH-11", f"get_history after {call}", await active(aalis_memory, S),
-                     ["a", "b", "c"])
+        expect_equal("ARCH-11", f"get_history after {call}", await active(aalis_memory, S), ["a", "b", "c"])
 
 
 @pytest.mark.aalis_spec("META-05")
@@ -59,7 +58,10 @@ async def test_updated_at_follows_the_clock_not_a_counter(aalis_memory: MemorySe
     before = now_ms()
     await aalis_memory.save_metadata("ns-edges", "k", {"v": 1})
     second = await entry(aalis_memory, "ns-edges", "k")
-    expect("META-05", second is not None and second.updated_at >= before,
-           f"updated_at of an overwrite made at {before}, {before - first.updated_at} ms after the "
-           f"first save ({first.updated_at}): expected >= {before}, got "
-           f"{None if second is None else second.updated_at}")
+    expect(
+        "META-05",
+        second is not None and second.updated_at >= before,
+        f"updated_at of an overwrite made at {before}, {before - first.updated_at} ms after the "
+        f"first save ({first.updated_at}): expected >= {before}, got "
+        f"{None if second is None else second.updated_at}",
+    )

@@ -54,9 +54,7 @@ async def test_full_history_limit_zero_is_empty(aalis_memory: FullMemoryService)
 async def test_full_history_limit_inf_is_everything(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, conversation("m", 210))
     got = contents(await aalis_memory.get_full_history(S, math.inf))
-    expect_equal(
-        "LIM-02", "get_full_history(s, inf) over m0..m209", got, [f"m{i}" for i in range(210)]
-    )
+    expect_equal("LIM-02", "get_full_history(s, inf) over m0..m209", got, [f"m{i}" for i in range(210)])
 
 
 # -- get_history ----------------------------------------------------------------------------
@@ -89,74 +87,122 @@ async def test_history_leaves_out_archived(aalis_memory: FullMemoryService) -> N
         read = await aalis_memory.get_history(S, limit)
         got = contents(read)
         leaked = [c for c in got if c in ("a", "b", "c")]
-        if leaked and limit == ALL and witness not in (None, 1) and \
-                witness == sum(not m.is_control for m in read):
-            raise Blocked("ARCH-01", "archive_span(s, 3) of [a, b, c, d1, d]",
-                          f"left {got} active, as count_history ({witness}) agrees: it archived "
-                          "other messages than [a, b, c]")
-        expect_equal("HIST-01", f"archived messages in get_history(s, {limit}) after archiving "
-                     f"[a, b, c] of [a, b, c, d1, d] (it returned {got})", leaked, [])
-    expect("HIST-01", "d" in contents(await aalis_memory.get_history(S, 10)),
-           "get_history(s, 10) after archiving [a, b, c] of [a, b, c, d1, d] left out the "
-           "active message d")
+        if (
+            leaked
+            and limit == ALL
+            and witness not in (None, 1)
+            and witness == sum(not m.is_control for m in read)
+        ):
+            raise Blocked(
+                "ARCH-01",
+                "archive_span(s, 3) of [a, b, c, d1, d]",
+                f"left {got} active, as count_history ({witness}) agrees: it archived "
+                "other messages than [a, b, c]",
+            )
+        expect_equal(
+            "HIST-01",
+            f"archived messages in get_history(s, {limit}) after archiving "
+            f"[a, b, c] of [a, b, c, d1, d] (it returned {got})",
+            leaked,
+            [],
+        )
+    expect(
+        "HIST-01",
+        "d" in contents(await aalis_memory.get_history(S, 10)),
+        "get_history(s, 10) after archiving [a, b, c] of [a, b, c, d1, d] left out the active message d",
+    )
 
 
 @pytest.mark.aalis_spec("HIST-02")
 async def test_history_is_ascending(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
     expect_equal("HIST-02", "get_history(s, ALL)", await active(aalis_memory, S), ["a", "b", "c", "d"])
-    expect_equal("HIST-02", "get_history(s, 2)", contents(await aalis_memory.get_history(S, 2)),
-                 ["c", "d"])
+    expect_equal("HIST-02", "get_history(s, 2)", contents(await aalis_memory.get_history(S, 2)), ["c", "d"])
 
 
 @pytest.mark.aalis_spec("HIST-02")
 async def test_history_same_millisecond_keeps_write_order(aalis_memory: MemoryService) -> None:
     # An assistant tool call and its tool reply often share one millisecond.
-    await save_all(aalis_memory, S, [
-        msg("q", 500),
-        msg("call", 700, role="assistant"),
-        msg("reply", 700, role="tool"),
-        msg("more", 700, role="assistant"),
-        msg("last", 900),
-    ])
-    expect_equal("HIST-02", "get_history(s, ALL) with three messages at 700 ms",
-                 await active(aalis_memory, S), ["q", "call", "reply", "more", "last"])
-    expect_equal("HIST-02", "get_history(s, 3) with three messages at 700 ms",
-                 contents(await aalis_memory.get_history(S, 3)), ["reply", "more", "last"])
+    await save_all(
+        aalis_memory,
+        S,
+        [
+            msg("q", 500),
+            msg("call", 700, role="assistant"),
+            msg("reply", 700, role="tool"),
+            msg("more", 700, role="assistant"),
+            msg("last", 900),
+        ],
+    )
+    expect_equal(
+        "HIST-02",
+        "get_history(s, ALL) with three messages at 700 ms",
+        await active(aalis_memory, S),
+        ["q", "call", "reply", "more", "last"],
+    )
+    expect_equal(
+        "HIST-02",
+        "get_history(s, 3) with three messages at 700 ms",
+        contents(await aalis_memory.get_history(S, 3)),
+        ["reply", "more", "last"],
+    )
 
 
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("HIST-02")
 async def test_history_puts_late_arrivals_in_timestamp_order(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 300)])
-    expect_equal("HIST-02", "get_history(s, ALL) written a@100, c@300, b@200, d@300",
-                 await active(aalis_memory, S), ["a", "b", "c", "d"])
-    expect_equal("HIST-02", "get_history(s, 3) written a@100, c@300, b@200, d@300",
-                 contents(await aalis_memory.get_history(S, 3)), ["b", "c", "d"])
+    expect_equal(
+        "HIST-02",
+        "get_history(s, ALL) written a@100, c@300, b@200, d@300",
+        await active(aalis_memory, S),
+        ["a", "b", "c", "d"],
+    )
+    expect_equal(
+        "HIST-02",
+        "get_history(s, 3) written a@100, c@300, b@200, d@300",
+        contents(await aalis_memory.get_history(S, 3)),
+        ["b", "c", "d"],
+    )
 
 
 @pytest.mark.aalis_spec("HIST-03")
 async def test_history_limit_counts_only_conversation(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "|d1", "c", "#t1"))
-    expect_equal("HIST-03", "get_history(s, 2) over [a, b, d1, c, t1]",
-                 contents(await aalis_memory.get_history(S, 2)), ["b", "d1", "c", "t1"])
+    expect_equal(
+        "HIST-03",
+        "get_history(s, 2) over [a, b, d1, c, t1]",
+        contents(await aalis_memory.get_history(S, 2)),
+        ["b", "d1", "c", "t1"],
+    )
 
 
 @pytest.mark.aalis_spec("HIST-03")
 async def test_history_trailing_markers_use_no_slot(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "|d1", "#t1", "|d2"))
-    expect_equal("HIST-03", "get_history(s, 2) over [a, b, c, d1, t1, d2]",
-                 contents(await aalis_memory.get_history(S, 2)), ["b", "c", "d1", "t1", "d2"])
+    expect_equal(
+        "HIST-03",
+        "get_history(s, 2) over [a, b, c, d1, t1, d2]",
+        contents(await aalis_memory.get_history(S, 2)),
+        ["b", "c", "d1", "t1", "d2"],
+    )
 
 
 @pytest.mark.aalis_spec("HIST-03")
 async def test_history_limit_counts_system_role_conversation(aalis_memory: MemoryService) -> None:
     """A control record is told by its kind, never by its role: a system-role message without a
     control kind is conversation and uses a slot (markers are system messages too)."""
-    await save_all(aalis_memory, S, [msg("a", 1000), msg("rules", 1010, role="system"),
-                                     marker("d1", 1020), msg("b", 1030)])
-    expect_equal("HIST-03", "get_history(s, 2) over [a, rules (system, no kind), d1, b]",
-                 contents(await aalis_memory.get_history(S, 2)), ["rules", "d1", "b"])
+    await save_all(
+        aalis_memory,
+        S,
+        [msg("a", 1000), msg("rules", 1010, role="system"), marker("d1", 1020), msg("b", 1030)],
+    )
+    expect_equal(
+        "HIST-03",
+        "get_history(s, 2) over [a, rules (system, no kind), d1, b]",
+        contents(await aalis_memory.get_history(S, 2)),
+        ["rules", "d1", "b"],
+    )
 
 
 #: Markers of every role among conversation of every role (``name:role``, see ``timeline``):
@@ -171,82 +217,135 @@ async def test_history_limit_ignores_the_role_of_a_record(aalis_memory: MemorySe
     HIST-04's)."""
     await save_all(aalis_memory, S, timeline(*EVERY_ROLE))
     shown = "[a, rules:system, b:assistant, d1:user, t1:tool, c, d2:assistant]"
-    expect_equal("HIST-03", f"get_history(s, 2) over {shown}",
-                 contents(await aalis_memory.get_history(S, 2)), ["b", "d1", "t1", "c", "d2"])
-    expect_equal("HIST-03", f"get_history(s, 3) over {shown}",
-                 contents(await aalis_memory.get_history(S, 3)),
-                 ["rules", "b", "d1", "t1", "c", "d2"])
+    expect_equal(
+        "HIST-03",
+        f"get_history(s, 2) over {shown}",
+        contents(await aalis_memory.get_history(S, 2)),
+        ["b", "d1", "t1", "c", "d2"],
+    )
+    expect_equal(
+        "HIST-03",
+        f"get_history(s, 3) over {shown}",
+        contents(await aalis_memory.get_history(S, 3)),
+        ["rules", "b", "d1", "t1", "c", "d2"],
+    )
 
 
 @pytest.mark.aalis_spec("HIST-04")
 async def test_history_window_starts_after_a_system_role_message(aalis_memory: MemoryService) -> None:
-    await save_all(aalis_memory, S, [msg("a", 1000), msg("b", 1010),
-                                     msg("note", 1020, role="system"), msg("c", 1030)])
-    expect_equal("HIST-04", "get_history(s, 2) over [a, b, note (system, no kind), c]",
-                 contents(await aalis_memory.get_history(S, 2)), ["note", "c"])
+    await save_all(
+        aalis_memory, S, [msg("a", 1000), msg("b", 1010), msg("note", 1020, role="system"), msg("c", 1030)]
+    )
+    expect_equal(
+        "HIST-04",
+        "get_history(s, 2) over [a, b, note (system, no kind), c]",
+        contents(await aalis_memory.get_history(S, 2)),
+        ["note", "c"],
+    )
 
 
 @pytest.mark.aalis_spec("HIST-04")
 async def test_history_window_keeps_markers_in_between(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "#t1", "|d2", "c"))
-    expect_equal("HIST-04", "get_history(s, 1) over [a, d1, b, t1, d2, c]",
-                 contents(await aalis_memory.get_history(S, 1)), ["t1", "d2", "c"])
-    expect_equal("HIST-04", "get_history(s, 2) over [a, d1, b, t1, d2, c]",
-                 contents(await aalis_memory.get_history(S, 2)), ["d1", "b", "t1", "d2", "c"])
+    expect_equal(
+        "HIST-04",
+        "get_history(s, 1) over [a, d1, b, t1, d2, c]",
+        contents(await aalis_memory.get_history(S, 1)),
+        ["t1", "d2", "c"],
+    )
+    expect_equal(
+        "HIST-04",
+        "get_history(s, 2) over [a, d1, b, t1, d2, c]",
+        contents(await aalis_memory.get_history(S, 2)),
+        ["d1", "b", "t1", "d2", "c"],
+    )
 
 
 @pytest.mark.aalis_spec("HIST-04")
 async def test_history_window_ignores_the_role_of_a_record(aalis_memory: MemoryService) -> None:
     """The cut falls after the (limit+1)-th newest conversation message whatever the roles:
     markers of every role in between come back, a system-role message without a kind counts."""
-    await save_all(aalis_memory, S, timeline("a", "b:assistant", "|d1:tool", "note:system",
-                                             "#t1:user", "c", "|d2:assistant"))
+    await save_all(
+        aalis_memory,
+        S,
+        timeline("a", "b:assistant", "|d1:tool", "note:system", "#t1:user", "c", "|d2:assistant"),
+    )
     shown = "[a, b:assistant, d1:tool, note:system, t1:user, c, d2:assistant]"
-    expect_equal("HIST-04", f"get_history(s, 1) over {shown}",
-                 contents(await aalis_memory.get_history(S, 1)), ["t1", "c", "d2"])
-    expect_equal("HIST-04", f"get_history(s, 2) over {shown}",
-                 contents(await aalis_memory.get_history(S, 2)),
-                 ["d1", "note", "t1", "c", "d2"])
+    expect_equal(
+        "HIST-04",
+        f"get_history(s, 1) over {shown}",
+        contents(await aalis_memory.get_history(S, 1)),
+        ["t1", "c", "d2"],
+    )
+    expect_equal(
+        "HIST-04",
+        f"get_history(s, 2) over {shown}",
+        contents(await aalis_memory.get_history(S, 2)),
+        ["d1", "note", "t1", "c", "d2"],
+    )
 
 
 @pytest.mark.aalis_spec("HIST-05")
 async def test_history_within_limit_is_everything_active(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "a", "|d1", "b"))
     expected = ["d0", "t0", "a", "d1", "b"]
-    expect_equal("HIST-05", "get_history(s, 2) over [d0, t0, a, d1, b]",
-                 contents(await aalis_memory.get_history(S, 2)), expected)
-    expect_equal("HIST-05", "get_history(s, 3) over [d0, t0, a, d1, b]",
-                 contents(await aalis_memory.get_history(S, 3)), expected)
+    expect_equal(
+        "HIST-05",
+        "get_history(s, 2) over [d0, t0, a, d1, b]",
+        contents(await aalis_memory.get_history(S, 2)),
+        expected,
+    )
+    expect_equal(
+        "HIST-05",
+        "get_history(s, 3) over [d0, t0, a, d1, b]",
+        contents(await aalis_memory.get_history(S, 3)),
+        expected,
+    )
 
 
 @pytest.mark.aalis_spec("HIST-05")
 async def test_history_of_markers_only(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1"))
-    expect_equal("HIST-05", "get_history(s, 1) over [d0, t0, d1]",
-                 contents(await aalis_memory.get_history(S, 1)), ["d0", "t0", "d1"])
-    expect_equal("HIST-05", "get_history(s) over [d0, t0, d1]",
-                 contents(await aalis_memory.get_history(S)), ["d0", "t0", "d1"])
+    expect_equal(
+        "HIST-05",
+        "get_history(s, 1) over [d0, t0, d1]",
+        contents(await aalis_memory.get_history(S, 1)),
+        ["d0", "t0", "d1"],
+    )
+    expect_equal(
+        "HIST-05",
+        "get_history(s) over [d0, t0, d1]",
+        contents(await aalis_memory.get_history(S)),
+        ["d0", "t0", "d1"],
+    )
 
 
 @pytest.mark.aalis_spec("HIST-05")
 async def test_history_within_limit_keeps_markers_of_every_role(aalis_memory: MemoryService) -> None:
     """Leading markers of every role come back while the conversation (a system-role message
     without a kind among it) fits the limit."""
-    names = ("|d0:user", "#t0:assistant", "|d1:tool", "#t2:system", "a", "rules:system",
-             "b:assistant")
+    names = ("|d0:user", "#t0:assistant", "|d1:tool", "#t2:system", "a", "rules:system", "b:assistant")
     await save_all(aalis_memory, S, timeline(*names))
     expected = ["d0", "t0", "d1", "t2", "a", "rules", "b"]
     shown = "[d0:user, t0:assistant, d1:tool, t2:system, a, rules:system, b:assistant]"
     for limit in (3, 4):
-        expect_equal("HIST-05", f"get_history(s, {limit}) over {shown}",
-                     contents(await aalis_memory.get_history(S, limit)), expected)
+        expect_equal(
+            "HIST-05",
+            f"get_history(s, {limit}) over {shown}",
+            contents(await aalis_memory.get_history(S, limit)),
+            expected,
+        )
 
 
 @pytest.mark.aalis_spec("HIST-05")
 async def test_history_of_markers_of_every_role_only(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0:user", "#t0:assistant", "|d1:tool"))
-    expect_equal("HIST-05", "get_history(s, 1) over [d0:user, t0:assistant, d1:tool]",
-                 contents(await aalis_memory.get_history(S, 1)), ["d0", "t0", "d1"])
+    expect_equal(
+        "HIST-05",
+        "get_history(s, 1) over [d0:user, t0:assistant, d1:tool]",
+        contents(await aalis_memory.get_history(S, 1)),
+        ["d0", "t0", "d1"],
+    )
 
 
 # -- count_history ----------------------------------------------------------------------------
@@ -256,20 +355,27 @@ async def test_history_of_markers_of_every_role_only(aalis_memory: MemoryService
 @pytest.mark.aalis_spec("COUNT-01")
 async def test_count_history_counts_active_conversation(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "|d1", "#t1", "c", "|d2"))
-    expect_equal("COUNT-01", "count_history over [a, b, d1, t1, c, d2]",
-                 await aalis_memory.count_history(S), 3)
+    expect_equal(
+        "COUNT-01", "count_history over [a, b, d1, t1, c, d2]", await aalis_memory.count_history(S), 3
+    )
     await aalis_memory.archive_span(S, 2)
-    expect_equal("COUNT-01", "count_history after archiving [a, b]",
-                 await aalis_memory.count_history(S), 1)
+    expect_equal("COUNT-01", "count_history after archiving [a, b]", await aalis_memory.count_history(S), 1)
 
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
 async def test_count_history_counts_system_role_conversation(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, S, [msg("a", 1000), msg("rules", 1010, role="system"),
-                                     marker("d1", 1020), msg("b", 1030)])
-    expect_equal("COUNT-01", "count_history over [a, rules (system, no kind), d1, b]",
-                 await aalis_memory.count_history(S), 3)
+    await save_all(
+        aalis_memory,
+        S,
+        [msg("a", 1000), msg("rules", 1010, role="system"), marker("d1", 1020), msg("b", 1030)],
+    )
+    expect_equal(
+        "COUNT-01",
+        "count_history over [a, rules (system, no kind), d1, b]",
+        await aalis_memory.count_history(S),
+        3,
+    )
 
 
 @requires.count_history
@@ -282,8 +388,11 @@ async def test_count_history_of_markers_only_is_zero(aalis_memory: FullMemorySer
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
 async def test_count_history_ignores_the_role_of_a_record(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, S, timeline("|d0:user", "a", "#t0:assistant", "rules:system",
-                                             "|d1:tool", "b:assistant", "#t1:system"))
+    await save_all(
+        aalis_memory,
+        S,
+        timeline("|d0:user", "a", "#t0:assistant", "rules:system", "|d1:tool", "b:assistant", "#t1:system"),
+    )
     shown = "[d0:user, a, t0:assistant, rules:system, d1:tool, b:assistant, t1:system]"
     expect_equal("COUNT-01", f"count_history over {shown}", await aalis_memory.count_history(S), 3)
 
@@ -296,28 +405,48 @@ async def test_count_history_ignores_the_role_of_a_record(aalis_memory: FullMemo
 async def test_full_history_includes_archived(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d", "e"))
     await aalis_memory.archive_span(S, 3)
-    expect_equal("FULL-01", "get_full_history(s, ALL) after archiving 3",
-                 await everything(aalis_memory, S), ["a", "b", "c", "d", "e"])
-    expect_equal("FULL-01", "get_full_history(s, 4) after archiving 3",
-                 contents(await aalis_memory.get_full_history(S, 4)), ["b", "c", "d", "e"])
+    expect_equal(
+        "FULL-01",
+        "get_full_history(s, ALL) after archiving 3",
+        await everything(aalis_memory, S),
+        ["a", "b", "c", "d", "e"],
+    )
+    expect_equal(
+        "FULL-01",
+        "get_full_history(s, 4) after archiving 3",
+        contents(await aalis_memory.get_full_history(S, 4)),
+        ["b", "c", "d", "e"],
+    )
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-02")
 async def test_full_history_limit_counts_markers(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "#t1", "c"))
-    expect_equal("FULL-02", "get_full_history(s, 3) over [a, d1, b, t1, c]",
-                 contents(await aalis_memory.get_full_history(S, 3)), ["b", "t1", "c"])
-    expect_equal("FULL-02", "get_full_history(s, 2) over [a, d1, b, t1, c]",
-                 contents(await aalis_memory.get_full_history(S, 2)), ["t1", "c"])
+    expect_equal(
+        "FULL-02",
+        "get_full_history(s, 3) over [a, d1, b, t1, c]",
+        contents(await aalis_memory.get_full_history(S, 3)),
+        ["b", "t1", "c"],
+    )
+    expect_equal(
+        "FULL-02",
+        "get_full_history(s, 2) over [a, d1, b, t1, c]",
+        contents(await aalis_memory.get_full_history(S, 2)),
+        ["t1", "c"],
+    )
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-02")
 async def test_full_history_same_millisecond_keeps_write_order(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 300)])
-    expect_equal("FULL-02", "get_full_history(s, ALL) with b and c at 200 ms",
-                 await everything(aalis_memory, S), ["a", "b", "c", "d"])
+    expect_equal(
+        "FULL-02",
+        "get_full_history(s, ALL) with b and c at 200 ms",
+        await everything(aalis_memory, S),
+        ["a", "b", "c", "d"],
+    )
 
 
 @requires.timestamp_ordering
@@ -325,7 +454,15 @@ async def test_full_history_same_millisecond_keeps_write_order(aalis_memory: Ful
 @pytest.mark.aalis_spec("FULL-02")
 async def test_full_history_puts_late_arrivals_in_timestamp_order(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200)])
-    expect_equal("FULL-02", "get_full_history(s, ALL) written a@100, c@300, b@200",
-                 await everything(aalis_memory, S), ["a", "b", "c"])
-    expect_equal("FULL-02", "get_full_history(s, 2) written a@100, c@300, b@200",
-                 contents(await aalis_memory.get_full_history(S, 2)), ["b", "c"])
+    expect_equal(
+        "FULL-02",
+        "get_full_history(s, ALL) written a@100, c@300, b@200",
+        await everything(aalis_memory, S),
+        ["a", "b", "c"],
+    )
+    expect_equal(
+        "FULL-02",
+        "get_full_history(s, 2) written a@100, c@300, b@200",
+        contents(await aalis_memory.get_full_history(S, 2)),
+        ["b", "c"],
+    )

@@ -52,8 +52,21 @@ HOSTILE: Final[dict[str, Callable[[], object]]] = {
 
 #: Strings that mean something to a query language, SQL, LIKE patterns or regexes: plain ids.
 ODD_IDS: Final = (
-    "$gt", "$where", "'; DROP TABLE messages; --", "%", "_", ".", ".*", "", "a.b", "$",
-    "\\", "*", '{"$ne": null}', "s-host-a%", "S-HOST-A",
+    "$gt",
+    "$where",
+    "'; DROP TABLE messages; --",
+    "%",
+    "_",
+    ".",
+    ".*",
+    "",
+    "a.b",
+    "$",
+    "\\",
+    "*",
+    '{"$ne": null}',
+    "s-host-a%",
+    "S-HOST-A",
 )
 
 
@@ -72,21 +85,31 @@ def _session_cases(bad: object, name: str) -> list[Case]:
         Case(f"get_history({name})", lambda m: m.get_history(bad), writes=False),
         Case(f"get_history({name}, 10)", lambda m: m.get_history(bad, 10), writes=False),
         Case(f"count_history({name})", lambda m: m.count_history(bad), "count_history", False),
-        Case(f"get_full_history({name})", lambda m: m.get_full_history(bad), "get_full_history",
-             False),
+        Case(f"get_full_history({name})", lambda m: m.get_full_history(bad), "get_full_history", False),
         Case(f"archive_span({name}, 5)", lambda m: m.archive_span(bad, 5)),
         Case(f"clear_session({name})", lambda m: m.clear_session(bad)),
-        Case(f"get_messages_by_session_range({name}, 0, 10**6)",
-             lambda m: m.get_messages_by_session_range(bad, 0, 10**6),
-             "get_messages_by_session_range", False),
-        Case(f"update_message_content({name}, 'alpha', 'omega')",
-             lambda m: m.update_message_content(bad, "alpha", "omega"), "update_message_content"),
-        Case(f"delete_messages_by_timestamps({name}, [1000, 1001])",
-             lambda m: m.delete_messages_by_timestamps(bad, [1000, 1001]),
-             "delete_messages_by_timestamps"),
-        Case(f"get_recent_messages_across_sessions(exclude_session_ids=[{name}])",
-             lambda m: m.get_recent_messages_across_sessions(query),
-             "get_recent_messages_across_sessions", False),
+        Case(
+            f"get_messages_by_session_range({name}, 0, 10**6)",
+            lambda m: m.get_messages_by_session_range(bad, 0, 10**6),
+            "get_messages_by_session_range",
+            False,
+        ),
+        Case(
+            f"update_message_content({name}, 'alpha', 'omega')",
+            lambda m: m.update_message_content(bad, "alpha", "omega"),
+            "update_message_content",
+        ),
+        Case(
+            f"delete_messages_by_timestamps({name}, [1000, 1001])",
+            lambda m: m.delete_messages_by_timestamps(bad, [1000, 1001]),
+            "delete_messages_by_timestamps",
+        ),
+        Case(
+            f"get_recent_messages_across_sessions(exclude_session_ids=[{name}])",
+            lambda m: m.get_recent_messages_across_sessions(query),
+            "get_recent_messages_across_sessions",
+            False,
+        ),
     ]
 
 
@@ -98,20 +121,24 @@ def _metadata_cases(bad: object, name: str) -> list[Case]:
         Case(f"get_metadata({name}, k)", lambda m: m.get_metadata(bad, key), writes=False),
         Case(f"get_metadata(ns, {name})", lambda m: m.get_metadata(ns, bad), writes=False),
         Case(f"list_metadata({name})", lambda m: m.list_metadata(bad), writes=False),
-        Case(f"list_metadata_keys({name})", lambda m: m.list_metadata_keys(bad),
-             "list_metadata_keys", False),
+        Case(f"list_metadata_keys({name})", lambda m: m.list_metadata_keys(bad), "list_metadata_keys", False),
         Case(f"delete_metadata({name}, k)", lambda m: m.delete_metadata(bad, key)),
         Case(f"delete_metadata(ns, {name})", lambda m: m.delete_metadata(ns, bad)),
-        Case(f"commit_metadata([put ({name}, k)])",
-             lambda m: m.commit_metadata([MetadataPut(bad, key, {"v": 0})])),  # type: ignore[arg-type]
-        Case(f"commit_metadata([put (ns, {name})])",
-             lambda m: m.commit_metadata([MetadataPut(ns, bad, {"v": 0})])),  # type: ignore[arg-type]
-        Case(f"commit_metadata([del ({name}, k)])",
-             lambda m: m.commit_metadata([MetadataDel(bad, key)])),  # type: ignore[arg-type]
-        Case(f"commit_metadata([put ns/k2 ok, del (ns, {name})])",
-             lambda m: m.commit_metadata(
-                 [MetadataPut(ns, KEYS[1], {"v": "changed"}), MetadataDel(ns, bad)]  # type: ignore[arg-type]
-             )),
+        Case(
+            f"commit_metadata([put ({name}, k)])",
+            lambda m: m.commit_metadata([MetadataPut(bad, key, {"v": 0})]),  # type: ignore[arg-type]
+        ),
+        Case(
+            f"commit_metadata([put (ns, {name})])",
+            lambda m: m.commit_metadata([MetadataPut(ns, bad, {"v": 0})]),  # type: ignore[arg-type]
+        ),
+        Case(f"commit_metadata([del ({name}, k)])", lambda m: m.commit_metadata([MetadataDel(bad, key)])),  # type: ignore[arg-type]
+        Case(
+            f"commit_metadata([put ns/k2 ok, del (ns, {name})])",
+            lambda m: m.commit_metadata(
+                [MetadataPut(ns, KEYS[1], {"v": "changed"}), MetadataDel(ns, bad)]  # type: ignore[arg-type]
+            ),
+        ),
     ]
 
 
@@ -131,9 +158,7 @@ async def test_non_string_identifiers_raise_type_error(aalis_memory: MemoryServi
 @pytest.mark.aalis_spec("HOST-02")
 async def test_non_string_identifiers_read_and_change_nothing(aalis_memory: MemoryService) -> None:
     await _seed(aalis_memory)
-    await expect_unchanged(
-        aalis_memory, "HOST-02", _hostile_cases(aalis_memory), SESSIONS, NAMESPACES
-    )
+    await expect_unchanged(aalis_memory, "HOST-02", _hostile_cases(aalis_memory), SESSIONS, NAMESPACES)
 
 
 # -- HOST-03: odd strings are ordinary ids ------------------------------------------------------
@@ -149,8 +174,9 @@ async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: M
         got = [m.content for m in await aalis_memory.get_history(session, LIMIT)]
         if got != [f"m{index}"]:
             failures.append(f"get_history({session!r}): expected ['m{index}'], got {got}")
-    expect_no_failures("HOST-03", "odd session ids did not address exactly their own session", failures,
-           len(ODD_IDS))
+    expect_no_failures(
+        "HOST-03", "odd session ids did not address exactly their own session", failures, len(ODD_IDS)
+    )
     # Removing one odd session removes that one only.
     await aalis_memory.clear_session("$gt")
     await aalis_memory.clear_session("%")
@@ -158,8 +184,10 @@ async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: M
     survivors = [s for s in ODD_IDS if s not in ("$gt", "%", ".*")]
     left = {s: len(await aalis_memory.get_history(s, LIMIT)) for s in (*ODD_IDS, SESSIONS[0])}
     expect_equal(
-        "HOST-03", "sessions left after clear_session('$gt'), ('%') and ('.*')",
-        sorted(s for s, n in left.items() if n), sorted([*survivors, SESSIONS[0]]),
+        "HOST-03",
+        "sessions left after clear_session('$gt'), ('%') and ('.*')",
+        sorted(s for s, n in left.items() if n),
+        sorted([*survivors, SESSIONS[0]]),
     )
 
 
@@ -174,23 +202,29 @@ async def test_operator_and_sql_looking_namespaces_and_keys_are_ordinary(
     for index, name in enumerate(ODD_IDS):
         got = await aalis_memory.get_metadata(name, name)
         if got != {"i": index}:
-            failures.append(f"get_metadata({name!r}, {name!r}): expected {{'i': {index}}}, "
-                            f"got {got!r}")
+            failures.append(f"get_metadata({name!r}, {name!r}): expected {{'i': {index}}}, got {got!r}")
         listed = [(e.key, e.data) for e in await aalis_memory.list_metadata(name)]
         if listed != [(name, {"i": index})]:
             failures.append(f"list_metadata({name!r}): expected only its own key, got {listed}")
-    expect_no_failures("HOST-03", "odd namespaces/keys did not address exactly their own entry", failures,
-           len(ODD_IDS))
+    expect_no_failures(
+        "HOST-03", "odd namespaces/keys did not address exactly their own entry", failures, len(ODD_IDS)
+    )
     await aalis_memory.delete_metadata("$gt", "$gt")
     await aalis_memory.commit_metadata([MetadataDel("%", "%")])
     await aalis_memory.commit_metadata([MetadataDel(".*", ".*")])
     left = sorted([name for name in ODD_IDS if await aalis_memory.get_metadata(name, name)])
     expect_equal(
-        "HOST-03", "entries left after deleting '$gt', '%' and '.*'",
-        left, sorted(n for n in ODD_IDS if n not in ("$gt", "%", ".*")),
+        "HOST-03",
+        "entries left after deleting '$gt', '%' and '.*'",
+        left,
+        sorted(n for n in ODD_IDS if n not in ("$gt", "%", ".*")),
     )
-    expect_equal("HOST-03", "an unrelated namespace after those deletions",
-                 await aalis_memory.get_metadata(NAMESPACES[0], "plain"), {"i": -1})
+    expect_equal(
+        "HOST-03",
+        "an unrelated namespace after those deletions",
+        await aalis_memory.get_metadata(NAMESPACES[0], "plain"),
+        {"i": -1},
+    )
 
 
 # -- HOST-04: other arguments of the wrong type ---------------------------------------------------
@@ -225,86 +259,140 @@ ODD_FIELDS: Final[dict[str, dict[str, Any]]] = {
 
 
 def _odd_message_case(name: str, fields: dict[str, Any]) -> Case:
-    return Case(f"save_message(s, Message({name}))",
-                lambda m: m.save_message(S, _odd_message(fields)))
+    return Case(f"save_message(s, Message({name}))", lambda m: m.save_message(S, _odd_message(fields)))
 
 
 WRONG_TYPES: Final[tuple[Case, ...]] = (
     *(_odd_message_case(name, fields) for name, fields in ODD_FIELDS.items()),
     Case("save_message(s, 'text')", lambda m: m.save_message(S, "text")),
-    Case("save_message(s, {'role': 'user', ...})",
-         lambda m: m.save_message(S, {"role": "user", "content": "x", "timestamp": 1})),
+    Case(
+        "save_message(s, {'role': 'user', ...})",
+        lambda m: m.save_message(S, {"role": "user", "content": "x", "timestamp": 1}),
+    ),
     Case("save_message(s, None)", lambda m: m.save_message(S, None)),
     Case("save_metadata(ns, k, [1, 2])", lambda m: m.save_metadata(NS, "k-new", [1, 2])),
     Case("save_metadata(ns, k, 'text')", lambda m: m.save_metadata(NS, "k-new", "text")),
     Case("save_metadata(ns, k, None)", lambda m: m.save_metadata(NS, "k-new", None)),
-    Case("commit_metadata([put with a list payload])",
-         lambda m: m.commit_metadata([MetadataPut(NS, "k-new", [1])])),  # type: ignore[arg-type]
-    Case("commit_metadata([put ok, ('put', ns, k, {})])",
-         lambda m: m.commit_metadata([MetadataPut(NS, "k-new", {"v": 1}), ("put", NS, "k", {})])),
-    Case("commit_metadata([put ok, None])",
-         lambda m: m.commit_metadata([MetadataPut(NS, "k-new", {"v": 1}), None])),
-    Case("commit_metadata([put ok, {'namespace': ns, 'key': k}])",
-         lambda m: m.commit_metadata(
-             [MetadataPut(NS, "k-new", {"v": 1}), {"namespace": NS, "key": KEYS[0]}]
-         )),
-    Case("commit_metadata({del (ns, k1): True}) (a dict: iterating it yields the op)",
-         lambda m: m.commit_metadata({MetadataDel(NS, KEYS[0]): True})),
-    Case("get_recent_messages_across_sessions({'limit': 10})",
-         lambda m: m.get_recent_messages_across_sessions({"limit": 10}),
-         "get_recent_messages_across_sessions"),
-    Case("get_recent_messages_across_sessions(roles=[1])",
-         lambda m: m.get_recent_messages_across_sessions(_q(roles=[1])),
-         "get_recent_messages_across_sessions"),
-    Case("get_recent_messages_across_sessions(kinds=[None])",
-         lambda m: m.get_recent_messages_across_sessions(_q(kinds=[None])),
-         "get_recent_messages_across_sessions"),
-    Case("get_recent_messages_across_sessions(platform={'$ne': None})",
-         lambda m: m.get_recent_messages_across_sessions(_q(platform={"$ne": None})),
-         "get_recent_messages_across_sessions"),
-    Case("get_messages_by_session_range(s, 0, 10**6, roles='user')",
-         lambda m: m.get_messages_by_session_range(S, 0, 10**6, "user"),
-         "get_messages_by_session_range"),
-    Case("get_messages_by_session_range(s, 0, 10**6, exclude_kinds=[{'$gt': ''}])",
-         lambda m: m.get_messages_by_session_range(S, 0, 10**6, None, [{"$gt": ""}]),
-         "get_messages_by_session_range"),
-    Case("save_message(s, Message(timestamp='1000'))",
-         lambda m: m.save_message(S, Message(role="user", content="x",
-                                             timestamp="1000"))),  # type: ignore[arg-type]
-    Case("get_messages_by_session_range(s, '0', 10**6)",
-         lambda m: m.get_messages_by_session_range(S, "0", 10**6),
-         "get_messages_by_session_range"),
-    Case("get_messages_by_session_range(s, 0, '1000000')",
-         lambda m: m.get_messages_by_session_range(S, 0, "1000000"),
-         "get_messages_by_session_range"),
-    Case("get_recent_messages_across_sessions(since_ts='0')",
-         lambda m: m.get_recent_messages_across_sessions(_q(since_ts="0")),
-         "get_recent_messages_across_sessions"),
-    Case("delete_messages_by_timestamps(s, 1001)",
-         lambda m: m.delete_messages_by_timestamps(S, 1001), "delete_messages_by_timestamps"),
-    Case("delete_messages_by_timestamps(s, '1001')",
-         lambda m: m.delete_messages_by_timestamps(S, "1001"), "delete_messages_by_timestamps"),
-    Case("delete_messages_by_timestamps(s, {'$gt': 0})",
-         lambda m: m.delete_messages_by_timestamps(S, {"$gt": 0}),
-         "delete_messages_by_timestamps"),
+    Case(
+        "commit_metadata([put with a list payload])",
+        lambda m: m.commit_metadata([MetadataPut(NS, "k-new", [1])]),  # type: ignore[arg-type]
+    ),
+    Case(
+        "commit_metadata([put ok, ('put', ns, k, {})])",
+        lambda m: m.commit_metadata([MetadataPut(NS, "k-new", {"v": 1}), ("put", NS, "k", {})]),
+    ),
+    Case(
+        "commit_metadata([put ok, None])",
+        lambda m: m.commit_metadata([MetadataPut(NS, "k-new", {"v": 1}), None]),
+    ),
+    Case(
+        "commit_metadata([put ok, {'namespace': ns, 'key': k}])",
+        lambda m: m.commit_metadata([MetadataPut(NS, "k-new", {"v": 1}), {"namespace": NS, "key": KEYS[0]}]),
+    ),
+    Case(
+        "commit_metadata({del (ns, k1): True}) (a dict: iterating it yields the op)",
+        lambda m: m.commit_metadata({MetadataDel(NS, KEYS[0]): True}),
+    ),
+    Case(
+        "get_recent_messages_across_sessions({'limit': 10})",
+        lambda m: m.get_recent_messages_across_sessions({"limit": 10}),
+        "get_recent_messages_across_sessions",
+    ),
+    Case(
+        "get_recent_messages_across_sessions(roles=[1])",
+        lambda m: m.get_recent_messages_across_sessions(_q(roles=[1])),
+        "get_recent_messages_across_sessions",
+    ),
+    Case(
+        "get_recent_messages_across_sessions(kinds=[None])",
+        lambda m: m.get_recent_messages_across_sessions(_q(kinds=[None])),
+        "get_recent_messages_across_sessions",
+    ),
+    Case(
+        "get_recent_messages_across_sessions(platform={'$ne': None})",
+        lambda m: m.get_recent_messages_across_sessions(_q(platform={"$ne": None})),
+        "get_recent_messages_across_sessions",
+    ),
+    Case(
+        "get_messages_by_session_range(s, 0, 10**6, roles='user')",
+        lambda m: m.get_messages_by_session_range(S, 0, 10**6, "user"),
+        "get_messages_by_session_range",
+    ),
+    Case(
+        "get_messages_by_session_range(s, 0, 10**6, exclude_kinds=[{'$gt': ''}])",
+        lambda m: m.get_messages_by_session_range(S, 0, 10**6, None, [{"$gt": ""}]),
+        "get_messages_by_session_range",
+    ),
+    Case(
+        "save_message(s, Message(timestamp='1000'))",
+        lambda m: m.save_message(S, Message(role="user", content="x", timestamp="1000")),  # type: ignore[arg-type]
+    ),
+    Case(
+        "get_messages_by_session_range(s, '0', 10**6)",
+        lambda m: m.get_messages_by_session_range(S, "0", 10**6),
+        "get_messages_by_session_range",
+    ),
+    Case(
+        "get_messages_by_session_range(s, 0, '1000000')",
+        lambda m: m.get_messages_by_session_range(S, 0, "1000000"),
+        "get_messages_by_session_range",
+    ),
+    Case(
+        "get_recent_messages_across_sessions(since_ts='0')",
+        lambda m: m.get_recent_messages_across_sessions(_q(since_ts="0")),
+        "get_recent_messages_across_sessions",
+    ),
+    Case(
+        "delete_messages_by_timestamps(s, 1001)",
+        lambda m: m.delete_messages_by_timestamps(S, 1001),
+        "delete_messages_by_timestamps",
+    ),
+    Case(
+        "delete_messages_by_timestamps(s, '1001')",
+        lambda m: m.delete_messages_by_timestamps(S, "1001"),
+        "delete_messages_by_timestamps",
+    ),
+    Case(
+        "delete_messages_by_timestamps(s, {'$gt': 0})",
+        lambda m: m.delete_messages_by_timestamps(S, {"$gt": 0}),
+        "delete_messages_by_timestamps",
+    ),
     # Iterable, but not a list of numbers: a dict would yield its keys, bytes their byte values.
-    Case("delete_messages_by_timestamps(s, {1001: 'x'})",
-         lambda m: m.delete_messages_by_timestamps(S, {1001: "x"}),
-         "delete_messages_by_timestamps"),
-    Case("delete_messages_by_timestamps(s, b'\\x01')",
-         lambda m: m.delete_messages_by_timestamps(S, b"\x01"), "delete_messages_by_timestamps"),
-    Case("get_messages_by_session_range(s, 0, 10**6, roles={'user': 1})",
-         lambda m: m.get_messages_by_session_range(S, 0, 10**6, {"user": 1}),
-         "get_messages_by_session_range"),
-    Case("get_messages_by_session_range(s, 0, 10**6, exclude_kinds={'note': 1})",
-         lambda m: m.get_messages_by_session_range(S, 0, 10**6, None, {"note": 1}),
-         "get_messages_by_session_range"),
-    Case("delete_messages_by_timestamps(s, ['1001'])",
-         lambda m: m.delete_messages_by_timestamps(S, ["1001"]), "delete_messages_by_timestamps"),
-    Case("update_message_content(s, {'$ne': ''}, 'omega')",
-         lambda m: m.update_message_content(S, {"$ne": ""}, "omega"), "update_message_content"),
-    Case("update_message_content(s, 'alpha', None)",
-         lambda m: m.update_message_content(S, "alpha", None), "update_message_content"),
+    Case(
+        "delete_messages_by_timestamps(s, {1001: 'x'})",
+        lambda m: m.delete_messages_by_timestamps(S, {1001: "x"}),
+        "delete_messages_by_timestamps",
+    ),
+    Case(
+        "delete_messages_by_timestamps(s, b'\\x01')",
+        lambda m: m.delete_messages_by_timestamps(S, b"\x01"),
+        "delete_messages_by_timestamps",
+    ),
+    Case(
+        "get_messages_by_session_range(s, 0, 10**6, roles={'user': 1})",
+        lambda m: m.get_messages_by_session_range(S, 0, 10**6, {"user": 1}),
+        "get_messages_by_session_range",
+    ),
+    Case(
+        "get_messages_by_session_range(s, 0, 10**6, exclude_kinds={'note': 1})",
+        lambda m: m.get_messages_by_session_range(S, 0, 10**6, None, {"note": 1}),
+        "get_messages_by_session_range",
+    ),
+    Case(
+        "delete_messages_by_timestamps(s, ['1001'])",
+        lambda m: m.delete_messages_by_timestamps(S, ["1001"]),
+        "delete_messages_by_timestamps",
+    ),
+    Case(
+        "update_message_content(s, {'$ne': ''}, 'omega')",
+        lambda m: m.update_message_content(S, {"$ne": ""}, "omega"),
+        "update_message_content",
+    ),
+    Case(
+        "update_message_content(s, 'alpha', None)",
+        lambda m: m.update_message_content(S, "alpha", None),
+        "update_message_content",
+    ),
 )
 
 

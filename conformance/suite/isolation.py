@@ -35,8 +35,7 @@ def _message() -> Message:
         role="assistant",
         content="drawn",
         timestamp=1000,
-        tool_calls=({"id": "call_1", "type": "function",
-                     "function": {"name": "draw", "arguments": "{}"}},),
+        tool_calls=({"id": "call_1", "type": "function", "function": {"name": "draw", "arguments": "{}"}},),
         segments=({"type": "text", "content": "here", "meta": {"n": 1}},),
         metadata={"platform": "qq", "nested": {"tags": ["a"]}},
     )
@@ -47,12 +46,11 @@ def _messages() -> list[Message]:
     only the messages it sees a given part in (say, only those with metadata) is caught too."""
     return [
         _message(),
-        Message(role="assistant", content="only tool calls", timestamp=1001,
-                tool_calls=_message().tool_calls),
-        Message(role="assistant", content="only segments", timestamp=1002,
-                segments=_message().segments),
-        Message(role="assistant", content="only metadata", timestamp=1003,
-                metadata=_message().metadata),
+        Message(
+            role="assistant", content="only tool calls", timestamp=1001, tool_calls=_message().tool_calls
+        ),
+        Message(role="assistant", content="only segments", timestamp=1002, segments=_message().segments),
+        Message(role="assistant", content="only metadata", timestamp=1003, metadata=_message().metadata),
     ]
 
 
@@ -85,9 +83,12 @@ def _remote(aalis_memory: Any) -> Any:  # an adapter's probe is beyond the contr
     if transport is None:
         return None
     if not getattr(aalis_memory, "isolation", False):
-        skip(Verdict.UNVERIFIED, f"the store runs in another process ({transport.language}): "
-             "changing the kit's copies of a message shows nothing, and the adapter runs no "
-             "isolation probe to change its own")
+        skip(
+            Verdict.UNVERIFIED,
+            f"the store runs in another process ({transport.language}): "
+            "changing the kit's copies of a message shows nothing, and the adapter runs no "
+            "isolation probe to change its own",
+        )
     return aalis_memory.isolation_probe
 
 
@@ -96,62 +97,104 @@ async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Mem
     probe = _remote(aalis_memory)
     if probe is not None:
         _again, history = await probe("saved", S, _messages(), "get_history", S, 10)
-        expect_equal("ISO-01", "get_history after the adapter mutated the metadata, tool_calls, "
-                     "segments and content of the Messages it passed to saveMessage", history,
-                     _messages())
+        expect_equal(
+            "ISO-01",
+            "get_history after the adapter mutated the metadata, tool_calls, "
+            "segments and content of the Messages it passed to saveMessage",
+            history,
+            _messages(),
+        )
         return
     passed = _messages()
     await _save_all(aalis_memory, passed)
     for message in passed:
         _vandalize(message)
-    expect_equal("ISO-01", "get_history after mutating the metadata, tool_calls and segments "
-                 "of the Messages passed to save_message", await aalis_memory.get_history(S, 10),
-                 _messages())
+    expect_equal(
+        "ISO-01",
+        "get_history after mutating the metadata, tool_calls and segments "
+        "of the Messages passed to save_message",
+        await aalis_memory.get_history(S, 10),
+        _messages(),
+    )
 
 
 async def _read_then_vandalize(
-    aalis_memory: MemoryService, call: str, read: Callable[[], Awaitable[list[Any]]], expected: list[Any],
-    method: str, *args: Any,
+    aalis_memory: MemoryService,
+    call: str,
+    read: Callable[[], Awaitable[list[Any]]],
+    expected: list[Any],
+    method: str,
+    *args: Any,
 ) -> None:
     probe = _remote(aalis_memory)
     if probe is not None:
         again, history = await probe("returned", S, _messages(), method, *args)
-        expect_equal("ISO-02", f"{call} after the adapter mutated the messages an earlier {call} "
-                     "returned to it", again, expected)
-        expect_equal("ISO-02", f"get_history after the adapter mutated the messages {call} "
-                     "returned to it", history, _messages())
+        expect_equal(
+            "ISO-02",
+            f"{call} after the adapter mutated the messages an earlier {call} returned to it",
+            again,
+            expected,
+        )
+        expect_equal(
+            "ISO-02",
+            f"get_history after the adapter mutated the messages {call} returned to it",
+            history,
+            _messages(),
+        )
         return
     await _save_all(aalis_memory, _messages())
     for item in await read():
         _vandalize(item.message if isinstance(item, RecentMessageRecord) else item)
-    expect_equal("ISO-02", f"{call} after mutating the messages an earlier {call} returned",
-                 await read(), expected)
-    expect_equal("ISO-02", f"get_history after mutating the messages {call} returned",
-                 await aalis_memory.get_history(S, 10), _messages())
+    expect_equal(
+        "ISO-02", f"{call} after mutating the messages an earlier {call} returned", await read(), expected
+    )
+    expect_equal(
+        "ISO-02",
+        f"get_history after mutating the messages {call} returned",
+        await aalis_memory.get_history(S, 10),
+        _messages(),
+    )
 
 
 @pytest.mark.aalis_spec("ISO-02")
 async def test_history_read_is_the_callers_own(aalis_memory: MemoryService) -> None:
-    await _read_then_vandalize(aalis_memory, "get_history(s, 10)",
-                               lambda: aalis_memory.get_history(S, 10), _messages(),
-                               "get_history", S, 10)
+    await _read_then_vandalize(
+        aalis_memory,
+        "get_history(s, 10)",
+        lambda: aalis_memory.get_history(S, 10),
+        _messages(),
+        "get_history",
+        S,
+        10,
+    )
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("ISO-02")
 async def test_full_history_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
-    await _read_then_vandalize(aalis_memory, "get_full_history(s, 10)",
-                               lambda: aalis_memory.get_full_history(S, 10), _messages(),
-                               "get_full_history", S, 10)
+    await _read_then_vandalize(
+        aalis_memory,
+        "get_full_history(s, 10)",
+        lambda: aalis_memory.get_full_history(S, 10),
+        _messages(),
+        "get_full_history",
+        S,
+        10,
+    )
 
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("ISO-02")
 async def test_range_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
     await _read_then_vandalize(
-        aalis_memory, "get_messages_by_session_range(s, 0, 10**12)",
-        lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12), _messages(),
-        "get_messages_by_session_range", S, 0, 10**12,
+        aalis_memory,
+        "get_messages_by_session_range(s, 0, 10**12)",
+        lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12),
+        _messages(),
+        "get_messages_by_session_range",
+        S,
+        0,
+        10**12,
     )
 
 
@@ -159,8 +202,10 @@ async def test_range_read_is_the_callers_own(aalis_memory: FullMemoryService) ->
 @pytest.mark.aalis_spec("ISO-02")
 async def test_cross_session_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
     await _read_then_vandalize(
-        aalis_memory, "cross-session read with limit=5",
+        aalis_memory,
+        "cross-session read with limit=5",
         lambda: aalis_memory.get_recent_messages_across_sessions(Query(limit=5)),
         [RecentMessageRecord(S, message) for message in _messages()],
-        "get_recent_messages_across_sessions", Query(limit=5),
+        "get_recent_messages_across_sessions",
+        Query(limit=5),
     )

@@ -29,16 +29,24 @@ BAD_LIMITS: Final[tuple[object, ...]] = (-1, -math.inf, math.nan, 2.5, "5")
 @pytest.mark.aalis_spec("LIM-05")
 async def test_history_default_limit_is_50(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, conversation("m", 60))
-    expect_equal("LIM-05", "get_history(s) over m0..m59", contents(await aalis_memory.get_history(S)),
-                 [f"m{i}" for i in range(10, 60)])
+    expect_equal(
+        "LIM-05",
+        "get_history(s) over m0..m59",
+        contents(await aalis_memory.get_history(S)),
+        [f"m{i}" for i in range(10, 60)],
+    )
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-05")
 async def test_full_history_default_limit_is_200(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, conversation("m", 210))
-    expect_equal("LIM-05", "get_full_history(s) over m0..m209",
-                 contents(await aalis_memory.get_full_history(S)), [f"m{i}" for i in range(10, 210)])
+    expect_equal(
+        "LIM-05",
+        "get_full_history(s) over m0..m209",
+        contents(await aalis_memory.get_full_history(S)),
+        [f"m{i}" for i in range(10, 210)],
+    )
 
 
 @requires.update_message_content
@@ -47,14 +55,16 @@ async def test_update_default_recent_limit_is_100(aalis_memory: FullMemoryServic
     await save_all(aalis_memory, S, [msg(f"cat {i}", 1000 + i) for i in range(110)])
     changed = await aalis_memory.update_message_content(S, "cat", "dog")
     expect_equal("LIM-05", "update_message_content(s, cat, dog) over 110 matches", changed, 100)
-    expect_equal("LIM-05", "get_history after update_message_content(s, cat, dog)",
-                 await active(aalis_memory, S, 1000),
-                 [f"cat {i}" for i in range(10)] + [f"dog {i}" for i in range(10, 110)])
+    expect_equal(
+        "LIM-05",
+        "get_history after update_message_content(s, cat, dog)",
+        await active(aalis_memory, S, 1000),
+        [f"cat {i}" for i in range(10)] + [f"dog {i}" for i in range(10, 110)],
+    )
 
 
 #: Finite limits at and past the end of a signed 64-bit integer (an SQL LIMIT's type).
-HUGE_LIMITS: Final = (("2**63 - 1", 2**63 - 1), ("2**63", 2**63), ("2**64", 2**64),
-                      ("2**70", 2**70))
+HUGE_LIMITS: Final = (("2**63 - 1", 2**63 - 1), ("2**63", 2**63), ("2**64", 2**64), ("2**70", 2**70))
 
 
 def huge_limits(aalis_memory: MemoryService) -> tuple[tuple[str, int | float], ...]:
@@ -63,8 +73,10 @@ def huge_limits(aalis_memory: MemoryService) -> tuple[tuple[str, int | float], .
     largest = integer_limit(aalis_memory)
     if largest is None:
         return HUGE_LIMITS
-    return ((f"{largest} (the largest integer its numbers hold)", largest),
-            *((name, float(limit)) for name, limit in HUGE_LIMITS if float(limit) == limit))
+    return (
+        (f"{largest} (the largest integer its numbers hold)", largest),
+        *((name, float(limit)) for name, limit in HUGE_LIMITS if float(limit) == limit),
+    )
 
 
 def _whole_read_rule(method: str, got: list[str | None]) -> str:
@@ -92,8 +104,14 @@ async def test_huge_finite_limits_read_everything(aalis_memory: MemoryService) -
         for name, limit in huge_limits(aalis_memory):
             got = contents(await read(S, limit))
             if not same_records(got, expected) and same_records(got, await _unlimited(read)):
-                set_aside("LIM-07", Blocked(_whole_read_rule(method, got), f"{method}(s, inf)",
-                                            f"reads {got} too, not the whole history {expected}"))
+                set_aside(
+                    "LIM-07",
+                    Blocked(
+                        _whole_read_rule(method, got),
+                        f"{method}(s, inf)",
+                        f"reads {got} too, not the whole history {expected}",
+                    ),
+                )
                 break
             expect_equal("LIM-07", f"{method}(s, {name})", got, expected)
 
@@ -109,12 +127,12 @@ async def _unlimited(read: Any) -> list[str | None]:
 async def test_huge_finite_recent_limits_rewrite_everything(aalis_memory: FullMemoryService) -> None:
     words = ("cat", "dog", "cow", "elk", "owl")
     await save_all(aalis_memory, S, timeline("cat a", "cat b"))
-    for (name, limit), old, new in zip(huge_limits(aalis_memory), words[:-1], words[1:],
-                                       strict=True):
+    for (name, limit), old, new in zip(huge_limits(aalis_memory), words[:-1], words[1:], strict=True):
         changed = await aalis_memory.update_message_content(S, old, new, limit)
         expect_equal("LIM-07", f"update_message_content(s, {old}, {new}, {name})", changed, 2)
-    expect_equal("LIM-07", "get_history after the rewrites", await active(aalis_memory, S),
-                 ["owl a", "owl b"])
+    expect_equal(
+        "LIM-07", "get_history after the rewrites", await active(aalis_memory, S), ["owl a", "owl b"]
+    )
 
 
 @pytest.mark.aalis_spec("LIM-06")
@@ -123,8 +141,9 @@ async def test_history_bad_limit_raises(aalis_memory: MemoryService, limit: obje
     await save_all(aalis_memory, S, timeline("a", "b"))
     with expect_raises("LIM-06", f"get_history(s, {limit!r})", ValueError):
         await aalis_memory.get_history(S, limit)  # type: ignore[arg-type]  # a bad limit on purpose
-    expect_equal("LIM-06", f"get_history after get_history(s, {limit!r})",
-                 await active(aalis_memory, S), ["a", "b"])
+    expect_equal(
+        "LIM-06", f"get_history after get_history(s, {limit!r})", await active(aalis_memory, S), ["a", "b"]
+    )
 
 
 @requires.get_full_history
@@ -145,8 +164,12 @@ async def test_update_bad_recent_limit_raises_and_changes_nothing(
     await save_all(aalis_memory, S, timeline("cat a", "cat b"))
     with expect_raises("LIM-06", f"update_message_content(s, cat, dog, {limit!r})", ValueError):
         await aalis_memory.update_message_content(S, "cat", "dog", limit)  # type: ignore[arg-type]  # on purpose
-    expect_equal("LIM-06", f"get_history after update_message_content(..., {limit!r})",
-                 await active(aalis_memory, S), ["cat a", "cat b"])
+    expect_equal(
+        "LIM-06",
+        f"get_history after update_message_content(..., {limit!r})",
+        await active(aalis_memory, S),
+        ["cat a", "cat b"],
+    )
 
 
 @requires.get_recent_messages_across_sessions

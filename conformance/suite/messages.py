@@ -32,8 +32,7 @@ async def test_sessions_do_not_share_history(aalis_memory: MemoryService) -> Non
     await save_all(aalis_memory, "chat-a", timeline("a1", "a2", "a3"))
     await save_all(aalis_memory, "chat-a ", timeline("s1"))
     expect_equal("MSG-01", "get_history(chat-A)", await active(aalis_memory, "chat-A"), ["A1", "A2"])
-    expect_equal("MSG-01", "get_history(chat-a)", await active(aalis_memory, "chat-a"),
-                 ["a1", "a2", "a3"])
+    expect_equal("MSG-01", "get_history(chat-a)", await active(aalis_memory, "chat-a"), ["a1", "a2", "a3"])
     expect_equal("MSG-01", "get_history('chat-a ')", await active(aalis_memory, "chat-a "), ["s1"])
 
 
@@ -42,8 +41,12 @@ async def test_archive_stays_in_its_session(aalis_memory: MemoryService) -> None
     await save_all(aalis_memory, "chat-a", timeline("a1", "a2", "a3"))
     await save_all(aalis_memory, "chat-A", timeline("A1", "A2", start_ts=2000))
     expect_equal("MSG-01", "archive_span(chat-A, 2)", await aalis_memory.archive_span("chat-A", 2), 2)
-    expect_equal("MSG-01", "get_history(chat-a) after archiving chat-A",
-                 await active(aalis_memory, "chat-a"), ["a1", "a2", "a3"])
+    expect_equal(
+        "MSG-01",
+        "get_history(chat-a) after archiving chat-A",
+        await active(aalis_memory, "chat-a"),
+        ["a1", "a2", "a3"],
+    )
 
 
 # -- MSG-02 ---------------------------------------------------------------------------------------
@@ -52,8 +55,11 @@ FULL = Message(
     role="assistant",
     content="here is the picture 🖼",
     tool_calls=(
-        {"id": "call_1", "type": "function",
-         "function": {"name": "draw", "arguments": '{"w": 2, "tag": "猫"}'}},
+        {
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": "draw", "arguments": '{"w": 2, "tag": "猫"}'},
+        },
     ),
     tool_call_id="call_0",
     name="aalis",
@@ -62,8 +68,7 @@ FULL = Message(
     reasoning_content="thinking about cats",
     segments=(
         {"type": "reasoning_text", "content": "hmm"},
-        {"type": "tool_call", "name": "draw", "args": {"w": 2}, "result": "ok",
-         "startTime": 1, "endTime": 2},
+        {"type": "tool_call", "name": "draw", "args": {"w": 2}, "result": "ok", "startTime": 1, "endTime": 2},
         {"type": "text", "content": "here"},
     ),
     images=("https://example.org/a.png", "data:image/png;base64,AAAA"),
@@ -72,20 +77,25 @@ FULL = Message(
 )
 
 BARE = Message(role="user", content="hi", timestamp=1_700_000_000_200)
-NULL_CONTENT = Message(role="tool", content=None, tool_call_id="call_1",
-                       timestamp=1_700_000_000_300)
-NULL_REASONING = Message(role="assistant", content="", reasoning_content=None,
-                         timestamp=1_700_000_000_400)
+NULL_CONTENT = Message(role="tool", content=None, tool_call_id="call_1", timestamp=1_700_000_000_300)
+NULL_REASONING = Message(role="assistant", content="", reasoning_content=None, timestamp=1_700_000_000_400)
 
 
 def _expect_kinds(call: str, got: list[Message], saved: list[Message]) -> None:
     """Every message that came back has the kind it was saved with (MSG-05, stated); which
     messages come back, and their other fields, are other rules' (MSG-02 is a reading)."""
     saved_kinds = {(m.timestamp, m.content): m.kind for m in saved}
-    pairs = [(m.content, m.kind, saved_kinds[m.timestamp, m.content]) for m in got
-             if (m.timestamp, m.content) in saved_kinds]
-    expect_equal("MSG-05", f"(content, kind) of {call}", [(c, k) for c, k, _ in pairs],
-                 [(c, kind) for c, _, kind in pairs])
+    pairs = [
+        (m.content, m.kind, saved_kinds[m.timestamp, m.content])
+        for m in got
+        if (m.timestamp, m.content) in saved_kinds
+    ]
+    expect_equal(
+        "MSG-05",
+        f"(content, kind) of {call}",
+        [(c, k) for c, k, _ in pairs],
+        [(c, kind) for c, _, kind in pairs],
+    )
 
 
 @pytest.mark.aalis_spec("MSG-05", "MSG-02")
@@ -95,8 +105,13 @@ async def test_every_field_round_trips(aalis_memory: MemoryService) -> None:
     _expect_kinds("get_history(s, 10)", got, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
     # a full message, one of only role, content and timestamp, content None, and empty content
     # with reasoning_content None
-    expect_fields("MSG-02", "get_history(s, 10) read back", got,
-                  [FULL, BARE, NULL_CONTENT, NULL_REASONING], read_rule="HIST-05")
+    expect_fields(
+        "MSG-02",
+        "get_history(s, 10) read back",
+        got,
+        [FULL, BARE, NULL_CONTENT, NULL_REASONING],
+        read_rule="HIST-05",
+    )
 
 
 @requires.get_full_history
@@ -106,8 +121,13 @@ async def test_every_field_round_trips_through_archive(aalis_memory: FullMemoryS
     await aalis_memory.archive_span(S, 1)
     got = await aalis_memory.get_full_history(S, 10)
     _expect_kinds("get_full_history(s, 10) with the full message archived", got, [FULL, BARE])
-    expect_fields("MSG-02", "get_full_history(s, 10) with the full message archived", got,
-                  [FULL, BARE], read_rule="FULL-01")
+    expect_fields(
+        "MSG-02",
+        "get_full_history(s, 10) with the full message archived",
+        got,
+        [FULL, BARE],
+        read_rule="FULL-01",
+    )
 
 
 # -- MSG-05 ---------------------------------------------------------------------------------------
@@ -126,8 +146,11 @@ KINDS = [
 async def test_kinds_come_back_with_the_history(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, KINDS)
     _expect_kinds("get_history(s, ALL)", await aalis_memory.get_history(S, ALL), KINDS)
-    _expect_kinds("get_history(s, 2) (the marker in between comes back)",
-                  await aalis_memory.get_history(S, 2), KINDS[3:])
+    _expect_kinds(
+        "get_history(s, 2) (the marker in between comes back)",
+        await aalis_memory.get_history(S, 2),
+        KINDS[3:],
+    )
 
 
 @requires.get_full_history
@@ -135,16 +158,22 @@ async def test_kinds_come_back_with_the_history(aalis_memory: MemoryService) -> 
 async def test_kinds_come_back_from_the_archive(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, KINDS)
     await aalis_memory.archive_span(S, 4, [1])
-    _expect_kinds("get_full_history(s, ALL) after archiving four of six",
-                  await aalis_memory.get_full_history(S, ALL), KINDS)
+    _expect_kinds(
+        "get_full_history(s, ALL) after archiving four of six",
+        await aalis_memory.get_full_history(S, ALL),
+        KINDS,
+    )
 
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("MSG-05")
 async def test_kinds_come_back_from_a_range_read(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, KINDS)
-    _expect_kinds("get_messages_by_session_range(s, 1000, 1050)",
-                  await aalis_memory.get_messages_by_session_range(S, 1000, 1050), KINDS)
+    _expect_kinds(
+        "get_messages_by_session_range(s, 1000, 1050)",
+        await aalis_memory.get_messages_by_session_range(S, 1000, 1050),
+        KINDS,
+    )
 
 
 # -- MSG-03 ---------------------------------------------------------------------------------------
@@ -158,9 +187,12 @@ async def test_missing_timestamp_is_stamped_at_save(aalis_memory: MemoryService)
     first = await aalis_memory.get_history(S, 10)
     again = await aalis_memory.get_history(S, 10)
     stamp = first[0].timestamp if first else None
-    expect("MSG-03", isinstance(stamp, int) and before <= stamp <= after,
-           f"timestamp of a message saved without one: expected integer epoch ms in "
-           f"[{before}, {after}], got {stamp!r}")
+    expect(
+        "MSG-03",
+        isinstance(stamp, int) and before <= stamp <= after,
+        f"timestamp of a message saved without one: expected integer epoch ms in "
+        f"[{before}, {after}], got {stamp!r}",
+    )
     expect_equal("MSG-03", "timestamp read a second time", again[0].timestamp, stamp)
     expect_equal("MSG-03", "content of the stamped message", contents(first), ["now"])
 
@@ -174,8 +206,9 @@ async def test_unknown_session_reads_empty(aalis_memory: MemoryService) -> None:
     expect_equal("MSG-04", "get_history(unknown)", await aalis_memory.get_history(UNKNOWN), [])
     expect_equal("MSG-04", "get_history(unknown, 5)", await aalis_memory.get_history(UNKNOWN, 5), [])
     expect_equal("MSG-04", "archive_span(unknown, 3)", await aalis_memory.archive_span(UNKNOWN, 3), 0)
-    expect_equal("MSG-04", "get_history(unknown) after archive_span",
-                 await aalis_memory.get_history(UNKNOWN), [])
+    expect_equal(
+        "MSG-04", "get_history(unknown) after archive_span", await aalis_memory.get_history(UNKNOWN), []
+    )
     await aalis_memory.clear_session(UNKNOWN)
 
 
@@ -194,28 +227,38 @@ async def test_unknown_session_full_history_is_empty(aalis_memory: FullMemorySer
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("MSG-04")
 async def test_unknown_session_range_is_empty(aalis_memory: FullMemoryService) -> None:
-    expect_equal("MSG-04", "get_messages_by_session_range(unknown, 0, 10**12)",
-                 await aalis_memory.get_messages_by_session_range(UNKNOWN, 0, 10**12), [])
+    expect_equal(
+        "MSG-04",
+        "get_messages_by_session_range(unknown, 0, 10**12)",
+        await aalis_memory.get_messages_by_session_range(UNKNOWN, 0, 10**12),
+        [],
+    )
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("MSG-04")
 async def test_unknown_session_update_changes_nothing(aalis_memory: FullMemoryService) -> None:
-    expect_equal("MSG-04", "update_message_content(unknown, a, b)",
-                 await aalis_memory.update_message_content(UNKNOWN, "a", "b"), 0)
+    expect_equal(
+        "MSG-04",
+        "update_message_content(unknown, a, b)",
+        await aalis_memory.update_message_content(UNKNOWN, "a", "b"),
+        0,
+    )
 
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("MSG-04")
 async def test_unknown_session_delete_removes_nothing(aalis_memory: FullMemoryService) -> None:
-    expect_equal("MSG-04", "delete_messages_by_timestamps(unknown, [1])",
-                 await aalis_memory.delete_messages_by_timestamps(UNKNOWN, [1]), 0)
+    expect_equal(
+        "MSG-04",
+        "delete_messages_by_timestamps(unknown, [1])",
+        await aalis_memory.delete_messages_by_timestamps(UNKNOWN, [1]),
+        0,
+    )
 
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("MSG-04")
 async def test_empty_store_cross_session_read_is_empty(aalis_memory: FullMemoryService) -> None:
-    got = await aalis_memory.get_recent_messages_across_sessions(
-        RecentMessagesAcrossSessionsQuery(limit=5)
-    )
+    got = await aalis_memory.get_recent_messages_across_sessions(RecentMessagesAcrossSessionsQuery(limit=5))
     expect_equal("MSG-04", "cross-session read of an empty store", got, [])

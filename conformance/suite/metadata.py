@@ -37,21 +37,29 @@ UNREADABLE: list[RawMetadataKind] = ["not-json", "not-object"]
 async def test_get_returns_saved_object_and_none_when_missing(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata(NS, "profile", {"name": "Ann", "age": 31})
     expect_equal(
-        "META-01", "get_metadata(ns, 'profile')",
-        await aalis_memory.get_metadata(NS, "profile"), {"name": "Ann", "age": 31},
+        "META-01",
+        "get_metadata(ns, 'profile')",
+        await aalis_memory.get_metadata(NS, "profile"),
+        {"name": "Ann", "age": 31},
     )
     expect_equal(
-        "META-01", "get_metadata(ns, 'never-saved')", await aalis_memory.get_metadata(NS, "never-saved"),
+        "META-01",
+        "get_metadata(ns, 'never-saved')",
+        await aalis_memory.get_metadata(NS, "never-saved"),
         None,
     )
     expect_equal(
-        "META-01", "get_metadata('unknown-namespace', 'profile')",
-        await aalis_memory.get_metadata("unknown-namespace", "profile"), None,
+        "META-01",
+        "get_metadata('unknown-namespace', 'profile')",
+        await aalis_memory.get_metadata("unknown-namespace", "profile"),
+        None,
     )
     await aalis_memory.save_metadata(NS, "profile", {"name": "Bob"})
     expect_equal(
-        "META-01", "get_metadata after overwriting with {'name': 'Bob'}",
-        await aalis_memory.get_metadata(NS, "profile"), {"name": "Bob"},
+        "META-01",
+        "get_metadata after overwriting with {'name': 'Bob'}",
+        await aalis_memory.get_metadata(NS, "profile"),
+        {"name": "Bob"},
     )
 
 
@@ -74,8 +82,10 @@ async def test_overwrite_replaces_the_whole_object(
         else:
             await aalis_memory.commit_metadata([MetadataPut(NS, key, second)])
         expect_equal(
-            "META-01", f"get_metadata after {how} of {second!r} over {first!r}",
-            await aalis_memory.get_metadata(NS, key), second,
+            "META-01",
+            f"get_metadata after {how} of {second!r} over {first!r}",
+            await aalis_memory.get_metadata(NS, key),
+            second,
         )
 
 
@@ -84,16 +94,22 @@ async def test_namespaces_are_isolated(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata("ns-left", "shared-key", {"side": "left"})
     await aalis_memory.save_metadata("ns-right", "shared-key", {"side": "right"})
     expect_equal(
-        "META-01", "get_metadata('ns-left', 'shared-key')",
-        await aalis_memory.get_metadata("ns-left", "shared-key"), {"side": "left"},
+        "META-01",
+        "get_metadata('ns-left', 'shared-key')",
+        await aalis_memory.get_metadata("ns-left", "shared-key"),
+        {"side": "left"},
     )
     expect_equal(
-        "META-01", "get_metadata('ns-right', 'shared-key')",
-        await aalis_memory.get_metadata("ns-right", "shared-key"), {"side": "right"},
+        "META-01",
+        "get_metadata('ns-right', 'shared-key')",
+        await aalis_memory.get_metadata("ns-right", "shared-key"),
+        {"side": "right"},
     )
     expect_equal(
-        "META-02", "list_metadata('ns-left')",
-        await entries(aalis_memory, "ns-left"), [("shared-key", {"side": "left"})],
+        "META-02",
+        "list_metadata('ns-left')",
+        await entries(aalis_memory, "ns-left"),
+        [("shared-key", {"side": "left"})],
     )
 
 
@@ -106,12 +122,15 @@ async def test_list_returns_the_namespace_entries_only(aalis_memory: MemoryServi
     await aalis_memory.save_metadata("other", "k3", {"n": 3})
     listed = await aalis_memory.list_metadata("user")
     expect(
-        "META-02", all(isinstance(e, MetadataEntry) for e in listed),
+        "META-02",
+        all(isinstance(e, MetadataEntry) for e in listed),
         f"list_metadata('user'): expected MetadataEntry items, got {describe(listed)}",
     )
     expect_equal(
-        "META-02", "list_metadata('user') with neighbours 'user2', 'use', 'other'",
-        await entries(aalis_memory, "user"), [("k1", {"n": 1}), ("k2", {"n": 2})],
+        "META-02",
+        "list_metadata('user') with neighbours 'user2', 'use', 'other'",
+        await entries(aalis_memory, "user"),
+        [("k1", {"n": 1}), ("k2", {"n": 2})],
     )
     expect_equal(
         "META-02", "list_metadata('user2')", await entries(aalis_memory, "user2"), [("k1", {"n": 21})]
@@ -126,17 +145,19 @@ async def test_delete_removes_the_entry(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata("ns-other", "gone", {"v": 3})
     await aalis_memory.delete_metadata(NS, "gone")
     expect_equal(
-        "META-03", "list_metadata after delete_metadata(ns, 'gone')",
-        await entries(aalis_memory, NS), [("stays", {"v": 2})],
+        "META-03",
+        "list_metadata after delete_metadata(ns, 'gone')",
+        await entries(aalis_memory, NS),
+        [("stays", {"v": 2})],
     )
     expect_equal(
-        "META-03", "list_metadata('ns-other') after deleting 'gone' in another namespace",
-        await entries(aalis_memory, "ns-other"), [("gone", {"v": 3})],
+        "META-03",
+        "list_metadata('ns-other') after deleting 'gone' in another namespace",
+        await entries(aalis_memory, "ns-other"),
+        [("gone", {"v": 3})],
     )
     await aalis_memory.delete_metadata(NS, "stays")
-    expect_equal(
-        "META-03", "list_metadata after deleting the last key", await entries(aalis_memory, NS), []
-    )
+    expect_equal("META-03", "list_metadata after deleting the last key", await entries(aalis_memory, NS), [])
 
 
 @pytest.mark.aalis_spec("META-11")
@@ -149,8 +170,10 @@ async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: MemoryService) -
             call = f"delete_metadata({namespace!r}, 'never-saved')"
             raise fail("META-11", f"{call}: expected no error, got {exc!r}") from exc
     expect_equal(
-        "META-11", "list_metadata after deleting missing keys",
-        await entries(aalis_memory, NS), [("stays", {"v": 2})],
+        "META-11",
+        "list_metadata after deleting missing keys",
+        await entries(aalis_memory, NS),
+        [("stays", {"v": 2})],
     )
 
 
@@ -183,7 +206,8 @@ async def _stamp_after_overwrite(memory: MemoryService, version: int, previous: 
     current = await entry(memory, NS, "k")
     assert current is not None
     expect(
-        "META-05", type(current.updated_at) is int and current.updated_at > previous,
+        "META-05",
+        type(current.updated_at) is int and current.updated_at > previous,
         f"updated_at after overwrite #{version} ({when}): expected an int > {previous}, got "
         f"{current.updated_at!r}",
     )
@@ -203,11 +227,13 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Memor
     assert first is not None
     stamp = first.updated_at
     expect(
-        "META-05", type(stamp) is int,
+        "META-05",
+        type(stamp) is int,
         f"updated_at: expected an int (epoch ms), got {type(stamp).__name__} {stamp!r}",
     )
     expect(
-        "META-05", before <= stamp <= after,
+        "META-05",
+        before <= stamp <= after,
         f"updated_at of a first save: expected epoch ms in [{before}, {after}], got {stamp}",
     )
     version = 0
@@ -220,21 +246,25 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Memor
         if now_ms() == began:
             break
     else:
-        unverified_part("META-05", f"its same-millisecond phase never ran: no pair of back-to-back "
-                        f"overwrites in {SAME_MS_TRIES} fitted in one millisecond (each round trip "
-                        "took longer), so that updated_at grows within one millisecond was not seen")
+        unverified_part(
+            "META-05",
+            f"its same-millisecond phase never ran: no pair of back-to-back "
+            f"overwrites in {SAME_MS_TRIES} fitted in one millisecond (each round trip "
+            "took longer), so that updated_at grows within one millisecond was not seen",
+        )
     # The clock moved on: each overwrite starts 2 ms or more after the stamp before it.
     for _ in range(4):
         while now_ms() < stamp + 2:
             await asyncio.sleep(0.001)
         version += 1
         before = now_ms()
-        stamp = await _stamp_after_overwrite(aalis_memory, version, stamp,
-                                             f"begun at {before}, 2+ ms after the previous stamp")
+        stamp = await _stamp_after_overwrite(
+            aalis_memory, version, stamp, f"begun at {before}, 2+ ms after the previous stamp"
+        )
         expect(
-            "META-05", stamp >= before,
-            f"updated_at after overwrite #{version}: expected >= {before} (write time), "
-            f"got {stamp}",
+            "META-05",
+            stamp >= before,
+            f"updated_at after overwrite #{version}: expected >= {before} (write time), got {stamp}",
         )
 
 
@@ -247,8 +277,10 @@ async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService)
     passed["inner"]["n"] = 99
     passed["added"] = True
     expect_equal(
-        "META-06", "get_metadata after mutating the dict passed to save_metadata",
-        await aalis_memory.get_metadata(NS, "k"), original,
+        "META-06",
+        "get_metadata after mutating the dict passed to save_metadata",
+        await aalis_memory.get_metadata(NS, "k"),
+        original,
     )
     # the read above returned the saved object (a None fails on the subscript, as it always did)
     returned = cast(JsonObject, await aalis_memory.get_metadata(NS, "k"))
@@ -256,27 +288,35 @@ async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService)
     returned["inner"]["n"] = 98
     returned["added"] = True
     expect_equal(
-        "META-06", "get_metadata after mutating the dict get_metadata returned",
-        await aalis_memory.get_metadata(NS, "k"), original,
+        "META-06",
+        "get_metadata after mutating the dict get_metadata returned",
+        await aalis_memory.get_metadata(NS, "k"),
+        original,
     )
     listed = await aalis_memory.list_metadata(NS)
     listed[0].data["tags"].clear()
     listed[0].data["inner"]["n"] = 97
     expect_equal(
-        "META-06", "get_metadata after mutating the data list_metadata returned",
-        await aalis_memory.get_metadata(NS, "k"), original,
+        "META-06",
+        "get_metadata after mutating the data list_metadata returned",
+        await aalis_memory.get_metadata(NS, "k"),
+        original,
     )
     expect_equal(
-        "META-06", "list_metadata after mutating an earlier listing",
-        await entries(aalis_memory, NS), [("k", original)],
+        "META-06",
+        "list_metadata after mutating an earlier listing",
+        await entries(aalis_memory, NS),
+        [("k", original)],
     )
     put = MetadataPut(NS, "via-commit", {"tags": ["a", "b"], "inner": {"n": 1}})
     await aalis_memory.commit_metadata([put])
     put.data["tags"].append("mutated")
     put.data["inner"]["n"] = 96
     expect_equal(
-        "META-06", "get_metadata after mutating the data of a committed MetadataPut",
-        await aalis_memory.get_metadata(NS, "via-commit"), original,
+        "META-06",
+        "get_metadata after mutating the data of a committed MetadataPut",
+        await aalis_memory.get_metadata(NS, "via-commit"),
+        original,
     )
 
 
@@ -284,7 +324,7 @@ def _rich_document() -> dict[str, Any]:
     return {
         "nested": {"deeper": {"deepest": {"leaf": "x"}}, "list": [[1, 2], [], [{"a": None}]]},
         "list": [1, "two", 3.5, True, False, None, {"k": "v"}],
-        "unicode": "中文 \u2013 ünïcödé 🙂 \u0000 \t\n \"quoted\" \\",
+        "unicode": '中文 \u2013 ünïcödé 🙂 \u0000 \t\n "quoted" \\',
         "键": "unicode key",
         "a.b.c": "dotted key",
         "$set": {"$inc": 1, "x.y": {"$gt": 2}},
@@ -315,15 +355,18 @@ async def test_get_returns_whatever_json_object_was_saved(aalis_memory: MemorySe
     for key, data in cases.items():
         await aalis_memory.save_metadata(NS, key, data)
     for key, data in cases.items():
-        _expect_json("META-01", f"get_metadata(ns, {key!r})",
-                     await aalis_memory.get_metadata(NS, key), data)
+        _expect_json("META-01", f"get_metadata(ns, {key!r})", await aalis_memory.get_metadata(NS, key), data)
     listed = dict(await entries(aalis_memory, NS))
     expect_equal("META-01", "keys of list_metadata", sorted(listed), sorted(cases))
     for key, data in cases.items():
         _expect_json("META-01", f"list_metadata(ns)[{key!r}]", listed[key], data)
     await aalis_memory.commit_metadata([MetadataPut(NS, "via-commit", _rich_document())])
-    _expect_json("META-01", "get_metadata after a commit_metadata put",
-                 await aalis_memory.get_metadata(NS, "via-commit"), _rich_document())
+    _expect_json(
+        "META-01",
+        "get_metadata after a commit_metadata put",
+        await aalis_memory.get_metadata(NS, "via-commit"),
+        _rich_document(),
+    )
 
 
 def _alike() -> dict[str, Any]:
@@ -353,18 +396,26 @@ async def test_values_json_cannot_tell_apart_come_back_as_json_reads_them(
     aalis_memory: MemoryService,
 ) -> None:
     await aalis_memory.save_metadata(NS, "alike", _alike())
-    _expect_json("META-07", "get_metadata(ns, 'alike')",
-                 await aalis_memory.get_metadata(NS, "alike"), ALIKE_READ, strict=True)
+    _expect_json(
+        "META-07",
+        "get_metadata(ns, 'alike')",
+        await aalis_memory.get_metadata(NS, "alike"),
+        ALIKE_READ,
+        strict=True,
+    )
     listed = dict(await entries(aalis_memory, NS))
-    _expect_json("META-07", "list_metadata(ns)['alike']", listed.get("alike"), ALIKE_READ,
-                 strict=True)
+    _expect_json("META-07", "list_metadata(ns)['alike']", listed.get("alike"), ALIKE_READ, strict=True)
     await aalis_memory.commit_metadata([MetadataPut(NS, "via-commit", _alike())])
-    _expect_json("META-07", "get_metadata after a commit_metadata put",
-                 await aalis_memory.get_metadata(NS, "via-commit"), ALIKE_READ, strict=True)
+    _expect_json(
+        "META-07",
+        "get_metadata after a commit_metadata put",
+        await aalis_memory.get_metadata(NS, "via-commit"),
+        ALIKE_READ,
+        strict=True,
+    )
 
 
-def _expect_json(rule_id: str, call: str, actual: Any, expected: Any, *,
-                 strict: bool = False) -> None:
+def _expect_json(rule_id: str, call: str, actual: Any, expected: Any, *, strict: bool = False) -> None:
     """``strict``: the Python type of every array counts (a tuple is not a list)."""
     difference = json_difference(actual, expected, arrays_alike=not strict)
     expect(rule_id, difference is None, f"{call}: {difference}")
@@ -377,16 +428,17 @@ async def test_save_of_unserializable_data_raises_and_stores_nothing(aalis_memor
         for name, build in UNSERIALIZABLE.items():
             before = await entries(aalis_memory, NS)
             with cases.case():
-                with expect_raises("META-08", f"save_metadata(ns, 'existing', <{name}>)",
-                                   TypeError, ValueError):
+                with expect_raises(
+                    "META-08", f"save_metadata(ns, 'existing', <{name}>)", TypeError, ValueError
+                ):
                     await aalis_memory.save_metadata(NS, "existing", build())
-                with expect_raises("META-08", f"save_metadata(ns, 'fresh', <{name}>)",
-                                   TypeError, ValueError):
+                with expect_raises("META-08", f"save_metadata(ns, 'fresh', <{name}>)", TypeError, ValueError):
                     await aalis_memory.save_metadata(NS, "fresh", build())
                 expect_equal(
                     "META-08",
                     f"list_metadata after the failed saves of <{name}> over 'existing', 'fresh'",
-                    await entries(aalis_memory, NS), before,
+                    await entries(aalis_memory, NS),
+                    before,
                 )
 
 
@@ -401,8 +453,10 @@ async def test_list_skips_unreadable_entries(
     await aalis_memory_raw.plant_metadata(NS, "b", kind)
     await aalis_memory_raw.plant_metadata(NS, "0-first", kind)
     expect_equal(
-        "META-09", f"list_metadata(ns) with {kind} entries planted at 'b' and '0-first'",
-        await entries(aalis_memory, NS), [("a", {"v": "a"}), ("c", {"v": "c"})],
+        "META-09",
+        f"list_metadata(ns) with {kind} entries planted at 'b' and '0-first'",
+        await entries(aalis_memory, NS),
+        [("a", {"v": "a"}), ("c", {"v": "c"})],
     )
 
 
@@ -413,11 +467,15 @@ async def test_list_keys_lists_the_namespace_keys(aalis_memory: FullMemoryServic
     await aalis_memory.save_metadata(NS, "k1", {"v": 1})
     await aalis_memory.save_metadata(f"{NS}-2", "k9", {"v": 9})
     expect_equal(
-        "META-10", "sorted(list_metadata_keys(ns))",
-        sorted(await aalis_memory.list_metadata_keys(NS)), ["k1", "k2"],
+        "META-10",
+        "sorted(list_metadata_keys(ns))",
+        sorted(await aalis_memory.list_metadata_keys(NS)),
+        ["k1", "k2"],
     )
     expect_equal(
-        "META-10", "list_metadata_keys('empty-ns')", await aalis_memory.list_metadata_keys("empty-ns"),
+        "META-10",
+        "list_metadata_keys('empty-ns')",
+        await aalis_memory.list_metadata_keys("empty-ns"),
         [],
     )
 
@@ -432,6 +490,8 @@ async def test_list_keys_includes_unreadable_entries(
     await aalis_memory.save_metadata(NS, "a", {"v": "a"})
     await aalis_memory_raw.plant_metadata(NS, "b", kind)
     expect_equal(
-        "META-10", f"sorted(list_metadata_keys(ns)) with a {kind} entry planted at 'b'",
-        sorted(await aalis_memory.list_metadata_keys(NS)), ["a", "b"],
+        "META-10",
+        f"sorted(list_metadata_keys(ns)) with a {kind} entry planted at 'b'",
+        sorted(await aalis_memory.list_metadata_keys(NS)),
+        ["a", "b"],
     )

@@ -21,9 +21,12 @@ pytestmark = requires.get_messages_by_session_range
 
 def expect_capped(cap: int, call: str, got: list[Any], available: int) -> None:
     """RANGE-01: exactly ``min(cap, available)`` messages; an empty or short answer fails too."""
-    expect("RANGE-01", len(got) == min(cap, available),
-           f"{call} over {available} matching messages with range_query_limit={cap} (the cap in "
-           f"DriverContext): expected exactly {min(cap, available)}, got {len(got)}")
+    expect(
+        "RANGE-01",
+        len(got) == min(cap, available),
+        f"{call} over {available} matching messages with range_query_limit={cap} (the cap in "
+        f"DriverContext): expected exactly {min(cap, available)}, got {len(got)}",
+    )
 
 
 @pytest.mark.aalis_spec("RANGE-01")
@@ -36,13 +39,14 @@ async def test_range_is_cut_to_the_cap(
     cap = aalis_memory_ctx.range_query_limit
     await save_all(aalis_memory, S, conversation("m", cap + extra))
     got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12)
-    expect_capped(cap, "get_messages_by_session_range(s, 0, 10**12)", got,
-                        cap + extra)
+    expect_capped(cap, "get_messages_by_session_range(s, 0, 10**12)", got, cap + extra)
 
 
 #: Each crowded range read's filters: roles, exclude_kinds, or both, each dropping the crowd.
 CROWDED_FILTERS: tuple[tuple[list[str] | None, list[str] | None], ...] = (
-    (["user", "assistant"], None), (None, [MARKER, "poke"]), (["user", "tool"], ["poke"]),
+    (["user", "assistant"], None),
+    (None, [MARKER, "poke"]),
+    (["user", "tool"], ["poke"]),
 )
 
 
@@ -58,55 +62,87 @@ async def test_range_cap_holds_when_filters_drop_a_crowd(
     none)."""
     cap = aalis_memory_ctx.range_query_limit
     crowd, talk = 5 * cap, 2 * cap + 2  # every filter keeps more than the cap of the talk
-    await save_all(aalis_memory, S, [
-        *(msg(f"p{i}", 1000 + i, role="tool", kind="poke") for i in range(crowd)),
-        *(msg(f"d{i}", 1000 + crowd + i, role="system", kind=MARKER) for i in range(crowd)),
-        # A kind no read excludes: a read dropping kind-less messages breaks RANGE-04, not this.
-        *(msg(f"m{i}", 5000 + i, role="user" if i % 2 else "assistant", kind="outbound-image")
-          for i in range(talk)),
-    ])
+    await save_all(
+        aalis_memory,
+        S,
+        [
+            *(msg(f"p{i}", 1000 + i, role="tool", kind="poke") for i in range(crowd)),
+            *(msg(f"d{i}", 1000 + crowd + i, role="system", kind=MARKER) for i in range(crowd)),
+            # A kind no read excludes: a read dropping kind-less messages breaks RANGE-04, not this.
+            *(
+                msg(f"m{i}", 5000 + i, role="user" if i % 2 else "assistant", kind="outbound-image")
+                for i in range(talk)
+            ),
+        ],
+    )
     for roles, exclude_kinds in CROWDED_FILTERS:
         got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12, roles, exclude_kinds)
         available = talk if roles != ["user", "tool"] else talk // 2
-        expect_capped(cap, f"get_messages_by_session_range(s, 0, 10**12, {roles}, "
-                      f"{exclude_kinds}) after {2 * crowd} earlier messages they drop", got,
-                      available)
+        expect_capped(
+            cap,
+            f"get_messages_by_session_range(s, 0, 10**12, {roles}, "
+            f"{exclude_kinds}) after {2 * crowd} earlier messages they drop",
+            got,
+            available,
+        )
 
 
 @pytest.mark.aalis_spec("RANGE-02")
 async def test_range_bounds_are_inclusive(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
-    expect_equal("RANGE-02", "range [200, 300]",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 200, 300)), ["b", "c"])
-    expect_equal("RANGE-02", "range [201, 299]",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 201, 299)), [])
-    expect_equal("RANGE-02", "range [400, 400]",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 400, 400)), ["d"])
+    expect_equal(
+        "RANGE-02",
+        "range [200, 300]",
+        contents(await aalis_memory.get_messages_by_session_range(S, 200, 300)),
+        ["b", "c"],
+    )
+    expect_equal(
+        "RANGE-02",
+        "range [201, 299]",
+        contents(await aalis_memory.get_messages_by_session_range(S, 201, 299)),
+        [],
+    )
+    expect_equal(
+        "RANGE-02",
+        "range [400, 400]",
+        contents(await aalis_memory.get_messages_by_session_range(S, 400, 400)),
+        ["d"],
+    )
 
 
 @pytest.mark.aalis_spec("RANGE-02")
 async def test_range_includes_archived(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
-    expect_equal("RANGE-02", "range [100, 300] after archiving a and b",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 100, 300)),
-                 ["a", "b", "c"])
+    expect_equal(
+        "RANGE-02",
+        "range [100, 300] after archiving a and b",
+        contents(await aalis_memory.get_messages_by_session_range(S, 100, 300)),
+        ["a", "b", "c"],
+    )
 
 
 @pytest.mark.aalis_spec("MSG-01")
 async def test_range_stays_in_its_session(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, "s-range-other", [msg("x", 150)])
-    expect_equal("MSG-01", "range [0, 1000] of s",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)), ["a", "b"])
+    expect_equal(
+        "MSG-01",
+        "range [0, 1000] of s",
+        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
+        ["a", "b"],
+    )
 
 
 @pytest.mark.aalis_spec("RANGE-03")
 async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, [msg("c", 300), msg("a", 100), msg("b1", 200), msg("b2", 200)])
-    expect_equal("RANGE-03", "range [0, 1000] written c@300, a@100, b1@200, b2@200",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
-                 ["a", "b1", "b2", "c"])
+    expect_equal(
+        "RANGE-03",
+        "range [0, 1000] written c@300, a@100, b1@200, b2@200",
+        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
+        ["a", "b1", "b2", "c"],
+    )
 
 
 @pytest.mark.aalis_spec("RANGE-03", "RANGE-01")
@@ -122,38 +158,61 @@ async def test_range_truncation_keeps_the_earliest(
         got = await aalis_memory.get_messages_by_session_range(S, start, 10**12)
         call = f"get_messages_by_session_range(s, {start}, 10**12)"
         expect_capped(cap, call, got, cap + 5 - first)
-        expect_equal("RANGE-03", f"{call} over {cap + 5} messages, range_query_limit={cap}",
-                     contents(got), [f"m{i}" for i in range(first, first + cap)])
+        expect_equal(
+            "RANGE-03",
+            f"{call} over {cap + 5} messages, range_query_limit={cap}",
+            contents(got),
+            [f"m{i}" for i in range(first, first + cap)],
+        )
 
 
 @pytest.mark.aalis_spec("RANGE-04")
 async def test_range_roles_whitelist(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, S, [
-        msg("u1", 100), msg("a1", 200, role="assistant"), msg("t1", 300, role="tool"),
-        msg("n1", 400, role="notice"), msg("u2", 500),
-    ])
-    expect_equal("RANGE-04", "range [0, 1000] roles=['user']",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, ["user"])),
-                 ["u1", "u2"])
-    expect_equal("RANGE-04", "range [0, 1000] roles=['tool', 'notice']",
-                 contents(await aalis_memory.get_messages_by_session_range(
-                     S, 0, 1000, ["tool", "notice"])),
-                 ["t1", "n1"])
-    expect_equal("RANGE-04", "range [0, 1000] roles=None",
-                 contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, None)),
-                 ["u1", "a1", "t1", "n1", "u2"])
+    await save_all(
+        aalis_memory,
+        S,
+        [
+            msg("u1", 100),
+            msg("a1", 200, role="assistant"),
+            msg("t1", 300, role="tool"),
+            msg("n1", 400, role="notice"),
+            msg("u2", 500),
+        ],
+    )
+    expect_equal(
+        "RANGE-04",
+        "range [0, 1000] roles=['user']",
+        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, ["user"])),
+        ["u1", "u2"],
+    )
+    expect_equal(
+        "RANGE-04",
+        "range [0, 1000] roles=['tool', 'notice']",
+        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, ["tool", "notice"])),
+        ["t1", "n1"],
+    )
+    expect_equal(
+        "RANGE-04",
+        "range [0, 1000] roles=None",
+        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, None)),
+        ["u1", "a1", "t1", "n1", "u2"],
+    )
 
 
 @pytest.mark.aalis_spec("RANGE-04")
 async def test_range_exclude_kinds_keeps_kindless(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, S, [
-        *timeline("a", "|d1", "#t1"),
-        msg("poke", 2000, kind="poke"),
-        msg("b", 2010),
-    ])
+    await save_all(
+        aalis_memory,
+        S,
+        [
+            *timeline("a", "|d1", "#t1"),
+            msg("poke", 2000, kind="poke"),
+            msg("b", 2010),
+        ],
+    )
     got = await aalis_memory.get_messages_by_session_range(S, 0, 10**6, None, [MARKER, "poke"])
-    expect_equal("RANGE-04", "range exclude_kinds=['event-marker', 'poke']",
-                 contents(got), ["a", "b"])
+    expect_equal("RANGE-04", "range exclude_kinds=['event-marker', 'poke']", contents(got), ["a", "b"])
     got = await aalis_memory.get_messages_by_session_range(S, 0, 10**6, ["user"], [MARKER])
-    expect_equal("RANGE-04", "range roles=['user'] exclude_kinds=['event-marker']",
-                 contents(got), ["a", "poke", "b"])
+    expect_equal(
+        "RANGE-04", "range roles=['user'] exclude_kinds=['event-marker']", contents(got), ["a", "poke", "b"]
+    )

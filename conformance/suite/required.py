@@ -24,9 +24,13 @@ def test_every_required_method_is_there(
     aalis_memory_loop: asyncio.Runner,
     aalis_memory_run_state: RunState,
 ) -> None:
-    with opened_store(aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop,
-                      state=aalis_memory_run_state) as store:
+    with opened_store(
+        aalis_memory_registration, aalis_memory_ctx, aalis_memory_loop, state=aalis_memory_run_state
+    ) as store:
         missing = missing_required(store)
-    expect("REQ-01", not missing,
-           f"driver {aalis_memory_registration.name!r} lacks required method(s) "
-           f"{', '.join(missing)}: every backend has all nine")
+    expect(
+        "REQ-01",
+        not missing,
+        f"driver {aalis_memory_registration.name!r} lacks required method(s) "
+        f"{', '.join(missing)}: every backend has all nine",
+    )

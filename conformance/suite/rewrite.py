@@ -32,8 +32,12 @@ async def test_update_recent_limit_zero_changes_nothing(aalis_memory: FullMemory
     changed = await aalis_memory.update_message_content(S, "cat", "dog", 0)
     # its own answer first: that check stands on no read of another rule
     expect_equal("LIM-03", "update_message_content(s, cat, dog, 0)", changed, 0)
-    expect_equal("LIM-03", "get_history after update_message_content(s, cat, dog, 0)",
-                 await active(aalis_memory, S), ["cat 0", "cat 1", "cat 2"])
+    expect_equal(
+        "LIM-03",
+        "get_history after update_message_content(s, cat, dog, 0)",
+        await active(aalis_memory, S),
+        ["cat 0", "cat 1", "cat 2"],
+    )
 
 
 @requires.update_message_content
@@ -41,41 +45,64 @@ async def test_update_recent_limit_zero_changes_nothing(aalis_memory: FullMemory
 async def test_update_recent_limit_inf_covers_all_active(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, _cats(120))
     changed = await aalis_memory.update_message_content(S, "cat", "dog", math.inf)
-    expect_equal("LIM-03", "update_message_content(s, cat, dog, inf) over 120 matches",
-                 changed, 120)
-    expect_equal("LIM-03", "get_history after update_message_content(s, cat, dog, inf)",
-                 await active(aalis_memory, S, 1000), [f"dog {i}" for i in range(120)])
+    expect_equal("LIM-03", "update_message_content(s, cat, dog, inf) over 120 matches", changed, 120)
+    expect_equal(
+        "LIM-03",
+        "get_history after update_message_content(s, cat, dog, inf)",
+        await active(aalis_memory, S, 1000),
+        [f"dog {i}" for i in range(120)],
+    )
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
 async def test_update_window_is_newest_active_with_markers(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, S, [
-        msg("cat a", 100), msg("cat b", 200), msg("cat c", 300), marker("divider", 400),
-        msg("cat e", 500),
-    ])
+    await save_all(
+        aalis_memory,
+        S,
+        [
+            msg("cat a", 100),
+            msg("cat b", 200),
+            msg("cat c", 300),
+            marker("divider", 400),
+            msg("cat e", 500),
+        ],
+    )
     changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
-    expect_equal("UPD-01", "get_history after update_message_content(s, cat, dog, 3)",
-                 await active(aalis_memory, S), ["cat a", "cat b", "dog c", "divider", "dog e"])
+    expect_equal(
+        "UPD-01",
+        "get_history after update_message_content(s, cat, dog, 3)",
+        await active(aalis_memory, S),
+        ["cat a", "cat b", "dog c", "divider", "dog e"],
+    )
     expect_equal("UPD-01", "update_message_content(s, cat, dog, 3)", changed, 2)
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
 async def test_update_window_skips_archived(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, S, [
-        msg("cat a", 100), msg("cat b", 200), msg("cat c", 300), msg("plain d", 400),
-        msg("plain e", 500),
-    ])
+    await save_all(
+        aalis_memory,
+        S,
+        [
+            msg("cat a", 100),
+            msg("cat b", 200),
+            msg("cat c", 300),
+            msg("plain d", 400),
+            msg("plain e", 500),
+        ],
+    )
     await aalis_memory.archive_span(S, 2)
     changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
-    expect_equal("UPD-01", "update_message_content(s, cat, dog, 3) after archiving a, b",
-                 changed, 1)
+    expect_equal("UPD-01", "update_message_content(s, cat, dog, 3) after archiving a, b", changed, 1)
     changed = await aalis_memory.update_message_content(S, "cat", "cow", ALL)
-    expect_equal("UPD-01", "update_message_content(s, cat, cow, ALL) after archiving a, b",
-                 changed, 0)
-    expect_equal("UPD-01", "get_history after the two updates",
-                 await active(aalis_memory, S), ["dog c", "plain d", "plain e"])
+    expect_equal("UPD-01", "update_message_content(s, cat, cow, ALL) after archiving a, b", changed, 0)
+    expect_equal(
+        "UPD-01",
+        "get_history after the two updates",
+        await active(aalis_memory, S),
+        ["dog c", "plain d", "plain e"],
+    )
 
 
 @requires.get_full_history
@@ -85,8 +112,12 @@ async def test_update_leaves_archived_text_alone(aalis_memory: FullMemoryService
     await save_all(aalis_memory, S, [msg("cat a", 100), msg("cat b", 200), msg("cat c", 300)])
     await aalis_memory.archive_span(S, 1)
     await aalis_memory.update_message_content(S, "cat", "dog", ALL)
-    expect_equal("UPD-01", "get_full_history after archiving a and updating cat -> dog",
-                 await everything(aalis_memory, S), ["cat a", "dog b", "dog c"])
+    expect_equal(
+        "UPD-01",
+        "get_full_history after archiving a and updating cat -> dog",
+        await everything(aalis_memory, S),
+        ["cat a", "dog b", "dog c"],
+    )
 
 
 @requires.update_message_content
@@ -103,13 +134,24 @@ async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: F
     await save_all(aalis_memory, S, saved)
     changed = await aalis_memory.update_message_content(S, "world", "earth", 10)
     got = await aalis_memory.get_history(S, 10)
-    expect_equal("UPD-04", "timestamps (sorted) after update_message_content(s, world, earth)",
-                 sorted(m.timestamp or 0 for m in got), [100, 200, 300, 400, 500])
-    expect_equal("UPD-02", "contents after update_message_content(s, world, earth, 10)",
-                 contents(got),
-                 ["hello earth, earth", "Hello World", None, "no match", "earthearth"])
-    expect_equal("UPD-02", "untouched messages after update_message_content(s, world, earth)",
-                 [got[1], got[2], got[3]], [saved[1], saved[2], saved[3]])
+    expect_equal(
+        "UPD-04",
+        "timestamps (sorted) after update_message_content(s, world, earth)",
+        sorted(m.timestamp or 0 for m in got),
+        [100, 200, 300, 400, 500],
+    )
+    expect_equal(
+        "UPD-02",
+        "contents after update_message_content(s, world, earth, 10)",
+        contents(got),
+        ["hello earth, earth", "Hello World", None, "no match", "earthearth"],
+    )
+    expect_equal(
+        "UPD-02",
+        "untouched messages after update_message_content(s, world, earth)",
+        [got[1], got[2], got[3]],
+        [saved[1], saved[2], saved[3]],
+    )
     expect_equal("UPD-02", "update_message_content(s, world, earth, 10)", changed, 2)
 
 
@@ -118,13 +160,19 @@ async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: F
 async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: FullMemoryService) -> None:
     """The rewritten messages keep their stamps: downstream indexes find the old entry by session
     and timestamp to replace it."""
-    await save_all(aalis_memory, S, [msg("cat 0", 1000), marker("d", 1010),
-                                     msg("dog", 1020, role="assistant"), msg("cat 3", 1030)])
+    await save_all(
+        aalis_memory,
+        S,
+        [msg("cat 0", 1000), marker("d", 1010), msg("dog", 1020, role="assistant"), msg("cat 3", 1030)],
+    )
     await aalis_memory.update_message_content(S, "cat", "lion", ALL)
     got = await aalis_memory.get_history(S, ALL)
-    expect_equal("UPD-04", "(content, timestamp) after update_message_content(s, cat, lion)",
-                 sorted((m.timestamp or 0, m.content) for m in got),
-                 [(1000, "lion 0"), (1010, "d"), (1020, "dog"), (1030, "lion 3")])
+    expect_equal(
+        "UPD-04",
+        "(content, timestamp) after update_message_content(s, cat, lion)",
+        sorted((m.timestamp or 0, m.content) for m in got),
+        [(1000, "lion 0"), (1010, "d"), (1020, "dog"), (1030, "lion 3")],
+    )
 
 
 @requires.update_message_content
@@ -132,10 +180,13 @@ async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: F
 async def test_update_without_a_match_changes_nothing(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, _cats(3))
     changed = await aalis_memory.update_message_content(S, "CAT", "dog", 10)
-    expect_equal("UPD-02", "update_message_content(s, CAT, dog, 10) over lower-case cats",
-                 changed, 0)
-    expect_equal("UPD-02", "get_history after update_message_content(s, CAT, dog, 10)",
-                 await active(aalis_memory, S), ["cat 0", "cat 1", "cat 2"])
+    expect_equal("UPD-02", "update_message_content(s, CAT, dog, 10) over lower-case cats", changed, 0)
+    expect_equal(
+        "UPD-02",
+        "get_history after update_message_content(s, CAT, dog, 10)",
+        await active(aalis_memory, S),
+        ["cat 0", "cat 1", "cat 2"],
+    )
 
 
 @requires.update_message_content
@@ -146,8 +197,12 @@ async def test_update_to_the_same_text_counts_nothing(aalis_memory: FullMemorySe
     await save_all(aalis_memory, S, _cats(3))
     changed = await aalis_memory.update_message_content(S, "cat", "cat", 10)
     expect_equal("UPD-02", "update_message_content(s, cat, cat, 10) over three cats", changed, 0)
-    expect_equal("UPD-02", "get_history after update_message_content(s, cat, cat, 10)",
-                 await active(aalis_memory, S), ["cat 0", "cat 1", "cat 2"])
+    expect_equal(
+        "UPD-02",
+        "get_history after update_message_content(s, cat, cat, 10)",
+        await active(aalis_memory, S),
+        ["cat 0", "cat 1", "cat 2"],
+    )
 
 
 @requires.update_message_content
@@ -156,8 +211,12 @@ async def test_update_with_empty_old_text_raises(aalis_memory: FullMemoryService
     await save_all(aalis_memory, S, _cats(2))
     with expect_raises("UPD-03", "update_message_content(s, '', dog)", ValueError):
         await aalis_memory.update_message_content(S, "", "dog", 10)
-    expect_equal("UPD-03", "get_history after update_message_content(s, '', dog)",
-                 await active(aalis_memory, S), ["cat 0", "cat 1"])
+    expect_equal(
+        "UPD-03",
+        "get_history after update_message_content(s, '', dog)",
+        await active(aalis_memory, S),
+        ["cat 0", "cat 1"],
+    )
 
 
 # -- delete_messages_by_timestamps --------------------------------------------------------------
@@ -166,9 +225,17 @@ async def test_update_with_empty_old_text_raises(aalis_memory: FullMemoryService
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("DEL-01")
 async def test_delete_by_timestamps_reaches_archived(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, S, [
-        msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 300), msg("e", 400),
-    ])
+    await save_all(
+        aalis_memory,
+        S,
+        [
+            msg("a", 100),
+            msg("b", 200),
+            msg("c", 300),
+            msg("d", 300),
+            msg("e", 400),
+        ],
+    )
     await aalis_memory.archive_span(S, 2)
     deleted = await aalis_memory.delete_messages_by_timestamps(S, [100, 300, 999])
     expect_equal("DEL-01", "delete_messages_by_timestamps(s, [100, 300, 999])", deleted, 3)
@@ -182,8 +249,12 @@ async def test_delete_by_timestamps_removes_from_full_history(aalis_memory: Full
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
     await aalis_memory.delete_messages_by_timestamps(S, [200, 300])
-    expect_equal("DEL-01", "get_full_history after deleting archived b and active c",
-                 await everything(aalis_memory, S), ["a", "d"])
+    expect_equal(
+        "DEL-01",
+        "get_full_history after deleting archived b and active c",
+        await everything(aalis_memory, S),
+        ["a", "d"],
+    )
 
 
 @requires.delete_messages_by_timestamps
@@ -201,7 +272,7 @@ async def test_delete_by_timestamps_stays_in_its_session(aalis_memory: FullMemor
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, OTHER, [msg("x", 100), msg("y", 200)])
     deleted = await aalis_memory.delete_messages_by_timestamps(S, [100])
-    expect_equal("MSG-06", "get_history(other) after deleting 100 in s",
-                 await active(aalis_memory, OTHER), ["x", "y"])
-    expect_equal("MSG-06", "delete_messages_by_timestamps(s, [100]) with x@100 in other",
-                 deleted, 1)
+    expect_equal(
+        "MSG-06", "get_history(other) after deleting 100 in s", await active(aalis_memory, OTHER), ["x", "y"]
+    )
+    expect_equal("MSG-06", "delete_messages_by_timestamps(s, [100]) with x@100 in other", deleted, 1)

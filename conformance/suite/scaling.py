@@ -33,25 +33,33 @@ RULE: Final = "PERF-01"
 
 async def _fill_session(memory: Any, session_id: str, count: int) -> None:
     for start in range(0, count, FILL_BATCH):
-        await asyncio.gather(*(
-            memory.save_message(session_id, Message(
-                role="user" if i % 2 == 0 else "assistant", content=f"message {i}",
-                timestamp=1_000_000 + i))
-            for i in range(start, min(count, start + FILL_BATCH))
-        ))
+        await asyncio.gather(
+            *(
+                memory.save_message(
+                    session_id,
+                    Message(
+                        role="user" if i % 2 == 0 else "assistant",
+                        content=f"message {i}",
+                        timestamp=1_000_000 + i,
+                    ),
+                )
+                for i in range(start, min(count, start + FILL_BATCH))
+            )
+        )
 
 
 async def _fill_namespace(memory: Any, namespace: str, count: int) -> None:
     for start in range(0, count, FILL_BATCH):
-        await memory.commit_metadata([
-            MetadataPut(namespace, f"key-{i:06d}", {"i": i})
-            for i in range(start, min(count, start + FILL_BATCH))
-        ])
+        await memory.commit_metadata(
+            [
+                MetadataPut(namespace, f"key-{i:06d}", {"i": i})
+                for i in range(start, min(count, start + FILL_BATCH))
+            ]
+        )
 
 
 async def _save_then_count(memory: Any, session_id: str, timestamp: int) -> int:
-    await memory.save_message(session_id, Message(role="user", content="one more",
-                                                  timestamp=timestamp))
+    await memory.save_message(session_id, Message(role="user", content="one more", timestamp=timestamp))
     count: int = await memory.count_history(session_id)
     return count
 
@@ -68,37 +76,70 @@ async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
     middle = f"key-{plan.small_keys // 2:06d}"  # present in both namespaces
     memory = aalis_memory
     found: list[Growth] = [
-        await measure("get_history(s, 20)", "messages", lambda: memory.get_history(SMALL, 20),
-                      lambda: memory.get_history(LARGE, 20), plan),
+        await measure(
+            "get_history(s, 20)",
+            "messages",
+            lambda: memory.get_history(SMALL, 20),
+            lambda: memory.get_history(LARGE, 20),
+            plan,
+        ),
     ]
     absent: list[str] = []
     if callable(getattr(memory, "count_history", None)):
-        found.append(await measure("count_history(s)", "messages",
-                                   lambda: memory.count_history(SMALL),
-                                   lambda: memory.count_history(LARGE), plan))
+        found.append(
+            await measure(
+                "count_history(s)",
+                "messages",
+                lambda: memory.count_history(SMALL),
+                lambda: memory.count_history(LARGE),
+                plan,
+            )
+        )
         # As a host calls it: right after each save (a count kept only until the next write
         # is a full recount per turn).
         stamps = itertools.count(2_000_000)
-        found.append(await measure(
-            "save_message then count_history(s)", "messages",
-            lambda: _save_then_count(memory, SMALL, next(stamps)),
-            lambda: _save_then_count(memory, LARGE, next(stamps)), plan))
+        found.append(
+            await measure(
+                "save_message then count_history(s)",
+                "messages",
+                lambda: _save_then_count(memory, SMALL, next(stamps)),
+                lambda: _save_then_count(memory, LARGE, next(stamps)),
+                plan,
+            )
+        )
     else:
         absent.append("count_history: not implemented, not timed")
     found += [
-        await measure("archive_span(s, 1)", "messages", lambda: memory.archive_span(SMALL, 1),
-                      lambda: memory.archive_span(LARGE, 1), plan),
-        await measure("get_metadata(ns, key)", "keys", lambda: memory.get_metadata(NS_SMALL, middle),
-                      lambda: memory.get_metadata(NS_LARGE, middle), plan),
+        await measure(
+            "archive_span(s, 1)",
+            "messages",
+            lambda: memory.archive_span(SMALL, 1),
+            lambda: memory.archive_span(LARGE, 1),
+            plan,
+        ),
+        await measure(
+            "get_metadata(ns, key)",
+            "keys",
+            lambda: memory.get_metadata(NS_SMALL, middle),
+            lambda: memory.get_metadata(NS_LARGE, middle),
+            plan,
+        ),
     ]
     lines = [g.render() for g in found] + absent
     slow = [g for g in found if g.too_slow]
     if slow:
         names = ", ".join(g.headline() for g in slow)
-        raise fail(RULE, f"{names} (limit {GROWTH_LIMIT:g}x) with the same result size; "
-                         f"{_how(plan)}:\n  " + "\n  ".join(lines), cases=lines)
-    attach(request.node.user_properties, PROP_NOTES,
-           {RULE: f"growth within the limit ({_how(plan)}); " + "; ".join(lines)})
+        raise fail(
+            RULE,
+            f"{names} (limit {GROWTH_LIMIT:g}x) with the same result size; "
+            f"{_how(plan)}:\n  " + "\n  ".join(lines),
+            cases=lines,
+        )
+    attach(
+        request.node.user_properties,
+        PROP_NOTES,
+        {RULE: f"growth within the limit ({_how(plan)}); " + "; ".join(lines)},
+    )
 
 
 def _how(plan: ScalingSizes) -> str:
@@ -107,8 +148,10 @@ def _how(plan: ScalingSizes) -> str:
     if plan.judged_at is None:
         return how
     full = plan.judged_at
-    return (f"{how}; the quick probe, run by default: each call's growth projected along the "
-            f"line through its two medians to {full.small_messages:,} and "
-            f"{full.large_messages:,} messages ({full.small_keys:,} and {full.large_keys:,} "
-            f"keys), a call over the line timed again, up to {plan.rounds} rounds; "
-            "--memory-scaling measures those sizes")
+    return (
+        f"{how}; the quick probe, run by default: each call's growth projected along the "
+        f"line through its two medians to {full.small_messages:,} and "
+        f"{full.large_messages:,} messages ({full.small_keys:,} and {full.large_keys:,} "
+        f"keys), a call over the line timed again, up to {plan.rounds} rounds; "
+        "--memory-scaling measures those sizes"
+    )

@@ -28,58 +28,72 @@ OTHER = "s-bound-other"
 async def _snapshot(memory: MemoryService) -> tuple[list[Message], list[Message] | None]:
     """The other session's active history and, where the store has the read, its full one."""
     full = getattr(memory, "get_full_history", None)
-    return (await memory.get_history(OTHER, ALL),
-            await full(OTHER, ALL) if callable(full) else None)
+    return (await memory.get_history(OTHER, ALL), await full(OTHER, ALL) if callable(full) else None)
 
 
-async def _leaves_other_session(memory: MemoryService, rule_id: str, call: str,
-                                write: Callable[[], Awaitable[object]]) -> None:
+async def _leaves_other_session(
+    memory: MemoryService, rule_id: str, call: str, write: Callable[[], Awaitable[object]]
+) -> None:
     """Fill both sessions (the other one with two archived messages), ``write`` to ``S``, then
     the other session must read as before, through get_history and get_full_history."""
-    await save_all(memory, S, [msg(f"cat {n}", ts) for n, ts in
-                               (("a", 100), ("b", 200), ("c", 300), ("d", 400))])
-    await save_all(memory, OTHER, [msg(f"cat {n}", ts) for n, ts in
-                                   (("x", 100), ("y", 200), ("z", 300), ("w", 400))])
+    await save_all(
+        memory, S, [msg(f"cat {n}", ts) for n, ts in (("a", 100), ("b", 200), ("c", 300), ("d", 400))]
+    )
+    await save_all(
+        memory, OTHER, [msg(f"cat {n}", ts) for n, ts in (("x", 100), ("y", 200), ("z", 300), ("w", 400))]
+    )
     await memory.archive_span(OTHER, 2)
     active, full = await _snapshot(memory)
     await write()
     after_active, after_full = await _snapshot(memory)
     expect_equal(rule_id, f"get_history(other) after {call}", after_active, active)
     if full is not None:
-        expect_equal(rule_id, f"get_full_history(other) (archived x, y included) after {call}",
-                     after_full, full)
+        expect_equal(
+            rule_id, f"get_full_history(other) (archived x, y included) after {call}", after_full, full
+        )
 
 
 @pytest.mark.aalis_spec("MSG-06")
 async def test_clear_session_leaves_other_sessions_archive(aalis_memory: MemoryService) -> None:
-    await _leaves_other_session(aalis_memory, "MSG-06", "clear_session(s)",
-                                lambda: aalis_memory.clear_session(S))
+    await _leaves_other_session(
+        aalis_memory, "MSG-06", "clear_session(s)", lambda: aalis_memory.clear_session(S)
+    )
 
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("MSG-06")
 async def test_delete_by_timestamps_leaves_other_sessions_archive(aalis_memory: FullMemoryService) -> None:
     await _leaves_other_session(
-        aalis_memory, "MSG-06", "delete_messages_by_timestamps(s, [100, 200, 300, 400]) with "
-        "the same timestamps in other",
-        lambda: aalis_memory.delete_messages_by_timestamps(S, [100, 200, 300, 400]))
+        aalis_memory,
+        "MSG-06",
+        "delete_messages_by_timestamps(s, [100, 200, 300, 400]) with the same timestamps in other",
+        lambda: aalis_memory.delete_messages_by_timestamps(S, [100, 200, 300, 400]),
+    )
 
 
 @pytest.mark.aalis_spec("MSG-01")
 async def test_save_leaves_other_sessions(aalis_memory: MemoryService) -> None:
-    await _leaves_other_session(aalis_memory, "MSG-01", "save_message(s, cat e@300)",
-                                lambda: aalis_memory.save_message(S, msg("cat e", 300)))
+    await _leaves_other_session(
+        aalis_memory,
+        "MSG-01",
+        "save_message(s, cat e@300)",
+        lambda: aalis_memory.save_message(S, msg("cat e", 300)),
+    )
 
 
 @pytest.mark.aalis_spec("MSG-01")
 async def test_archive_span_leaves_other_sessions(aalis_memory: MemoryService) -> None:
-    await _leaves_other_session(aalis_memory, "MSG-01", "archive_span(s, 3)",
-                                lambda: aalis_memory.archive_span(S, 3))
+    await _leaves_other_session(
+        aalis_memory, "MSG-01", "archive_span(s, 3)", lambda: aalis_memory.archive_span(S, 3)
+    )
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("MSG-01")
 async def test_update_content_leaves_other_sessions(aalis_memory: FullMemoryService) -> None:
     await _leaves_other_session(
-        aalis_memory, "MSG-01", "update_message_content(s, cat, dog, 10) with cats in other",
-        lambda: aalis_memory.update_message_content(S, "cat", "dog", 10))
+        aalis_memory,
+        "MSG-01",
+        "update_message_content(s, cat, dog, 10) with cats in other",
+        lambda: aalis_memory.update_message_content(S, "cat", "dog", 10),
+    )

@@ -35,13 +35,16 @@ def _run(request: pytest.FixtureRequest, targets: list[Target], strict: bool) ->
     attach what it checked and what it found advisory to the test's report."""
     minutes = request.config.getoption("--memory-hypothesis-minutes")
     profile = str(request.config.getoption("--memory-hypothesis-profile"))
-    run = run_machine(targets, profile=profile, strict=strict,
-                      budget=None if minutes is None else minutes * 60,
-                      progress=None if profile == "ci" else _progress(request, targets))
+    run = run_machine(
+        targets,
+        profile=profile,
+        strict=strict,
+        budget=None if minutes is None else minutes * 60,
+        progress=None if profile == "ci" else _progress(request, targets),
+    )
     attach(request.node.user_properties, PROP_CHECKED, run.checked)
     if run.advisories:
-        attach(request.node.user_properties, PROP_ADVISORIES,
-               [a.as_property() for a in run.advisories])
+        attach(request.node.user_properties, PROP_ADVISORIES, [a.as_property() for a in run.advisories])
     if minutes is not None:
         attach(request.node.user_properties, PROP_EXAMPLES, run.rounds * BUDGET_ROUND)
     if run.failure is not None:
@@ -69,8 +72,11 @@ def test_state_machine(
     aalis_memory_strict: bool,
     aalis_memory_run_state: RunState,
 ) -> None:
-    _run(request, [Target(aalis_memory_registration, aalis_memory_ctx, aalis_memory_run_state)],
-         aalis_memory_strict)
+    _run(
+        request,
+        [Target(aalis_memory_registration, aalis_memory_ctx, aalis_memory_run_state)],
+        aalis_memory_strict,
+    )
 
 
 @pytest.mark.aalis_spec(*COVERED_RULES)
@@ -99,8 +105,6 @@ def test_state_machine_differential(
         registration = get_driver(name)
         folder = tmp_path / name
         folder.mkdir()
-        ctx = DriverContext(
-            name=name, tmp_path=folder, options=dict(options.for_driver(registration))
-        )
+        ctx = DriverContext(name=name, tmp_path=folder, options=dict(options.for_driver(registration)))
         targets.append(Target(registration, ctx, aalis_memory_run_state))
     _run(request, targets, aalis_memory_strict)

@@ -27,24 +27,39 @@ S = "s-ts"
 
 #: Ascending, so write order and timestamp order agree (the write-ordered tier sees the same).
 ODD: tuple[tuple[str, int | float], ...] = (
-    ("neg", -5), ("neg-frac", -0.25), ("zero", 0), ("frac", 1.5), ("big-frac", 1_700_000_000_000.5),
+    ("neg", -5),
+    ("neg-frac", -0.25),
+    ("zero", 0),
+    ("frac", 1.5),
+    ("big-frac", 1_700_000_000_000.5),
 )
 
 #: Written out of timestamp order on purpose (1.5 before 1.25: same integer part).
 SCRAMBLED: tuple[tuple[str, int | float], ...] = (
-    ("two", 2), ("f1.5", 1.5), ("zero", 0), ("f1.25", 1.25), ("neg", -1),
+    ("two", 2),
+    ("f1.5", 1.5),
+    ("zero", 0),
+    ("f1.25", 1.25),
+    ("neg", -1),
 )
 BY_VALUE = ["neg", "zero", "f1.25", "f1.5", "two"]
 
 #: For the filters: ascending.
 POINTS: tuple[tuple[str, int | float], ...] = (
-    ("neg", -1), ("zero", 0), ("half", 0.5), ("f1.5", 1.5), ("two", 2),
+    ("neg", -1),
+    ("zero", 0),
+    ("half", 0.5),
+    ("f1.5", 1.5),
+    ("two", 2),
 )
 
 
 #: For since_ts: none at 0 or at the other bounds used.
 AROUND_ZERO: tuple[tuple[str, int | float], ...] = (
-    ("neg", -1), ("-half", -0.5), ("half", 0.5), ("f1.5", 1.5),
+    ("neg", -1),
+    ("-half", -0.5),
+    ("half", 0.5),
+    ("f1.5", 1.5),
 )
 
 
@@ -65,18 +80,24 @@ def odd_stamps_kept() -> None:
 @pytest.mark.aalis_spec("TS-01")
 async def test_odd_timestamps_read_back_exactly(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, _messages(ODD))
-    expect_equal("TS-01", "(content, timestamp) of get_history after saving timestamps "
-                 "-5, -0.25, 0, 1.5, 1700000000000.5", _stamps(await aalis_memory.get_history(S, 10)),
-                 list(ODD))
+    expect_equal(
+        "TS-01",
+        "(content, timestamp) of get_history after saving timestamps -5, -0.25, 0, 1.5, 1700000000000.5",
+        _stamps(await aalis_memory.get_history(S, 10)),
+        list(ODD),
+    )
 
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-01")
 async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, S, _messages(ODD))
-    expect_equal("TS-01", "(content, timestamp) of the range [-10, 2e12]",
-                 _stamps(await aalis_memory.get_messages_by_session_range(S, -10, 2 * 10**12)),
-                 list(ODD))
+    expect_equal(
+        "TS-01",
+        "(content, timestamp) of the range [-10, 2e12]",
+        _stamps(await aalis_memory.get_messages_by_session_range(S, -10, 2 * 10**12)),
+        list(ODD),
+    )
 
 
 @requires.get_messages_by_session_range
@@ -84,8 +105,12 @@ async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: FullM
 async def test_range_orders_odd_timestamps_by_value(aalis_memory: FullMemoryService) -> None:
     odd_stamps_kept()
     await save_all(aalis_memory, S, _messages(SCRAMBLED))
-    expect_equal("TS-02", "range [-10, 10] written at 2, 1.5, 0, 1.25, -1",
-                 contents(await aalis_memory.get_messages_by_session_range(S, -10, 10)), BY_VALUE)
+    expect_equal(
+        "TS-02",
+        "range [-10, 10] written at 2, 1.5, 0, 1.25, -1",
+        contents(await aalis_memory.get_messages_by_session_range(S, -10, 10)),
+        BY_VALUE,
+    )
 
 
 @requires.get_messages_by_session_range
@@ -94,10 +119,19 @@ async def test_range_bounds_at_zero_and_fractions(aalis_memory: FullMemoryServic
     odd_stamps_kept()
     # No message sits on a bound: whether bounds are inclusive is RANGE-02's test (below).
     await save_all(aalis_memory, S, _messages(AROUND_ZERO))
-    for bounds, expected in (((0, 0), []), ((0, 1), ["half"]), ((-0.75, 0), ["-half"]),
-                             ((0.25, 0.75), ["half"]), ((-0.25, 0.25), [])):
-        expect_equal("TS-03", f"range {list(bounds)} over timestamps -1, -0.5, 0.5, 1.5",
-                     contents(await aalis_memory.get_messages_by_session_range(S, *bounds)), expected)
+    for bounds, expected in (
+        ((0, 0), []),
+        ((0, 1), ["half"]),
+        ((-0.75, 0), ["-half"]),
+        ((0.25, 0.75), ["half"]),
+        ((-0.25, 0.25), []),
+    ):
+        expect_equal(
+            "TS-03",
+            f"range {list(bounds)} over timestamps -1, -0.5, 0.5, 1.5",
+            contents(await aalis_memory.get_messages_by_session_range(S, *bounds)),
+            expected,
+        )
 
 
 @requires.get_messages_by_session_range
@@ -108,9 +142,12 @@ async def test_range_zero_to_zero_is_inclusive(aalis_memory: FullMemoryService) 
     await save_all(aalis_memory, S, _messages(POINTS))
     for bounds, ends in (((0, 0), ["zero"]), ((0.5, 1.5), ["half", "f1.5"])):
         got = contents(await aalis_memory.get_messages_by_session_range(S, *bounds))
-        expect("RANGE-02", all(end in got for end in ends),
-               f"range {list(bounds)} over timestamps -1, 0, 0.5, 1.5, 2: expected the messages "
-               f"on its ends {ends} in it, got {got}")
+        expect(
+            "RANGE-02",
+            all(end in got for end in ends),
+            f"range {list(bounds)} over timestamps -1, 0, 0.5, 1.5, 2: expected the messages "
+            f"on its ends {ends} in it, got {got}",
+        )
 
 
 @requires.get_recent_messages_across_sessions
@@ -121,8 +158,12 @@ async def test_since_zero_and_fractional_since(aalis_memory: FullMemoryService) 
     await save_all(aalis_memory, S, _messages(AROUND_ZERO))
     for since, expected in ((0, ["half", "f1.5"]), (0.75, ["f1.5"]), (-0.75, ["-half", "half", "f1.5"])):
         got = await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=since))
-        expect_equal("TS-03", f"cross-session read with since_ts={since} over timestamps "
-                     "-1, -0.5, 0.5, 1.5", records(got), [(S, name) for name in expected])
+        expect_equal(
+            "TS-03",
+            f"cross-session read with since_ts={since} over timestamps -1, -0.5, 0.5, 1.5",
+            records(got),
+            [(S, name) for name in expected],
+        )
 
 
 @requires.get_recent_messages_across_sessions
@@ -132,9 +173,12 @@ async def test_since_zero_is_inclusive(aalis_memory: FullMemoryService) -> None:
     TS-03's (0 is a bound, not a missing one)."""
     await save_all(aalis_memory, S, _messages(POINTS))
     got = records(await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=0)))
-    expect("CROSS-05", all(kept in got for kept in [(S, "zero"), (S, "half"), (S, "f1.5"), (S, "two")]),
-           f"cross-session read with since_ts=0 over timestamps -1, 0, 0.5, 1.5, 2: expected 0 and "
-           f"every later one in it, got {got}")
+    expect(
+        "CROSS-05",
+        all(kept in got for kept in [(S, "zero"), (S, "half"), (S, "f1.5"), (S, "two")]),
+        f"cross-session read with since_ts=0 over timestamps -1, 0, 0.5, 1.5, 2: expected 0 and "
+        f"every later one in it, got {got}",
+    )
 
 
 @requires.delete_messages_by_timestamps
@@ -142,18 +186,33 @@ async def test_since_zero_is_inclusive(aalis_memory: FullMemoryService) -> None:
 async def test_delete_by_zero_and_fractional_timestamps(aalis_memory: FullMemoryService) -> None:
     odd_stamps_kept()
     await save_all(aalis_memory, S, _messages(POINTS))
-    expect_equal("TS-03", "delete_messages_by_timestamps(s, [1.5, 0]) over -1, 0, 0.5, 1.5, 2",
-                 await aalis_memory.delete_messages_by_timestamps(S, [1.5, 0]), 2)
-    expect_equal("TS-03", "get_history after deleting the messages at 1.5 and 0",
-                 contents(await aalis_memory.get_history(S, 10)), ["neg", "half", "two"])
-    expect_equal("TS-03", "delete_messages_by_timestamps(s, [1, 0.25]) (no message at either)",
-                 await aalis_memory.delete_messages_by_timestamps(S, [1, 0.25]), 0)
+    expect_equal(
+        "TS-03",
+        "delete_messages_by_timestamps(s, [1.5, 0]) over -1, 0, 0.5, 1.5, 2",
+        await aalis_memory.delete_messages_by_timestamps(S, [1.5, 0]),
+        2,
+    )
+    expect_equal(
+        "TS-03",
+        "get_history after deleting the messages at 1.5 and 0",
+        contents(await aalis_memory.get_history(S, 10)),
+        ["neg", "half", "two"],
+    )
+    expect_equal(
+        "TS-03",
+        "delete_messages_by_timestamps(s, [1, 0.25]) (no message at either)",
+        await aalis_memory.delete_messages_by_timestamps(S, [1, 0.25]),
+        0,
+    )
 
 
 #: The ends of the signed 64-bit range, an ordinary message, and the double next to the top
 #: end (2.0**63, the value float(2**63 - 1) rounds to), ascending.
 INT64_ENDS: tuple[tuple[str, int | float], ...] = (
-    ("min", -(2**63)), ("zero", 0), ("max", 2**63 - 1), ("double", 2.0**63),
+    ("min", -(2**63)),
+    ("zero", 0),
+    ("max", 2**63 - 1),
+    ("double", 2.0**63),
 )
 
 
@@ -162,20 +221,38 @@ async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(aalis_memory: Fu
     odd_stamps_kept()
     transport = transport_of(aalis_memory)
     if transport is not None and not transport.carries_integer(2**63 - 1):
-        skip(Verdict.UNVERIFIED, transport.cannot(
-            f"2**63 - 1 (its numbers hold integers up to {transport.safe_integer}; the nearest "
-            "double is 2**63, so no caller of this backend can pass the top end)"))
+        skip(
+            Verdict.UNVERIFIED,
+            transport.cannot(
+                f"2**63 - 1 (its numbers hold integers up to {transport.safe_integer}; the nearest "
+                "double is 2**63, so no caller of this backend can pass the top end)"
+            ),
+        )
     await save_all(aalis_memory, S, _messages(INT64_ENDS))
-    expect_equal("TS-06", "(content, timestamp) of get_history after saving -2**63, 0, 2**63 - 1, "
-                 "2.0**63",
-                 _stamps(await aalis_memory.get_history(S, 10)), list(INT64_ENDS))
+    expect_equal(
+        "TS-06",
+        "(content, timestamp) of get_history after saving -2**63, 0, 2**63 - 1, 2.0**63",
+        _stamps(await aalis_memory.get_history(S, 10)),
+        list(INT64_ENDS),
+    )
     if callable(getattr(aalis_memory, "get_messages_by_session_range", None)):
         for name, ts in (("min", -(2**63)), ("max", 2**63 - 1)):
-            expect_equal("TS-06", f"range [{ts}, {ts}]",
-                         _stamps(await aalis_memory.get_messages_by_session_range(S, ts, ts)),
-                         [(name, ts)])
+            expect_equal(
+                "TS-06",
+                f"range [{ts}, {ts}]",
+                _stamps(await aalis_memory.get_messages_by_session_range(S, ts, ts)),
+                [(name, ts)],
+            )
     if callable(getattr(aalis_memory, "delete_messages_by_timestamps", None)):
-        expect_equal("TS-06", "delete_messages_by_timestamps(s, [2**63 - 1, -2**63])",
-                     await aalis_memory.delete_messages_by_timestamps(S, [2**63 - 1, -(2**63)]), 2)
-        expect_equal("TS-06", "get_history after deleting the ends",
-                     contents(await aalis_memory.get_history(S, 10)), ["zero", "double"])
+        expect_equal(
+            "TS-06",
+            "delete_messages_by_timestamps(s, [2**63 - 1, -2**63])",
+            await aalis_memory.delete_messages_by_timestamps(S, [2**63 - 1, -(2**63)]),
+            2,
+        )
+        expect_equal(
+            "TS-06",
+            "get_history after deleting the ends",
+            contents(await aalis_memory.get_history(S, 10)),
+            ["zero", "double"],
+        )

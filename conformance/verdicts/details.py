@@ -1,7 +1,6 @@
 """The details an outcome carries: where in the test a check failed, the text of an exception
 inside a rule's test, a skip's reason, and the failures a driver declares as known."""
 
-
 from __future__ import annotations
 
 import functools
@@ -42,8 +41,10 @@ def kit_dirs() -> tuple[Path, ...]:
 
     names = ("aalis_memory.conformance", "aalis_memory.drivers", "aalis_memory.fixtures")
     found = [importlib.util.find_spec(name) for name in names]
-    paths = [*aalis_memory.__path__, *(p for spec in found if spec is not None
-                                       for p in spec.submodule_search_locations or ())]
+    paths = [
+        *aalis_memory.__path__,
+        *(p for spec in found if spec is not None for p in spec.submodule_search_locations or ()),
+    ]
     return tuple(Path(p).resolve() for p in paths)
 
 
@@ -59,7 +60,12 @@ def where_failed(item: pytest.Item, call: pytest.CallInfo[None]) -> str:
     entries = list(call.excinfo.traceback)
     chosen = next((e for e in reversed(entries) if Path(str(e.path)) == own), None)
     if chosen is None:
-        chosen = next((e for e in reversed(entries)
-                       if in_kit(Path(str(e.path))) and Path(str(e.path)).name != "checks.py"),
-                      entries[-1])
+        chosen = next(
+            (
+                e
+                for e in reversed(entries)
+                if in_kit(Path(str(e.path))) and Path(str(e.path)).name != "checks.py"
+            ),
+            entries[-1],
+        )
     return f"{Path(str(chosen.path)).name}:{chosen.lineno + 1}"

@@ -78,11 +78,29 @@ class Phase:
     #: Set when the test got a store the driver's ``fresh=`` hook left state in: the error.
     leak: str | None = None
 
-    def outcome(self, rule: str, verdict: Verdict, message: str = "", where: str = "",
-                cause: str = "", blocker: str = "", leaned: Sequence[str] = (),
-                cases: Sequence[str] = ()) -> Outcome:
-        return Outcome(verdict, self.item.nodeid, message, where, self.report.duration, cause,
-                       blocker=blocker, leaned=tuple(leaned), rule=rule, cases=tuple(cases))
+    def outcome(
+        self,
+        rule: str,
+        verdict: Verdict,
+        message: str = "",
+        where: str = "",
+        cause: str = "",
+        blocker: str = "",
+        leaned: Sequence[str] = (),
+        cases: Sequence[str] = (),
+    ) -> Outcome:
+        return Outcome(
+            verdict,
+            self.item.nodeid,
+            message,
+            where,
+            self.report.duration,
+            cause,
+            blocker=blocker,
+            leaned=tuple(leaned),
+            rule=rule,
+            cases=tuple(cases),
+        )
 
     def failed(self, rule_id: str) -> Verdict:
         """A failed check of ``rule_id``: an advisory for a SHOULD rule outside strict mode."""
@@ -94,14 +112,24 @@ class Phase:
 def judge(phase: Phase) -> tuple[Judgement, Amendment]:
     """What ``phase`` says of each of its rules, and how pytest's report of it changes."""
     if phase.leak is not None:  # whatever the test found may be that state's: none is judged
-        return (Judgement(phase.driver, phase.rules,
-                          tuple(phase.outcome(rule, Verdict.NOT_RUN, f"not judged: {phase.leak}")
-                                for rule in phase.rules), usage_error=phase.leak),
-                Amendment("failed", f"USAGE ERROR {phase.leak}"))
+        return (
+            Judgement(
+                phase.driver,
+                phase.rules,
+                tuple(
+                    phase.outcome(rule, Verdict.NOT_RUN, f"not judged: {phase.leak}") for rule in phase.rules
+                ),
+                usage_error=phase.leak,
+            ),
+            Amendment("failed", f"USAGE ERROR {phase.leak}"),
+        )
     blamed, found, change = _judge(phase)
     found, change = _known(phase, phase.known(blamed or phase.driver), found, change)
-    stopped = (phase.stopped if phase.stopped is not None
-               and any(o.verdict is Verdict.NOT_RUN for o in found) else None)
+    stopped = (
+        phase.stopped
+        if phase.stopped is not None and any(o.verdict is Verdict.NOT_RUN for o in found)
+        else None
+    )
     return Judgement(blamed or phase.driver, phase.rules, tuple(found), stopped), change
 
 
@@ -121,27 +149,43 @@ def _judge(phase: Phase) -> tuple[str | None, list[Outcome], Amendment]:
         held = {one.rule for one in passed}
         # the run still fails: see Reporter.pytest_sessionfinish
         change = Amendment("skipped", (str(item.path), item.reportinfo()[1] or 0, str(exc)))
-        return None, [
-            *(phase.outcome(r, Verdict.BLOCKED, str(exc), where, f"{exc.step} {exc.cause}",
-                            exc.blocker) for r in rules if r not in held),
-            *passed,
-        ], change
+        return (
+            None,
+            [
+                *(
+                    phase.outcome(r, Verdict.BLOCKED, str(exc), where, f"{exc.step} {exc.cause}", exc.blocker)
+                    for r in rules
+                    if r not in held
+                ),
+                *passed,
+            ],
+            change,
+        )
     if isinstance(exc, ConformanceFailure):
         verdict = phase.failed(exc.rule.id)
-        change = Amendment("passed" if verdict is Verdict.ADVISORY else None,
-                           f"{exc}\n  (checked at {where})")
+        change = Amendment(
+            "passed" if verdict is Verdict.ADVISORY else None, f"{exc}\n  (checked at {where})"
+        )
         # An example test's other rules were not checked here: a gap, so a pass they get
         # from other tests is only partial (a MUST aspect behind a failed SHOULD one is no
         # pass). The state machine's rules all have example tests of their own: not run.
         stopped = f"{STOPPED_FIRST}{exc.rule.id} first"
-        gap = (Verdict.NOT_RUN if read_prop(item.user_properties, PROP_CHECKED) is not None
-               else Verdict.UNVERIFIED)
-        return exc.driver, [
-            phase.outcome(exc.rule.id, verdict, str(exc), where, leaned=_observed(phase),
-                          cases=exc.cases),
-            *(phase.outcome(r, gap, stopped) for r in rules if r != exc.rule.id),
-            *_checked_before(phase, exc.rule.id),
-        ], change
+        gap = (
+            Verdict.NOT_RUN
+            if read_prop(item.user_properties, PROP_CHECKED) is not None
+            else Verdict.UNVERIFIED
+        )
+        return (
+            exc.driver,
+            [
+                phase.outcome(
+                    exc.rule.id, verdict, str(exc), where, leaned=_observed(phase), cases=exc.cases
+                ),
+                *(phase.outcome(r, gap, stopped) for r in rules if r != exc.rule.id),
+                *_checked_before(phase, exc.rule.id),
+            ],
+            change,
+        )
     return None, *_raised(phase, exc, where)
 
 
@@ -149,8 +193,9 @@ def _raised(phase: Phase, exc: BaseException, where: str) -> tuple[list[Outcome]
     """An exception that is no check's failure: the driver's (or its hooks') error."""
     item, report, rules = phase.item, phase.report, phase.rules
     label = "" if report.when == "call" else f"{report.when}: "
-    call_note = next((n.removeprefix(RAISED_BY) for n in getattr(exc, "__notes__", ())
-                      if n.startswith(RAISED_BY)), "")
+    call_note = next(
+        (n.removeprefix(RAISED_BY) for n in getattr(exc, "__notes__", ()) if n.startswith(RAISED_BY)), ""
+    )
     text = f"{label}{type(exc).__name__}: {exc}"
     method = re.search(r": (\w+)\(", call_note)
     cause = f"{text} (raised by {method.group(1)})" if method else text
@@ -161,18 +206,23 @@ def _raised(phase: Phase, exc: BaseException, where: str) -> tuple[list[Outcome]
     named = ", ".join(f"{r} ({CATALOGUE[r].level.value})" for r in rules if r in CATALOGUE)
     section = ("conformance rules", f"this test checks {named}")
     # a timeout's message says it all: no kit internals around it
-    longrepr = (f"{label}{exc}\n  (at {where}; this test checks {named})"
-                if isinstance(exc, CallTimeout) else None)
+    longrepr = (
+        f"{label}{exc}\n  (at {where}; this test checks {named})" if isinstance(exc, CallTimeout) else None
+    )
     if report.when != "call":  # opening or closing the store: no rule's check, and the
         # run fails with the error (never an advisory pass of a SHOULD-only test)
         if phase.stopped is not None:
             text = f"driver {phase.driver!r} {phase.stopped}"
-        return ([phase.outcome(rule, Verdict.NOT_RUN, text, where, cause) for rule in rules],
-                Amendment(longrepr=longrepr, section=section))
+        return (
+            [phase.outcome(rule, Verdict.NOT_RUN, text, where, cause) for rule in rules],
+            Amendment(longrepr=longrepr, section=section),
+        )
     test = item.name.split("[", 1)[0].removeprefix("test_").replace("_", " ")
     checking = f"while checking that {test}"
-    found = [phase.outcome(rule, phase.failed(rule), unexpected(rule, f"{checking}: {text}"),
-                           where, cause) for rule in rules]
+    found = [
+        phase.outcome(rule, phase.failed(rule), unexpected(rule, f"{checking}: {text}"), where, cause)
+        for rule in rules
+    ]
     # only SHOULD rules, outside strict mode: the test passes
     advisory = all(one.verdict is Verdict.ADVISORY for one in found)
     return found, Amendment("passed" if advisory else None, longrepr, section)
@@ -189,23 +239,31 @@ def _passed(phase: Phase) -> list[Outcome]:
         else phase.outcome(rule, Verdict.NOT_RUN, "no generated history exercised it")
         for rule in phase.rules
     ]
-    found += [phase.outcome(a["rule"], phase.failed(a["rule"]), a["message"])
-              for a in read_prop(properties, PROP_ADVISORIES) or []]
+    found += [
+        phase.outcome(a["rule"], phase.failed(a["rule"]), a["message"])
+        for a in read_prop(properties, PROP_ADVISORIES) or []
+    ]
     running = phase.running  # the store fixture's teardown has not run yet
     if running is not None:
-        found += [phase.outcome(rule, Verdict.BLOCKED, f"partly {exc}",
-                                cause=f"{exc.step} {exc.cause}", blocker=exc.blocker)
-                  for rule, exc in running.set_aside.items() if rule in phase.rules]
-        found += [phase.outcome(rule, Verdict.UNVERIFIED, reason)
-                  for rule, reason in running.unverified.items() if rule in phase.rules]
+        found += [
+            phase.outcome(
+                rule, Verdict.BLOCKED, f"partly {exc}", cause=f"{exc.step} {exc.cause}", blocker=exc.blocker
+            )
+            for rule, exc in running.set_aside.items()
+            if rule in phase.rules
+        ]
+        found += [
+            phase.outcome(rule, Verdict.UNVERIFIED, reason)
+            for rule, reason in running.unverified.items()
+            if rule in phase.rules
+        ]
     return found
 
 
 def _checked_before(phase: Phase, failed: str) -> list[Outcome]:
     """A failing state machine still passes what it checked before the failure."""
     checked = read_prop(phase.item.user_properties, PROP_CHECKED) or {}
-    return [phase.outcome(r, Verdict.PASS) for r in phase.rules
-            if r != failed and checked.get(r, 0) > 0]
+    return [phase.outcome(r, Verdict.PASS) for r in phase.rules if r != failed and checked.get(r, 0) > 0]
 
 
 def _observed(phase: Phase) -> list[str]:
@@ -214,23 +272,24 @@ def _observed(phase: Phase) -> list[str]:
     return sorted(running.observed - set(phase.rules)) if running is not None else []
 
 
-def _known(phase: Phase, listed: Mapping[str, str], found: list[Outcome], change: Amendment
-           ) -> tuple[list[Outcome], Amendment]:
+def _known(
+    phase: Phase, listed: Mapping[str, str], found: list[Outcome], change: Amendment
+) -> tuple[list[Outcome], Amendment]:
     """Failures of rules the driver lists in ``known_failures`` become known failures; a test
     left with no other failure is reported xfailed, with the reasons."""
     if not listed:
         return found, change
     failing = (Verdict.FAIL, Verdict.ADVISORY)
     out = [
-        attrs.evolve(one, verdict=Verdict.KNOWN_FAILURE,
-                     message=f"known failure ({listed[one.rule]}): {one.message}")
-        if one.verdict in failing and one.rule in listed else one
+        attrs.evolve(
+            one, verdict=Verdict.KNOWN_FAILURE, message=f"known failure ({listed[one.rule]}): {one.message}"
+        )
+        if one.verdict in failing and one.rule in listed
+        else one
         for one in found
     ]
     reasons = sorted({listed[one.rule] for one in out if one.verdict is Verdict.KNOWN_FAILURE})
     # An x, not a dot: also a known SHOULD failure, whose advisory left the test passed.
-    if reasons and not change.skipped(phase.report) and not any(
-            one.verdict in failing for one in out):
-        change = attrs.evolve(change, outcome="skipped",
-                              wasxfail="known failure: " + "; ".join(reasons))
+    if reasons and not change.skipped(phase.report) and not any(one.verdict in failing for one in out):
+        change = attrs.evolve(change, outcome="skipped", wasxfail="known failure: " + "; ".join(reasons))
     return out, change

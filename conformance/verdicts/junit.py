@@ -16,8 +16,11 @@ def mend_junit(path: Path, resolved: dict[str, list[tuple[str, Outcome]]]) -> No
 
     from _pytest.junitxml import mangle_test_address
 
-    changed = {(".".join(mangle_test_address(o.test)[:-1]), mangle_test_address(o.test)[-1],
-                rule) for outcomes in resolved.values() for rule, o in outcomes}
+    changed = {
+        (".".join(mangle_test_address(o.test)[:-1]), mangle_test_address(o.test)[-1], rule)
+        for outcomes in resolved.values()
+        for rule, o in outcomes
+    }
     if not path.exists():
         return
     tree = ET.parse(path)
@@ -25,8 +28,10 @@ def mend_junit(path: Path, resolved: dict[str, list[tuple[str, Outcome]]]) -> No
         for prop in case.iter("property"):
             value = prop.get("value", "")
             rule = value.split(" ", 1)[0]
-            if prop.get("name") == PROP_JUNIT_RULE and (
-                    case.get("classname", ""), case.get("name", ""), rule) in changed:
+            if (
+                prop.get("name") == PROP_JUNIT_RULE
+                and (case.get("classname", ""), case.get("name", ""), rule) in changed
+            ):
                 level = value.split(" ")[1]
                 prop.set("value", f"{rule} {level} {Verdict.BLOCKED.value}")
     tree.write(path, encoding="utf-8", xml_declaration=True)

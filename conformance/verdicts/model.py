@@ -66,7 +66,7 @@ def skip_verdict(reason: str) -> tuple[Verdict, str]:
     for verdict in SKIP_CATEGORIES:
         prefix = f"{verdict.value}: "
         if reason.startswith(prefix):
-            return verdict, reason[len(prefix):]
+            return verdict, reason[len(prefix) :]
     return Verdict.NOT_RUN, reason
 
 
@@ -96,16 +96,35 @@ class Outcome:
 
     def as_json(self) -> dict[str, Any]:
         """Plain data, for a process boundary (an xdist worker's report, a JUnit property)."""
-        return {"rule": self.rule, "verdict": self.verdict.value, "test": self.test,
-                "message": self.message, "where": self.where, "duration": self.duration,
-                "cause": self.cause, "ran": self.ran, "blocker": self.blocker,
-                "leaned": list(self.leaned), "cases": list(self.cases)}
+        return {
+            "rule": self.rule,
+            "verdict": self.verdict.value,
+            "test": self.test,
+            "message": self.message,
+            "where": self.where,
+            "duration": self.duration,
+            "cause": self.cause,
+            "ran": self.ran,
+            "blocker": self.blocker,
+            "leaned": list(self.leaned),
+            "cases": list(self.cases),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        return cls(Verdict(data["verdict"]), data["test"], data["message"], data["where"],
-                   data["duration"], data["cause"], data["ran"], data["blocker"],
-                   tuple(data["leaned"]), data["rule"], tuple(data["cases"]))
+        return cls(
+            Verdict(data["verdict"]),
+            data["test"],
+            data["message"],
+            data["where"],
+            data["duration"],
+            data["cause"],
+            data["ran"],
+            data["blocker"],
+            tuple(data["leaned"]),
+            data["rule"],
+            tuple(data["cases"]),
+        )
 
 
 @attrs.define
@@ -137,8 +156,7 @@ class RuleVerdict:
         message a user reads first."""
         verdict = self.verdict
         if verdict is Verdict.PARTIAL:  # what was left unchecked is the news
-            verdict = min((o.verdict for o in self.outcomes if o.verdict in _GAPS),
-                          key=lambda v: v.rank)
+            verdict = min((o.verdict for o in self.outcomes if o.verdict in _GAPS), key=lambda v: v.rank)
         same = [o for o in self.outcomes if o.verdict is verdict]
         return next((o for o in same if o.ran), same[0] if same else None)
 
@@ -155,8 +173,11 @@ class RuleVerdict:
         if self.verdict not in (Verdict.PASS, Verdict.PARTIAL):
             return []
         seen = {o.verdict for o in self.outcomes if o.verdict.rank > Verdict.PASS.rank}
-        return [v for v in (Verdict.BLOCKED, Verdict.UNVERIFIED, Verdict.EXCLUDED,
-                            Verdict.NOT_IMPLEMENTED) if v in seen]
+        return [
+            v
+            for v in (Verdict.BLOCKED, Verdict.UNVERIFIED, Verdict.EXCLUDED, Verdict.NOT_IMPLEMENTED)
+            if v in seen
+        ]
 
 
 #: Outcomes that leave a part of a passing rule unchecked: the rule is then a partial pass.
@@ -188,14 +209,17 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
         return found.outcomes if found is not None else []
 
     def genuine(rule: str) -> bool:
-        return any(o.verdict in _BROKEN and (not o.leaned or id(o) in settled)
-                   for o in outcomes_of(rule))
+        return any(o.verdict in _BROKEN and (not o.leaned or id(o) in settled) for o in outcomes_of(rule))
 
     def in_question(rule: str) -> bool:
         return any(o.verdict in _BROKEN for o in outcomes_of(rule))
 
-    pending = [(rule, o) for rule, result in per_rule.items() for o in result.outcomes
-               if o.verdict in _BROKEN and o.leaned]
+    pending = [
+        (rule, o)
+        for rule, result in per_rule.items()
+        for o in result.outcomes
+        if o.verdict in _BROKEN and o.leaned
+    ]
     changed: list[tuple[str, Outcome]] = []
     progress = True
     while pending:
@@ -203,7 +227,8 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
             leans_of: dict[str, set[str]] = {}
             for rule, outcome in pending:
                 leans_of.setdefault(rule, set()).update(
-                    r for r in outcome.leaned if r != rule and in_question(r))
+                    r for r in outcome.leaned if r != rule and in_question(r)
+                )
             circling = _in_circles(leans_of)
             stuck = [(rule, o) for rule, o in pending if rule in circling]
             if not stuck:
@@ -217,9 +242,13 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
             blocker = next((r for r in leans if genuine(r)), None)
             if blocker is not None:
                 blocked = attrs.evolve(
-                    outcome, verdict=Verdict.BLOCKED, blocker=blocker, leaned=(),
+                    outcome,
+                    verdict=Verdict.BLOCKED,
+                    blocker=blocker,
+                    leaned=(),
                     message=f"blocked by {blocker}: {LEANED_ON}{blocker}, which this driver "
-                            f"breaks; it found: {outcome.message}")
+                    f"breaks; it found: {outcome.message}",
+                )
                 result = per_rule[rule]
                 result.outcomes[result.outcomes.index(outcome)] = blocked
                 changed.append((rule, blocked))
@@ -234,6 +263,7 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
 
 def _in_circles(leans_of: Mapping[str, set[str]]) -> set[str]:
     """The rules from which a chain of leans leads back to themselves."""
+
     def reaches(start: str) -> set[str]:
         seen: set[str] = set()
         todo = list(leans_of.get(start, ()))
@@ -258,12 +288,18 @@ def counts(verdicts: Iterable[Verdict]) -> dict[Verdict, int]:
 def summary_line(found: dict[Verdict, int]) -> str:
     """``"40 pass, 1 fail, ... (of 70 rules)"``: every state named, so nothing can hide."""
     total = sum(found.values())
-    shown = [f"{found[Verdict.PASS]} pass", f"{found[Verdict.FAIL]} fail",
-             f"{found[Verdict.ADVISORY]} advisory"]
-    shown += [f"{found[v]} {v.value}" for v in
-              (Verdict.KNOWN_FAILURE, Verdict.PARTIAL, Verdict.BLOCKED) if found[v]]
-    shown += [f"{found[v]} {v.value}" for v in
-              (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED, Verdict.NOT_RUN)]
+    shown = [
+        f"{found[Verdict.PASS]} pass",
+        f"{found[Verdict.FAIL]} fail",
+        f"{found[Verdict.ADVISORY]} advisory",
+    ]
+    shown += [
+        f"{found[v]} {v.value}" for v in (Verdict.KNOWN_FAILURE, Verdict.PARTIAL, Verdict.BLOCKED) if found[v]
+    ]
+    shown += [
+        f"{found[v]} {v.value}"
+        for v in (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED, Verdict.NOT_RUN)
+    ]
     return f"{', '.join(shown)} (of {total} rules)"
 
 

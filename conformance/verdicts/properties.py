@@ -37,6 +37,7 @@ ADVISORY: Final = "advisory"
 #: The test status word of a test a failed setup or observation step kept from judging.
 BLOCKED: Final = "blocked"
 
+
 def spec_ids(item: pytest.Item | pytest.Collector) -> list[str]:
     return [str(arg) for mark in item.iter_markers("aalis_spec") for arg in mark.args]
 

@@ -48,19 +48,34 @@ class Judgement:
     def noted(self, note: str) -> Judgement:
         """The same judgement with ``note`` added under the message of each failure (how to
         reproduce it, found after the judging)."""
-        return attrs.evolve(self, outcomes=tuple(
-            attrs.evolve(o, message=f"{o.message}\n{note}")
-            if o.verdict in (Verdict.FAIL, Verdict.ADVISORY) else o for o in self.outcomes))
+        return attrs.evolve(
+            self,
+            outcomes=tuple(
+                attrs.evolve(o, message=f"{o.message}\n{note}")
+                if o.verdict in (Verdict.FAIL, Verdict.ADVISORY)
+                else o
+                for o in self.outcomes
+            ),
+        )
 
     def as_json(self) -> dict[str, Any]:
-        return {"driver": self.driver, "rules": list(self.rules), "stopped": self.stopped,
-                "usage_error": self.usage_error, "outcomes": [o.as_json() for o in self.outcomes]}
+        return {
+            "driver": self.driver,
+            "rules": list(self.rules),
+            "stopped": self.stopped,
+            "usage_error": self.usage_error,
+            "outcomes": [o.as_json() for o in self.outcomes],
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Judgement:
-        return cls(data["driver"], tuple(data["rules"]),
-                   tuple(Outcome.from_json(o) for o in data["outcomes"]), data["stopped"],
-                   data["usage_error"])
+        return cls(
+            data["driver"],
+            tuple(data["rules"]),
+            tuple(Outcome.from_json(o) for o in data["outcomes"]),
+            data["stopped"],
+            data["usage_error"],
+        )
 
 
 @attrs.frozen
@@ -95,7 +110,8 @@ def decode_properties(properties: Iterable[Any]) -> list[tuple[str, Any]]:
     for name, value in properties:
         if isinstance(value, str) and value.startswith(_TAG):
             kind, _, text = value.removeprefix(_TAG).partition(":")
-            value = (Judgement.from_json(json.loads(text)) if kind == "judgement"
-                     else Structured(json.loads(text)))
+            value = (
+                Judgement.from_json(json.loads(text)) if kind == "judgement" else Structured(json.loads(text))
+            )
         decoded.append((name, value))
     return decoded

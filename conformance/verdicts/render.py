@@ -43,8 +43,7 @@ def _gap(result: RuleVerdict, caveat: Verdict) -> tuple[str, str]:
 
 #: Verdicts listed rule by rule in the summary, with their message; the rest are grouped.
 _LISTED: Final = (Verdict.FAIL, Verdict.ADVISORY, Verdict.KNOWN_FAILURE)
-_GROUPED: Final = (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED,
-                   Verdict.NOT_RUN)
+_GROUPED: Final = (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED, Verdict.NOT_RUN)
 
 #: The Markdown matrix's cell for each verdict (the legend under the table spells them out).
 SYMBOLS: Final = {
@@ -131,8 +130,11 @@ def case_lines(found: Sequence[str], report_hint: str) -> list[str]:
     return shown
 
 
-def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict],
-                   report_hint: str = "every case: --memory-report=report.json") -> list[str]:
+def driver_summary(
+    driver: str,
+    per_rule: Mapping[str, RuleVerdict],
+    report_hint: str = "every case: --memory-report=report.json",
+) -> list[str]:
     """The summary lines of one driver: totals, each failure with its failing cases, then the
     rules that did not pass grouped by reason, then warnings about its tiers. ``report_hint``
     says where the cases beyond the first few are."""
@@ -155,7 +157,8 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict],
             lines += case_lines(first.deciding.cases if first.deciding else (), report_hint)
             continue
         by_verdict = "; ".join(
-            f"{verdict.value.upper()} {listed(ids)}" for verdict in _LISTED
+            f"{verdict.value.upper()} {listed(ids)}"
+            for verdict in _LISTED
             if (ids := [r for r in rule_ids if per_rule[r].verdict is verdict])
         )
         lines.append(f"  ONE CAUSE of {len(rule_ids)} rules ({by_verdict}): {message}{where}")
@@ -164,15 +167,24 @@ def driver_summary(driver: str, per_rule: Mapping[str, RuleVerdict],
         if result.verdict is Verdict.BLOCKED and result.deciding is not None:
             blocked[(result.deciding.blocker, first_line(result.message))].append(rule_id)
     for (blocker, message), rule_ids in blocked.items():
-        lines.append(f"  BLOCKED {listed(rule_ids)} by {blocker_state(blocker, per_rule)}: "
-                     f"{message.removeprefix(f'blocked by {blocker}: ')}")
-    settled = sorted({o.test for result in per_rule.values() for o in result.outcomes
-                      if o.verdict is Verdict.BLOCKED and o.message.startswith(
-                          f"blocked by {o.blocker}: {LEANED_ON}")})
+        lines.append(
+            f"  BLOCKED {listed(rule_ids)} by {blocker_state(blocker, per_rule)}: "
+            f"{message.removeprefix(f'blocked by {blocker}: ')}"
+        )
+    settled = sorted(
+        {
+            o.test
+            for result in per_rule.values()
+            for o in result.outcomes
+            if o.verdict is Verdict.BLOCKED and o.message.startswith(f"blocked by {o.blocker}: {LEANED_ON}")
+        }
+    )
     if settled:
-        lines.append(f"  note: pytest's lines show {len(settled)} tests as FAILED that are blocked "
-                     "here and in the reports: each failed a check that read the store through a "
-                     "rule this driver breaks, which the kit can tell only once every test has run")
+        lines.append(
+            f"  note: pytest's lines show {len(settled)} tests as FAILED that are blocked "
+            "here and in the reports: each failed a check that read the store through a "
+            "rule this driver breaks, which the kit can tell only once every test has run"
+        )
     partly: dict[tuple[Verdict, str, str], list[str]] = defaultdict(list)
     for rule_id, result in sorted(per_rule.items()):
         for caveat in result.caveats:  # an absent optional method's part is no news
@@ -210,8 +222,7 @@ def as_json(results: Results, strict: bool) -> dict[str, Any]:
         "kit": {"name": "aalis-memory-conformance", "version": kit_version()},
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "strict": strict,
-        "drivers": {driver: driver_json(driver, per_rule)
-                    for driver, per_rule in sorted(results.items())},
+        "drivers": {driver: driver_json(driver, per_rule) for driver, per_rule in sorted(results.items())},
     }
 
 
@@ -227,32 +238,43 @@ def driver_json(driver: str, per_rule: Mapping[str, RuleVerdict]) -> dict[str, A
         "documented_backend": found.documented_backend if found else None,
         "tier_warnings": warnings,
         "totals": {v.value: n for v, n in counts(r.verdict for r in per_rule.values()).items()},
-        "rules": {rule_id: rule_json(rule_id, result, per_rule)
-                  for rule_id, result in sorted(per_rule.items())},
+        "rules": {
+            rule_id: rule_json(rule_id, result, per_rule) for rule_id, result in sorted(per_rule.items())
+        },
     }
 
 
-def rule_json(rule_id: str, result: RuleVerdict, per_rule: Mapping[str, RuleVerdict]
-              ) -> dict[str, Any]:
+def rule_json(rule_id: str, result: RuleVerdict, per_rule: Mapping[str, RuleVerdict]) -> dict[str, Any]:
     rule = CATALOGUE.get(rule_id)
     return {
         "level": rule.level.value if rule else None,
         "text": rule.summary if rule else None,
         "verdict": result.verdict.value,
         "blocked_by": [
-            {"rule": blocker, "verdict": (per_rule[blocker].verdict if blocker in per_rule
-                                          else Verdict.NOT_RUN).value}
+            {
+                "rule": blocker,
+                "verdict": (per_rule[blocker].verdict if blocker in per_rule else Verdict.NOT_RUN).value,
+            }
             for blocker in result.blockers
         ],
         # empty for a pass, unless its test noted what it found (the scaling probe's timings)
         "message": result.message,
         "cases": list(result.deciding.cases) if result.deciding else [],
         "caveats": [v.value for v in result.caveats],
-        "messages": list(dict.fromkeys(o.message for o in result.outcomes
-                                       if o.message and o.verdict is not Verdict.PASS)),
-        "tests": [{"id": o.test, "verdict": o.verdict.value, "message": o.message,
-                   "where": o.where, "duration": round(o.duration, 6), "blocker": o.blocker}
-                  for o in result.outcomes],
+        "messages": list(
+            dict.fromkeys(o.message for o in result.outcomes if o.message and o.verdict is not Verdict.PASS)
+        ),
+        "tests": [
+            {
+                "id": o.test,
+                "verdict": o.verdict.value,
+                "message": o.message,
+                "where": o.where,
+                "duration": round(o.duration, 6),
+                "blocker": o.blocker,
+            }
+            for o in result.outcomes
+        ],
     }
 
 
@@ -262,8 +284,7 @@ def rule_json(rule_id: str, result: RuleVerdict, per_rule: Mapping[str, RuleVerd
 def as_markdown(results: Results, strict: bool) -> str:
     """A conformance matrix (rules down, drivers across) fit for a pull-request comment."""
     drivers = sorted(results)
-    rule_ids = sorted({rule for per_rule in results.values() for rule in per_rule},
-                      key=_catalogue_order)
+    rule_ids = sorted({rule for per_rule in results.values() for rule in per_rule}, key=_catalogue_order)
     mode = "strict" if strict else "default (a failed SHOULD rule is an advisory)"
     lines = [
         "## Aalis MemoryService conformance",
@@ -275,10 +296,14 @@ def as_markdown(results: Results, strict: bool) -> str:
     ]
     for driver in drivers:
         found = counts(r.verdict for r in results[driver].values())
-        lines.append(f"| `{driver}` | {tier_cell(driver)} | "
-                     + " | ".join(str(found[v]) for v in Verdict) + " |")
-    lines += ["", "| rule | level | " + " | ".join(f"`{d}`" for d in drivers) + " |",
-              "|---|---|" + ":---:|" * len(drivers)]
+        lines.append(
+            f"| `{driver}` | {tier_cell(driver)} | " + " | ".join(str(found[v]) for v in Verdict) + " |"
+        )
+    lines += [
+        "",
+        "| rule | level | " + " | ".join(f"`{d}`" for d in drivers) + " |",
+        "|---|---|" + ":---:|" * len(drivers),
+    ]
     for rule_id in rule_ids:
         rule = CATALOGUE.get(rule_id)
         cells = []
@@ -301,8 +326,7 @@ def as_markdown(results: Results, strict: bool) -> str:
             text = first_line(result.message).replace("|", "\\|")
             state = result.verdict.value
             if result.verdict is Verdict.BLOCKED:
-                state += " by " + ", ".join(blocker_state(b, results[driver])
-                                             for b in result.blockers)
+                state += " by " + ", ".join(blocker_state(b, results[driver]) for b in result.blockers)
             lines.append(f"- `{driver}` **{rule_id}** ({state}): {text}")
     warnings = [(d, w) for d in drivers for w in tier_line(d)[1]]
     if warnings:
@@ -325,8 +349,10 @@ def write_reports(paths: list[str], results: Results, strict: bool) -> None:
         if target.suffix.lower() in (".md", ".markdown"):
             target.write_text(as_markdown(results, strict), encoding="utf-8")
         else:
-            target.write_text(json.dumps(as_json(results, strict), indent=2, sort_keys=True,
-                                         ensure_ascii=False), encoding="utf-8")
+            target.write_text(
+                json.dumps(as_json(results, strict), indent=2, sort_keys=True, ensure_ascii=False),
+                encoding="utf-8",
+            )
 
 
 __all__ = [

@@ -52,15 +52,14 @@ DESELECTED: Final = "its tests were deselected"
 class Reporter:
     """Collects rule outcomes per driver and writes the verdicts at the end of the run."""
 
-    def __init__(self, config: pytest.Config, strict: bool,
-                 selected: Callable[[str], bool] = lambda _rule: True) -> None:
+    def __init__(
+        self, config: pytest.Config, strict: bool, selected: Callable[[str], bool] = lambda _rule: True
+    ) -> None:
         self.config = config
         self.strict = strict
         #: Whether a rule is selected (``--memory-rules``); the others are reported not run.
         self.selected = selected
-        self.results: dict[str, dict[str, RuleVerdict]] = defaultdict(
-            lambda: defaultdict(RuleVerdict)
-        )
+        self.results: dict[str, dict[str, RuleVerdict]] = defaultdict(lambda: defaultdict(RuleVerdict))
         #: (test id, histories checked) of time-budgeted state-machine runs.
         self.budgeted: list[tuple[str, int]] = []
         #: (test id, outcome) of the differential run, when it ran.
@@ -97,9 +96,7 @@ class Reporter:
     # -- running: the worker judges each phase --------------------------------------------
 
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(
-        self, item: pytest.Item, call: pytest.CallInfo[None]
-    ) -> Any:
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         outcome = yield
         report: pytest.TestReport = outcome.get_result()
         leaks = fresh.take_found()
@@ -109,8 +106,20 @@ class Reporter:
             return
         leak = str(leaks[0]) if leaks else None
         stopped = self.config.stash[RUN_STATE].unusable_cause(driver)
-        judgement, change = judge(Phase(item, call, report, driver, tuple(rules), self.strict,
-                                        steps.current(), stopped, known_failures, leak))
+        judgement, change = judge(
+            Phase(
+                item,
+                call,
+                report,
+                driver,
+                tuple(rules),
+                self.strict,
+                steps.current(),
+                stopped,
+                known_failures,
+                leak,
+            )
+        )
         apply(report, change)
         report.user_properties.append((PROP_OUTCOMES, judgement))
         worst = judgement.worst
@@ -119,26 +128,21 @@ class Reporter:
             for one in judgement.outcomes:
                 rule = CATALOGUE.get(one.rule)
                 level = rule.level.value if rule else "?"
-                item.user_properties.append(
-                    (PROP_JUNIT_RULE, f"{one.rule} {level} {one.verdict.value}")
-                )
+                item.user_properties.append((PROP_JUNIT_RULE, f"{one.rule} {level} {one.verdict.value}"))
 
     def pytest_report_teststatus(self, report: pytest.TestReport) -> Any:
         judgement = judgement_of(report.user_properties)
         found = judgement.outcomes if judgement is not None else ()
         if report.skipped and any(o.verdict is Verdict.BLOCKED for o in found):
             return BLOCKED, "B", "BLOCKED"
-        if report.when == "call" and report.passed and any(
-                o.verdict is Verdict.ADVISORY for o in found):
+        if report.when == "call" and report.passed and any(o.verdict is Verdict.ADVISORY for o in found):
             return ADVISORY, "A", "ADVISORY"
         return None
 
     # -- crossing a process boundary (pytest-xdist): the records as text, and back ---------
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_report_to_serializable(
-        self, report: pytest.TestReport | pytest.CollectReport
-    ) -> Any:
+    def pytest_report_to_serializable(self, report: pytest.TestReport | pytest.CollectReport) -> Any:
         data = yield
         if isinstance(data, dict) and "user_properties" in data:
             data["user_properties"] = encode_properties(data["user_properties"])
@@ -163,8 +167,7 @@ class Reporter:
         if judgement.stopped is not None:
             self.stopped.setdefault(driver, (judgement.stopped, set()))[1].add(report.nodeid)
         if judgement.usage_error is not None:
-            self.usage_errors.setdefault(driver, (judgement.usage_error, set()))[1].add(
-                report.nodeid)
+            self.usage_errors.setdefault(driver, (judgement.usage_error, set()))[1].add(report.nodeid)
         examples = read_prop(report.user_properties, PROP_EXAMPLES)
         if report.when == "call" and examples is not None:
             self.budgeted.append((report.nodeid, examples))
@@ -178,9 +181,12 @@ class Reporter:
         fixed = []
         for driver, per_rule in sorted(self.results.items()):
             listed = known_failures(driver)
-            fixed += [f"{driver} {rule}: listed in known_failures ({listed[rule]!r}) but it "
-                      "passed; remove the entry" for rule, result in sorted(per_rule.items())
-                      if rule in listed and result.verdict is Verdict.PASS]
+            fixed += [
+                f"{driver} {rule}: listed in known_failures ({listed[rule]!r}) but it "
+                "passed; remove the entry"
+                for rule, result in sorted(per_rule.items())
+                if rule in listed and result.verdict is Verdict.PASS
+            ]
         return fixed
 
     def blocked(self) -> list[str]:
@@ -188,19 +194,27 @@ class Reporter:
         a SHOULD rule that only advisories block (a point the documents leave open never turns a
         run red, even through the open points it kept from being judged; a MUST rule left
         unjudged does, whatever blocked it)."""
+
         def advisory(per_rule: Mapping[str, RuleVerdict], rule: str) -> bool:
             found = per_rule.get(rule)
             return found is not None and found.verdict is Verdict.ADVISORY
 
         def open_point(per_rule: Mapping[str, RuleVerdict], rule: str) -> bool:
             result = per_rule[rule]
-            return (not self.strict and rule in CATALOGUE
-                    and CATALOGUE[rule].level is Level.SHOULD and bool(result.blockers)
-                    and all(advisory(per_rule, b) for b in result.blockers))
+            return (
+                not self.strict
+                and rule in CATALOGUE
+                and CATALOGUE[rule].level is Level.SHOULD
+                and bool(result.blockers)
+                and all(advisory(per_rule, b) for b in result.blockers)
+            )
 
-        return [f"{driver} {rule}" for driver, per_rule in sorted(self.results.items())
-                for rule, result in sorted(per_rule.items())
-                if result.verdict is Verdict.BLOCKED and not open_point(per_rule, rule)]
+        return [
+            f"{driver} {rule}"
+            for driver, per_rule in sorted(self.results.items())
+            for rule, result in sorted(per_rule.items())
+            if result.verdict is Verdict.BLOCKED and not open_point(per_rule, rule)
+        ]
 
     def untested(self) -> list[str]:
         """One line per driver the kit stopped using: the cause, and how many of its rules
@@ -208,31 +222,43 @@ class Reporter:
         lines = []
         for driver, (cause, tests) in sorted(self.stopped.items()):
             per_rule = self.results.get(driver, {})
-            lost = [rule for rule, result in per_rule.items()
-                    if result.verdict is Verdict.NOT_RUN
-                    and any(o.test in tests for o in result.outcomes)]
-            lines.append(f"STOPPED {driver}: the kit stopped using this driver ({first_line(cause)})"
-                         f"; {len(lost)} of its {len(per_rule)} rules could not be run, so this "
-                         "run does not judge it in full")
+            lost = [
+                rule
+                for rule, result in per_rule.items()
+                if result.verdict is Verdict.NOT_RUN and any(o.test in tests for o in result.outcomes)
+            ]
+            lines.append(
+                f"STOPPED {driver}: the kit stopped using this driver ({first_line(cause)})"
+                f"; {len(lost)} of its {len(per_rule)} rules could not be run, so this "
+                "run does not judge it in full"
+            )
         return lines
 
     def counted(self, stats: Mapping[str, list[Any]]) -> str:
         """What the two counts of a run count: the summary's are rules, pytest's line is tests
         (a test may check several rules, a rule have several tests), said with this run's
         advisories and blocked ones, which both lines count."""
+
         def rules(verdict: Verdict) -> int:
-            return sum(result.verdict is verdict for per_rule in self.results.values()
-                       for result in per_rule.values())
+            return sum(
+                result.verdict is verdict
+                for per_rule in self.results.values()
+                for result in per_rule.values()
+            )
 
         def tests(word: str) -> int:
             return len({r.nodeid for r in stats.get(word, ()) if hasattr(r, "nodeid")})
 
-        both = [f"{rules(verdict)} {verdict.value} rules and {tests(word)} {word} tests"
-                for verdict, word in ((Verdict.ADVISORY, ADVISORY), (Verdict.BLOCKED, BLOCKED))
-                if rules(verdict) or tests(word)]
-        return ("counts: the lines above count rules, pytest's line below counts tests (one test "
-                "may check several rules, one rule have several tests)"
-                + (f": here {'; '.join(both)}" if both else ""))
+        both = [
+            f"{rules(verdict)} {verdict.value} rules and {tests(word)} {word} tests"
+            for verdict, word in ((Verdict.ADVISORY, ADVISORY), (Verdict.BLOCKED, BLOCKED))
+            if rules(verdict) or tests(word)
+        ]
+        return (
+            "counts: the lines above count rules, pytest's line below counts tests (one test "
+            "may check several rules, one rule have several tests)"
+            + (f": here {'; '.join(both)}" if both else "")
+        )
 
     def usage(self) -> list[str]:
         """One line per driver whose ``fresh=`` hook handed over a store that was not empty:
@@ -241,38 +267,45 @@ class Reporter:
         for driver, (error, tests) in sorted(self.usage_errors.items()):
             first = sorted(tests)[0]
             more = f" and {len(tests) - 1} more" if len(tests) > 1 else ""
-            lines.append(f"USAGE ERROR {driver}: {first_line(error)}; {len(tests)} test(s) "
-                         f"not judged: {first}{more}")
+            lines.append(
+                f"USAGE ERROR {driver}: {first_line(error)}; {len(tests)} test(s) not judged: {first}{more}"
+            )
         return lines
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Settle every verdict (after JUnit XML is written: its rule properties are mended),
         then fail a run that is green to pytest but not to the kit."""
-        resolved = {driver: resolve_leaning(per_rule)
-                    for driver, per_rule in self.results.items()}
+        resolved = {driver: resolve_leaning(per_rule) for driver, per_rule in self.results.items()}
         xml = getattr(self.config.option, "xmlpath", None)
         if xml and any(resolved.values()):
             mend_junit(Path(xml), resolved)
-        unclean = (self.fixed_known_failures() or self.blocked() or self.untested()
-                   or self.usage())
+        unclean = self.fixed_known_failures() or self.blocked() or self.untested() or self.usage()
         if unclean and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         option = self.config.option
-        if not self.results or option.collectonly or getattr(option, "showfixtures", False) or \
-                getattr(option, "show_fixtures_per_test", False):
+        if (
+            not self.results
+            or option.collectonly
+            or getattr(option, "showfixtures", False)
+            or getattr(option, "show_fixtures_per_test", False)
+        ):
             return  # nothing was judged: a summary would read as 101 rules not run
         tr = terminalreporter
         tr.write_sep("=", "aalis memory conformance")
-        tr.write_line("strict: a failed SHOULD rule fails" if self.strict else
-                      "default mode: a failed SHOULD rule is an advisory (--memory-strict "
-                      "fails it)")
-        reports = [p for p in self.config.getoption("--memory-report") or []
-                   if not p.lower().endswith((".md", ".markdown"))]
-        hint = (f"every case: {reports[0]}" if reports
-                else "every case: --memory-report=report.json")
+        tr.write_line(
+            "strict: a failed SHOULD rule fails"
+            if self.strict
+            else "default mode: a failed SHOULD rule is an advisory (--memory-strict fails it)"
+        )
+        reports = [
+            p
+            for p in self.config.getoption("--memory-report") or []
+            if not p.lower().endswith((".md", ".markdown"))
+        ]
+        hint = f"every case: {reports[0]}" if reports else "every case: --memory-report=report.json"
         for driver, per_rule in sorted(self.results.items()):
             for line in driver_summary(driver, per_rule, hint):
                 tr.write_line(line)
@@ -286,19 +319,28 @@ class Reporter:
         for nodeid, examples in self.budgeted:
             tr.write_line(f"time budget: {nodeid} checked {examples} generated histories")
         for nodeid, outcome in self.differential:
-            tr.write_line(f"differential: {nodeid} ran one history per example against every "
-                          f"selected driver ({','.join(d for d in sorted(self.results) if '@' not in d)}):"
-                          f" {outcome}")
-        failing = sorted({rule for per_rule in self.results.values()
-                          for rule, result in per_rule.items()
-                          if result.verdict in (Verdict.FAIL, Verdict.ADVISORY)})
+            tr.write_line(
+                f"differential: {nodeid} ran one history per example against every "
+                f"selected driver ({','.join(d for d in sorted(self.results) if '@' not in d)}):"
+                f" {outcome}"
+            )
+        failing = sorted(
+            {
+                rule
+                for per_rule in self.results.values()
+                for rule, result in per_rule.items()
+                if result.verdict in (Verdict.FAIL, Verdict.ADVISORY)
+            }
+        )
         if failing:
             drivers = ",".join(d for d in sorted(self.results) if "@" not in d)
             strict = " --memory-strict" if self.strict else ""
             command = self.config.getoption("--memory-stdio-command")
-            adapter = (f" --memory-stdio-command={shlex.quote(command)}"
-                       if command and "stdio:" in drivers else "")
-            tr.write_line(f"rerun one rule: pytest --memory-driver={drivers} "
-                          f"--memory-rules={failing[0]}{strict}{adapter}")
+            adapter = (
+                f" --memory-stdio-command={shlex.quote(command)}" if command and "stdio:" in drivers else ""
+            )
+            tr.write_line(
+                f"rerun one rule: pytest --memory-driver={drivers} "
+                f"--memory-rules={failing[0]}{strict}{adapter}"
+            )
         write_reports(self.config.getoption("--memory-report") or [], self.results, self.strict)
-

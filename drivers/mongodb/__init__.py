@@ -84,8 +84,7 @@ __all__ = ["ConfigError", "HostPaths", "MongoConfig", "MongoConnectionError", "M
 
 Doc = dict[str, Any]
 Listener = (
-    CommandListener | ConnectionPoolListener | ServerHeartbeatListener | ServerListener
-    | TopologyListener
+    CommandListener | ConnectionPoolListener | ServerHeartbeatListener | ServerListener | TopologyListener
 )
 
 CONNECT_FAILED: Final = "MongoDB 连接失败(确认 MongoDB 在运行、配置项 uri 写对):"
@@ -98,9 +97,7 @@ METADATA_INDEX: Final = [("namespace", ASCENDING), ("key", ASCENDING)]
 #: The server-assigned write order of a message (a BSON timestamp), the same-millisecond tie-break.
 WRITE_SEQ_FIELD: Final = "writeSeq"
 OLDEST_FIRST: Final = [("timestamp", ASCENDING), (WRITE_SEQ_FIELD, ASCENDING), ("_id", ASCENDING)]
-NEWEST_FIRST: Final = [
-    ("timestamp", DESCENDING), (WRITE_SEQ_FIELD, DESCENDING), ("_id", DESCENDING)
-]
+NEWEST_FIRST: Final = [("timestamp", DESCENDING), (WRITE_SEQ_FIELD, DESCENDING), ("_id", DESCENDING)]
 ACTIVE: Final[Doc] = {ARCHIVED_FIELD: {"$ne": True}}
 CONVERSATION: Final[Doc] = {"kind": {"$nin": sorted(CONTROL_KINDS)}}
 #: Limits above this are "everything" (the server wants 64-bit skip/limit values).
@@ -129,9 +126,7 @@ def _check_size(document: Doc, what: str) -> None:
     """Refuse a document MongoDB would refuse, before anything of the call is sent."""
     size = len(bson.encode(document))
     if size > MAX_BSON_BYTES:
-        raise ValueError(
-            f"{what}: {size} bytes as a MongoDB document, over the {MAX_BSON_BYTES}-byte limit"
-        )
+        raise ValueError(f"{what}: {size} bytes as a MongoDB document, over the {MAX_BSON_BYTES}-byte limit")
 
 
 def _is_duplicate_key(exc: Exception) -> bool:
@@ -235,8 +230,9 @@ class MongoMemory:
                 await database.command("ping")
                 await store._create_indexes()
                 if host_paths is not None:
-                    await check_owner(database, store.metadata_collection, host_paths, label,
-                                      config.claim_from, log)
+                    await check_owner(
+                        database, store.metadata_collection, host_paths, label, config.claim_from, log
+                    )
             except PyMongoError as exc:
                 failure = redact(f"{type(exc).__name__}: {exc}")
             if failure is not None:
@@ -393,9 +389,7 @@ class MongoMemory:
             return []
         keep = sem.cross_session_filter(query)
         cursor = self.messages_collection.find(_cross_session_query(query)).sort(NEWEST_FIRST)
-        hits = await _take(
-            cursor.batch_size(wanted), wanted, lambda d, m: keep(d[SESSION_FIELD], m)
-        )
+        hits = await _take(cursor.batch_size(wanted), wanted, lambda d, m: keep(d[SESSION_FIELD], m))
         return [RecentMessageRecord(d[SESSION_FIELD], m) for d, m in reversed(hits)]
 
     async def update_message_content(
@@ -434,13 +428,10 @@ class MongoMemory:
                 return 0  # deleted or archived meanwhile: no longer in the window
             doc = fresh
         raise MongoWriteConflict(
-            f"update_message_content: message {doc['_id']} kept changing under "
-            f"{_RETRIES} attempts"
+            f"update_message_content: message {doc['_id']} kept changing under {_RETRIES} attempts"
         )
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         session_id = sem.check_session_id(session_id)
         doomed = sem.check_timestamps(timestamps)
         if not doomed:
@@ -469,8 +460,9 @@ class MongoMemory:
             key, data = doc.get("key"), doc.get("data")
             if not isinstance(key, str) or not isinstance(data, dict):
                 self._log.warning(
-                    "metadata entry %s/%s skipped: its data is not an object (written outside "
-                    "this driver?)", namespace, key,
+                    "metadata entry %s/%s skipped: its data is not an object (written outside this driver?)",
+                    namespace,
+                    key,
                 )
                 continue
             stamp = date_ms(doc.get("updatedAt"))
@@ -479,9 +471,7 @@ class MongoMemory:
 
     async def list_metadata_keys(self, namespace: str) -> list[str]:
         namespace = sem.check_namespace(namespace)
-        cursor = self.metadata_collection.find(
-            {"namespace": namespace}, projection={"key": 1, "_id": 0}
-        )
+        cursor = self.metadata_collection.find({"namespace": namespace}, projection={"key": 1, "_id": 0})
         return sorted([doc["key"] async for doc in cursor if isinstance(doc.get("key"), str)])
 
     async def delete_metadata(self, namespace: str, key: str) -> None:
@@ -504,8 +494,10 @@ class MongoMemory:
         ]
         for op, data in payloads:
             if data is not None:
-                _check_size({"namespace": op.namespace, "key": op.key, "data": data},
-                            f"metadata {op.namespace}/{op.key}")
+                _check_size(
+                    {"namespace": op.namespace, "key": op.key, "data": data},
+                    f"metadata {op.namespace}/{op.key}",
+                )
         async with self._writes:
             for attempt in range(_RETRIES):
                 try:
@@ -541,9 +533,7 @@ class MongoMemory:
         if not keys:
             return {}
         query = {"$or": [{"namespace": ns, "key": key} for ns, key in sorted(keys)]}
-        cursor = self.metadata_collection.find(
-            query, projection={"namespace": 1, "key": 1, "updatedAt": 1}
-        )
+        cursor = self.metadata_collection.find(query, projection={"namespace": 1, "key": 1, "updatedAt": 1})
         return {(d["namespace"], d["key"]): date_ms(d.get("updatedAt")) async for d in cursor}
 
 

@@ -144,9 +144,7 @@ class MongoConfig:
     """The driver's settings (the camelCase names of a host config file map onto these)."""
 
     #: A secret (it may carry credentials): never shown unredacted in reprs or logs.
-    uri: str = attrs.field(
-        default=DEFAULT_URI, validator=_string("uri", empty=False), repr=redact_uri
-    )
+    uri: str = attrs.field(default=DEFAULT_URI, validator=_string("uri", empty=False), repr=redact_uri)
     #: Empty: derived from the data directory and the instance.
     database: str = attrs.field(default="", validator=_string("database", empty=True))
     #: Empty normally; ``"unowned"`` or the old data directory to take a database over once.
@@ -174,8 +172,7 @@ class MongoConfig:
         unknown = sorted(set(raw) - set(CAMEL_FIELDS))
         if unknown:
             raise ConfigError(
-                f"unknown MongoDB setting(s) {', '.join(unknown)}; known: "
-                f"{', '.join(CAMEL_FIELDS)}"
+                f"unknown MongoDB setting(s) {', '.join(unknown)}; known: {', '.join(CAMEL_FIELDS)}"
             )
         return cls(**{CAMEL_FIELDS[key]: value for key, value in raw.items()})
 

@@ -55,8 +55,10 @@ def claim(config: MongoConfig, database: str, holder: str) -> DatabaseClaim:
         current = _HOLDERS.get((config.uri, fold(database)))
         if current is not None:
             holder_name, spelled = current
-            same = "" if spelled == database else (
-                f" as {spelled!r} (MongoDB treats names differing only in case as one database)"
+            same = (
+                ""
+                if spelled == database
+                else (f" as {spelled!r} (MongoDB treats names differing only in case as one database)")
             )
             raise ConfigError(
                 f"MongoDB database {database!r} is already used by {holder_name}{same} under the "
@@ -64,4 +66,3 @@ def claim(config: MongoConfig, database: str, holder: str) -> DatabaseClaim:
             )
         _HOLDERS[(config.uri, fold(database))] = (holder, database)
     return DatabaseClaim(config, database, holder)
-

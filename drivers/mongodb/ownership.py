@@ -93,8 +93,7 @@ async def check_owner(
                     f"claim_from: {UNOWNED} once, then remove it"
                 )
             if await _write(meta, me, None):
-                log.info("MongoDB database %r now belongs to %s (%s)", db.name, me.data_dir,
-                         me.instance)
+                log.info("MongoDB database %r now belongs to %s (%s)", db.name, me.data_dir, me.instance)
                 return
             continue
         recorded = Owner.parse(doc.get("data"))
@@ -114,7 +113,12 @@ async def check_owner(
                 f"and set claim_from: {recorded.data_dir} once, else set another database"
             )
         if await _write(meta, me, doc):
-            log.warning("MongoDB database %r claimed for %s (%s), was %s", db.name, me.data_dir,
-                        me.instance, recorded or "a broken owner record")
+            log.warning(
+                "MongoDB database %r claimed for %s (%s), was %s",
+                db.name,
+                me.data_dir,
+                me.instance,
+                recorded or "a broken owner record",
+            )
             return
     raise ConfigError(f"MongoDB database {db.name!r}: its owner record kept changing; retry")

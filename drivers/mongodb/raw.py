@@ -23,6 +23,4 @@ async def plant_metadata(
         doc["data"] = data
     if updated_at is not OMIT:
         doc["updatedAt"] = updated_at
-    await store.metadata_collection.replace_one(
-        {"namespace": namespace, "key": key}, doc, upsert=True
-    )
+    await store.metadata_collection.replace_one({"namespace": namespace, "key": key}, doc, upsert=True)

@@ -25,12 +25,22 @@ from aalis_memory.drivers.registrations import plant_inmemory
 from aalis_memory.types import MetadataPut
 
 #: Modules that declare broken drivers (one per rule group, each owned by its suite module).
-MODULES: Final = ("messages", "metadata", "clearing", "catalogue", "robustness", "strength",
-                  "masking", "cascades", "cross_session", "aspects", "misses", "slow")
-
-INMEMORY_CAPS: Final = Capabilities(
-    ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic"
+MODULES: Final = (
+    "messages",
+    "metadata",
+    "clearing",
+    "catalogue",
+    "robustness",
+    "strength",
+    "masking",
+    "cascades",
+    "cross_session",
+    "aspects",
+    "misses",
+    "slow",
 )
+
+INMEMORY_CAPS: Final = Capabilities(ordering="write", metadata_atomicity="atomic", archive_atomicity="atomic")
 
 C = TypeVar("C", bound=type)
 
@@ -54,7 +64,9 @@ BROKEN: dict[str, Broken] = {}
 
 
 def broken(
-    name: str, *rule_ids: str, capabilities: Capabilities = INMEMORY_CAPS,
+    name: str,
+    *rule_ids: str,
+    capabilities: Capabilities = INMEMORY_CAPS,
     checks_arguments: bool = True,
     examples_miss: tuple[str, ...] = (),
 ) -> Callable[[C], C]:
@@ -68,8 +80,9 @@ def broken(
         if not set(examples_miss) <= set(rule_ids):
             raise ValueError(f"broken driver {name!r}: examples_miss names undeclared rules")
         doc = (cls.__doc__ or "").strip().split("\n")[0]
-        BROKEN[name] = Broken(name, frozenset(rule_ids), cls, capabilities, doc, checks_arguments,
-                              frozenset(examples_miss))
+        BROKEN[name] = Broken(
+            name, frozenset(rule_ids), cls, capabilities, doc, checks_arguments, frozenset(examples_miss)
+        )
         return cls
 
     return register
@@ -84,23 +97,35 @@ def load_all() -> dict[str, Broken]:
 #: Why a broken driver that does not declare PERF-01 skips the quick scaling probe: its bug is
 #: elsewhere, and its other code reads plainly, a scan here and there (a scan is what PERF-01
 #: would see, a second bug where the driver declares one).
-NOT_FOR_SPEED: Final = ("a one-bug driver whose other code is written plainly, not for speed "
-                        "(the slow ones of broken_drivers.slow run the probe)")
+NOT_FOR_SPEED: Final = (
+    "a one-bug driver whose other code is written plainly, not for speed "
+    "(the slow ones of broken_drivers.slow run the probe)"
+)
 
 
 def registration(entry: Broken) -> DriverRegistration:
     """``entry`` as the driver ``broken-NAME`` (``plugin.py`` adds every one to the registry)."""
     return store_registration(
-        f"broken-{entry.name}", entry.store_class, entry.capabilities, entry.why,
+        f"broken-{entry.name}",
+        entry.store_class,
+        entry.capabilities,
+        entry.why,
         checks_arguments=entry.checks_arguments,
         raw=hasattr(entry.store_class, "plant_raw_metadata"),
         skip_quick_scaling=None if "PERF-01" in entry.breaks else NOT_FOR_SPEED,
     )
 
 
-def store_registration(name: str, store_class: type, capabilities: Capabilities,
-                       description: str, *, checks_arguments: bool = True, raw: bool = True,
-                       skip_quick_scaling: str | None = None) -> DriverRegistration:
+def store_registration(
+    name: str,
+    store_class: type,
+    capabilities: Capabilities,
+    description: str,
+    *,
+    checks_arguments: bool = True,
+    raw: bool = True,
+    skip_quick_scaling: str | None = None,
+) -> DriverRegistration:
     """A store class taking the reference keyword arguments as the driver ``name``, behind the
     reference argument checks unless ``checks_arguments`` is off, with raw access if ``raw``
     (``skip_quick_scaling``: see ``DriverRegistration``)."""
@@ -114,8 +139,11 @@ def store_registration(name: str, store_class: type, capabilities: Capabilities,
         await store.close()
 
     return DriverRegistration(
-        name=name, factory=factory, capabilities=capabilities,
-        raw_metadata=plant_inmemory if raw else None, description=description,
+        name=name,
+        factory=factory,
+        capabilities=capabilities,
+        raw_metadata=plant_inmemory if raw else None,
+        description=description,
         skip_quick_scaling=skip_quick_scaling,
     )
 
@@ -153,14 +181,19 @@ def _payload_is_object(data: object) -> None:
         raise TypeError(f"metadata data must be a dict, got {type(data).__name__}")
 
 
-def _range(session_id: object, from_ts: object, to_ts: object, roles: object = None,
-           exclude_kinds: object = None, *_: object) -> None:
+def _range(
+    session_id: object,
+    from_ts: object,
+    to_ts: object,
+    roles: object = None,
+    exclude_kinds: object = None,
+    *_: object,
+) -> None:
     sem.check_session_id(session_id)
     sem.check_range(from_ts, to_ts, roles, exclude_kinds)
 
 
-def _rewrite(session_id: object, old_text: object, new_text: object, *_: object,
-             **__: object) -> None:
+def _rewrite(session_id: object, old_text: object, new_text: object, *_: object, **__: object) -> None:
     """Types and text only: an empty ``old_text`` is what update-accepts-empty-old-text gets
     wrong on purpose."""
     sem.check_session_id(session_id)
@@ -182,12 +215,22 @@ def _query(query: object, *_: object, **__: object) -> None:
 #: The argument checks of each contract method (limits, counts and payload contents are left
 #: to the store: the broken drivers of those rules get them wrong on purpose).
 _CHECKS: Final[dict[str, Callable[..., None]]] = {
-    "save_message": _save_message, "get_history": _session, "count_history": _session,
-    "get_full_history": _session, "archive_span": _session, "clear_session": _session,
-    "get_messages_by_session_range": _range, "update_message_content": _rewrite,
-    "delete_messages_by_timestamps": _delete, "get_recent_messages_across_sessions": _query,
-    "save_metadata": _save_metadata, "get_metadata": _key, "delete_metadata": _key,
-    "list_metadata": _namespace, "list_metadata_keys": _namespace, "commit_metadata": _commit,
+    "save_message": _save_message,
+    "get_history": _session,
+    "count_history": _session,
+    "get_full_history": _session,
+    "archive_span": _session,
+    "clear_session": _session,
+    "get_messages_by_session_range": _range,
+    "update_message_content": _rewrite,
+    "delete_messages_by_timestamps": _delete,
+    "get_recent_messages_across_sessions": _query,
+    "save_metadata": _save_metadata,
+    "get_metadata": _key,
+    "delete_metadata": _key,
+    "list_metadata": _namespace,
+    "list_metadata_keys": _namespace,
+    "commit_metadata": _commit,
 }
 
 

@@ -66,12 +66,16 @@ class DropsCustomKinds(InMemoryMemory):
         return _control_kinds_only(await super().get_full_history(session_id, limit))
 
     async def get_messages_by_session_range(
-        self, session_id: str, from_ts: int | float, to_ts: int | float,
-        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
-        return _control_kinds_only(await super().get_messages_by_session_range(
-            session_id, from_ts, to_ts, roles, exclude_kinds
-        ))
+        return _control_kinds_only(
+            await super().get_messages_by_session_range(session_id, from_ts, to_ts, roles, exclude_kinds)
+        )
 
 
 @broken("update-restamps", "UPD-04")
@@ -104,6 +108,9 @@ class NullReasoningOnFullReads(InMemoryMemory):
     reasoning_content, with reasoning_content None (an absent field returned as null)."""
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
-        return [attrs.evolve(m, reasoning_content=None)
-                if m.content is None and m.reasoning_content is ABSENT else m
-                for m in await super().get_full_history(session_id, limit)]
+        return [
+            attrs.evolve(m, reasoning_content=None)
+            if m.content is None and m.reasoning_content is ABSENT
+            else m
+            for m in await super().get_full_history(session_id, limit)
+        ]

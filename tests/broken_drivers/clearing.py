@@ -38,8 +38,6 @@ class ListUnreadableAsEmpty(InMemoryMemory):
 
     async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
         return [
-            MetadataEntry(
-                key=key, data=sem.decode_object(stored.text) or {}, updated_at=stored.updated_at
-            )
+            MetadataEntry(key=key, data=sem.decode_object(stored.text) or {}, updated_at=stored.updated_at)
             for key, stored in sorted(self._metadata.get(namespace, {}).items())
         ]

@@ -56,12 +56,14 @@ def control(
 
 def registration(entry: Control) -> DriverRegistration:
     """``entry`` as the driver ``control-NAME``, behind the reference argument checks."""
-    return store_registration(f"control-{entry.name}", entry.store_class, entry.capabilities,
-                              entry.why)
+    return store_registration(f"control-{entry.name}", entry.store_class, entry.capabilities, entry.why)
 
 
-@control("no-range-cap", expected={"RANGE-01": "excluded by tier"},
-         capabilities=attrs.evolve(INMEMORY_CAPS, range_cap=False))
+@control(
+    "no-range-cap",
+    expected={"RANGE-01": "excluded by tier"},
+    capabilities=attrs.evolve(INMEMORY_CAPS, range_cap=False),
+)
 class NoRangeCap(InMemoryMemory):
     """Has no range cap and says so (range_cap=False): a range read returns every match."""
 
@@ -93,8 +95,9 @@ class LenientJson(InMemoryMemory):
     but encodes a whole batch before writing any of it: every batch is all or nothing."""
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
-        texts = [LENIENT.encode(op.data) if isinstance(op, MetadataPut) else None
-                 for op in sem.check_ops(ops)]  # any refusal happens here, before any write
+        texts = [
+            LENIENT.encode(op.data) if isinstance(op, MetadataPut) else None for op in sem.check_ops(ops)
+        ]  # any refusal happens here, before any write
         for op, text in zip(ops, texts, strict=True):
             if text is None:
                 self._delete(op.namespace, op.key)

@@ -26,8 +26,7 @@ from aalis_memory.drivers.sqlite import SqliteMemory, _insert_message
 T = TypeVar("T")
 #: The round trip of one statement to a database server on the same machine.
 ROUND_TRIP_S: Final = 0.0003
-ATOMIC: Final = Capabilities(ordering="timestamp", metadata_atomicity="atomic",
-                             archive_atomicity="atomic")
+ATOMIC: Final = Capabilities(ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic")
 
 
 class CommitPerRow(SqliteMemory):
@@ -72,9 +71,11 @@ def _insert_many(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> No
 
 def _opener(cls: type[SqliteMemory]) -> Callable[[DriverContext], AsyncIterator[SqliteMemory]]:
     async def reopen(ctx: DriverContext) -> AsyncIterator[SqliteMemory]:
-        store = await cls.open(ctx.tmp_path / "memory.sqlite3",
-                               range_query_limit=ctx.range_query_limit,
-                               cross_session_max_limit=ctx.cross_session_max_limit)
+        store = await cls.open(
+            ctx.tmp_path / "memory.sqlite3",
+            range_query_limit=ctx.range_query_limit,
+            cross_session_max_limit=ctx.cross_session_max_limit,
+        )
         yield store
         await store.close()
 
@@ -135,27 +136,47 @@ def mark_cleaned(ctx: DriverContext) -> None:
     (ctx.tmp_path / CLEANED_MARK).write_text("")
 
 
-add_registration(DriverRegistration(
-    name=CLEANED, factory=_fresh_sqlite, capabilities=ATOMIC, reopen=_fresh_sqlite,
-    crash_cleanup=mark_cleaned, description="SQLite with a crash_cleanup hook",
-))
+add_registration(
+    DriverRegistration(
+        name=CLEANED,
+        factory=_fresh_sqlite,
+        capabilities=ATOMIC,
+        reopen=_fresh_sqlite,
+        crash_cleanup=mark_cleaned,
+        description="SQLite with a crash_cleanup hook",
+    )
+)
 
-add_registration(DriverRegistration(
-    name="broken-crash-unopenable-after-kill", factory=_fresh_sqlite, capabilities=ATOMIC,
-    reopen=reopen_refusing_existing,
-    description="reopen opens an empty folder but not the one a killed writer left",
-))
+add_registration(
+    DriverRegistration(
+        name="broken-crash-unopenable-after-kill",
+        factory=_fresh_sqlite,
+        capabilities=ATOMIC,
+        reopen=reopen_refusing_existing,
+        description="reopen opens an empty folder but not the one a killed writer left",
+    )
+)
 
-add_registration(DriverRegistration(
-    name=REFUSES_EMPTY, factory=_fresh_sqlite, capabilities=ATOMIC, reopen=reopen_refusing_empty,
-    description="reopen refuses an empty folder (the kit starts its writers on one)",
-))
+add_registration(
+    DriverRegistration(
+        name=REFUSES_EMPTY,
+        factory=_fresh_sqlite,
+        capabilities=ATOMIC,
+        reopen=reopen_refusing_empty,
+        description="reopen refuses an empty folder (the kit starts its writers on one)",
+    )
+)
 
 for _name, _hook, _cls in (
     ("broken-crash-commit-per-row", reopen_commit_per_row, CommitPerRow),
     ("broken-crash-acks-before-writing", reopen_acks_before_writing, AcksBeforeWriting),
 ):
-    add_registration(DriverRegistration(
-        name=_name, factory=_hook, capabilities=ATOMIC, reopen=_hook,
-        description=(_cls.__doc__ or "").split("\n")[0],
-    ))
+    add_registration(
+        DriverRegistration(
+            name=_name,
+            factory=_hook,
+            capabilities=ATOMIC,
+            reopen=_hook,
+            description=(_cls.__doc__ or "").split("\n")[0],
+        )
+    )

@@ -63,13 +63,14 @@ class StaleCount(InMemoryMemory):
 class CountStaleAfterDelete(StaleCount):
     """count_history still counts the conversation messages that delete_messages_by_timestamps removed."""
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         doomed = set(timestamps)
-        self.forget(session_id, sem.count_conversation(
-            s.message for s in self._active(session_id) if s.message.timestamp in doomed
-        ))
+        self.forget(
+            session_id,
+            sem.count_conversation(
+                s.message for s in self._active(session_id) if s.message.timestamp in doomed
+            ),
+        )
         return await super().delete_messages_by_timestamps(session_id, timestamps)
 
 

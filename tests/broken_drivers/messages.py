@@ -126,8 +126,7 @@ class CrossLimitClamped(InMemoryMemory):
 
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
         wanted = max(1, min(query.limit, self.cross_session_max_limit))
-        return _cross(self, attrs.evolve(query, limit=math.inf), sem.cross_session_filter(query),
-                      cap=wanted)
+        return _cross(self, attrs.evolve(query, limit=math.inf), sem.cross_session_filter(query), cap=wanted)
 
 
 # -- saving and reading --------------------------------------------------------------------------
@@ -269,9 +268,13 @@ class SameMillisecondReversed(InMemoryMemory):
         stored.insert(index, newest)
 
 
-@broken("claims-timestamp-order", "HIST-02", "ARCH-01", "FULL-02",
-        capabilities=Capabilities(ordering="timestamp", metadata_atomicity="atomic",
-                                  archive_atomicity="atomic"))
+@broken(
+    "claims-timestamp-order",
+    "HIST-02",
+    "ARCH-01",
+    "FULL-02",
+    capabilities=Capabilities(ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"),
+)
 class ClaimsTimestampOrder(InMemoryMemory):
     """The write-ordered reference store declared as timestamp-ordered: late arrivals misplace.
 
@@ -318,7 +321,7 @@ class ControlByRole(InMemoryMemory):
             if not _control_by_role(active[index]):
                 seen += 1
                 if seen > effective:
-                    return self._copy_out(active[index + 1:])
+                    return self._copy_out(active[index + 1 :])
         return self._copy_out(active)
 
     async def count_history(self, session_id: str) -> int:
@@ -504,9 +507,7 @@ class FullHistoryArchivedFirst(InMemoryMemory):
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
         stored = self._sessions.get(session_id, [])
-        every = [s.message for s in stored if s.archived] + [
-            s.message for s in stored if not s.archived
-        ]
+        every = [s.message for s in stored if s.archived] + [s.message for s in stored if not s.archived]
         return self._copy_out(sem.newest(every, effective))
 
 
@@ -592,7 +593,10 @@ class Ranging(InMemoryMemory):
         return list(self._sessions.get(session_id, ()))
 
     def _keep(
-        self, from_ts: float, to_ts: float, roles: Sequence[str] | None,
+        self,
+        from_ts: float,
+        to_ts: float,
+        roles: Sequence[str] | None,
         exclude_kinds: Sequence[str] | None,
     ) -> Callable[[Message], bool]:
         return sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
@@ -630,7 +634,10 @@ class RangeUpperExclusive(Ranging):
     """The range is half-open: to_ts itself is left out."""
 
     def _keep(
-        self, from_ts: float, to_ts: float, roles: Sequence[str] | None,
+        self,
+        from_ts: float,
+        to_ts: float,
+        roles: Sequence[str] | None,
         exclude_kinds: Sequence[str] | None,
     ) -> Callable[[Message], bool]:
         base = super()._keep(from_ts, to_ts, roles, exclude_kinds)
@@ -642,7 +649,10 @@ class RangeRolesIgnored(Ranging):
     """The range read ignores roles."""
 
     def _keep(
-        self, from_ts: float, to_ts: float, roles: Sequence[str] | None,
+        self,
+        from_ts: float,
+        to_ts: float,
+        roles: Sequence[str] | None,
         exclude_kinds: Sequence[str] | None,
     ) -> Callable[[Message], bool]:
         return super()._keep(from_ts, to_ts, None, exclude_kinds)
@@ -669,7 +679,10 @@ class RangeExcludeDropsKindless(Ranging):
     """exclude_kinds also drops kind-less messages (SQL's `kind NOT IN (...)` with NULL kinds)."""
 
     def _keep(
-        self, from_ts: float, to_ts: float, roles: Sequence[str] | None,
+        self,
+        from_ts: float,
+        to_ts: float,
+        roles: Sequence[str] | None,
         exclude_kinds: Sequence[str] | None,
     ) -> Callable[[Message], bool]:
         base = super()._keep(from_ts, to_ts, roles, exclude_kinds)
@@ -734,9 +747,7 @@ class CrossSinceExclusive(InMemoryMemory):
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
         base = sem.cross_session_filter(query)
         since = query.since_ts
-        return _cross(
-            self, query, lambda s, m: base(s, m) and (since is None or (m.timestamp or 0) > since)
-        )
+        return _cross(self, query, lambda s, m: base(s, m) and (since is None or (m.timestamp or 0) > since))
 
 
 @broken("cross-excluded-sessions-ignored", "CROSS-05")
@@ -793,8 +804,7 @@ class RewriteVariant(InMemoryMemory):
         changed = 0
         for stored in self.window(session_id, old_text, effective):
             content = stored.message.content
-            rewritten = self.rewrite(content, old_text, new_text) if isinstance(content, str) \
-                else None
+            rewritten = self.rewrite(content, old_text, new_text) if isinstance(content, str) else None
             if rewritten is not None:
                 stored.message = self.stored_after(stored.message, rewritten)
                 changed += 1
@@ -806,9 +816,14 @@ class UpdateNewestMatching(RewriteVariant):
     """The window is the newest N *matching* messages, archived ones included (old SQL query)."""
 
     def window(self, session_id: str, old_text: str, effective: int | float) -> list[Any]:
-        return sem.newest([s for s in self._sessions.get(session_id, ())
-                           if isinstance(s.message.content, str)
-                           and old_text in s.message.content], effective)
+        return sem.newest(
+            [
+                s
+                for s in self._sessions.get(session_id, ())
+                if isinstance(s.message.content, str) and old_text in s.message.content
+            ],
+            effective,
+        )
 
 
 @broken("update-counts-matches", "UPD-02")
@@ -848,9 +863,7 @@ class UpdateAcceptsEmptyOldText(RewriteVariant):
 class DeleteActiveOnly(InMemoryMemory):
     """delete_messages_by_timestamps never reaches archived messages."""
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         doomed = set(timestamps)
         stored = self._sessions.get(session_id, [])
         survivors = [s for s in stored if s.archived or s.message.timestamp not in doomed]
@@ -862,9 +875,7 @@ class DeleteActiveOnly(InMemoryMemory):
 class DeleteEmptyListRaises(InMemoryMemory):
     """An empty list builds `timestamp IN ()`, which the database rejects."""
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         if not timestamps:
             raise ValueError("near ')': syntax error")
         return await super().delete_messages_by_timestamps(session_id, timestamps)
@@ -874,9 +885,7 @@ class DeleteEmptyListRaises(InMemoryMemory):
 class DeleteEverySession(InMemoryMemory):
     """delete_messages_by_timestamps forgets the session filter."""
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         removed = 0
         for sid in list(self._sessions):
             removed += await super().delete_messages_by_timestamps(sid, timestamps)
@@ -888,12 +897,11 @@ class DeleteReachesOtherArchives(InMemoryMemory):
     """delete_messages_by_timestamps filters active rows by session but the archive by timestamp
     alone: archived messages of every other session with a listed timestamp go too."""
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         doomed = set(timestamps)
         for sid, stored in self._sessions.items():
             if sid != session_id:
-                self._sessions[sid] = [s for s in stored
-                                       if not (s.archived and s.message.timestamp in doomed)]
+                self._sessions[sid] = [
+                    s for s in stored if not (s.archived and s.message.timestamp in doomed)
+                ]
         return await super().delete_messages_by_timestamps(session_id, timestamps)

@@ -80,9 +80,7 @@ class UpdatedAtFrozen(InMemoryMemory):
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
         previous = {
-            (ns, key): meta.updated_at
-            for ns, space in self._metadata.items()
-            for key, meta in space.items()
+            (ns, key): meta.updated_at for ns, space in self._metadata.items() for key, meta in space.items()
         }
         await super().commit_metadata(ops)
         for (ns, key), stamp in previous.items():
@@ -151,7 +149,8 @@ class DropsDollarKeys(InMemoryMemory):
         await super().commit_metadata(
             [
                 MetadataPut(op.namespace, op.key, _drop_dollar_keys(op.data))
-                if isinstance(op, MetadataPut) else op
+                if isinstance(op, MetadataPut)
+                else op
                 for op in ops
             ]
         )
@@ -185,8 +184,10 @@ class KeepsPythonObjects(InMemoryMemory):
 
     async def list_metadata(self, namespace: str) -> list[MetadataEntry]:
         space = self._metadata.get(namespace, {})
-        return [attrs.evolve(e, data=self._object(namespace, e.key, space[e.key]) or e.data)
-                for e in await super().list_metadata(namespace)]
+        return [
+            attrs.evolve(e, data=self._object(namespace, e.key, space[e.key]) or e.data)
+            for e in await super().list_metadata(namespace)
+        ]
 
 
 @broken("meta-save-lenient-json", "META-08", "INPUT-04", "INPUT-07")
@@ -284,10 +285,9 @@ class AppliesPrefix(InMemoryMemory):
 
 
 @broken(
-    "commit-ordered-applies-prefix", "COMMIT-07",
-    capabilities=Capabilities(
-        ordering="write", metadata_atomicity="ordered", archive_atomicity="atomic"
-    ),
+    "commit-ordered-applies-prefix",
+    "COMMIT-07",
+    capabilities=Capabilities(ordering="write", metadata_atomicity="ordered", archive_atomicity="atomic"),
 )
 class OrderedAppliesPrefix(AppliesPrefix):
     """Declares the ordered tier, which still must reject a bad payload before writing."""

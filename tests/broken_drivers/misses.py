@@ -51,8 +51,8 @@ class CrossFetchLimitTimes8(InMemoryMemory):
         query = sem.check_query(query)
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         fetched = self._newest_across_sessions(
-            math.inf if limit == math.inf else limit * OVERFETCH,
-            lambda _session_id, s: not s.archived)
+            math.inf if limit == math.inf else limit * OVERFETCH, lambda _session_id, s: not s.archived
+        )
         keep = sem.cross_session_filter(query)
         hits = [record for record in fetched if keep(record.session_id, record.message)]
         return sem.newest(hits, min(limit, self.cross_session_max_limit))
@@ -79,7 +79,8 @@ class RangeFetchCapTimes8(InMemoryMemory):
         session_id = sem.check_session_id(session_id)
         from_ts, to_ts, roles, exclude_kinds = sem.check_range(from_ts, to_ts, roles, exclude_kinds)
         in_range = sem.range_filter(from_ts, to_ts, None, None)
-        rows = sorted((s.message for s in self._sessions.get(session_id, ()) if in_range(s.message)),
-                      key=sem.stamp)[: self.range_query_limit * OVERFETCH]
+        rows = sorted(
+            (s.message for s in self._sessions.get(session_id, ()) if in_range(s.message)), key=sem.stamp
+        )[: self.range_query_limit * OVERFETCH]
         keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
         return self._copy_out([m for m in rows if keep(m)][: self.range_query_limit])

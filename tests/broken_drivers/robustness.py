@@ -47,8 +47,9 @@ class QueryInjection(InMemoryMemory):
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
-        active = [s.message for name in self._selected(session_id)
-                  for s in self._sessions[name] if not s.archived]
+        active = [
+            s.message for name in self._selected(session_id) for s in self._sessions[name] if not s.archived
+        ]
         return copy.deepcopy(sem.history_window(active, effective))
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
@@ -67,8 +68,9 @@ class QueryInjection(InMemoryMemory):
             del self._sessions[name]
 
     async def list_metadata_keys(self, namespace: str) -> list[str]:
-        return sorted(key for name, space in self._metadata.items() if _matches(name, namespace)
-                      for key in space)
+        return sorted(
+            key for name, space in self._metadata.items() if _matches(name, namespace) for key in space
+        )
 
 
 @broken("conc-lost-rewrite", "CONC-01")
@@ -169,15 +171,12 @@ def _number_or_bool(value: object) -> int | float:
 class DeleteBoolAsNumber(InMemoryMemory):
     """delete_messages_by_timestamps(s, [True]) deletes the message at 1 ms (True == 1)."""
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         doomed = {_number_or_bool(ts) for ts in timestamps}
         stored = self._sessions.get(sem.check_session_id(session_id), [])
         survivors = [s for s in stored if s.message.timestamp not in doomed]
         self._sessions[session_id] = survivors
         return len(stored) - len(survivors)
-
 
 
 @broken("conc-save-lost", "CONC-06")
@@ -241,8 +240,7 @@ class StampFromStaleRead(InMemoryMemory):
         stamps = {}
         for op, _ in batch:
             old = self._metadata.get(op.namespace, {}).get(op.key)
-            stamps[(op.namespace, op.key)] = sem.next_updated_at(
-                None if old is None else old.updated_at)
+            stamps[(op.namespace, op.key)] = sem.next_updated_at(None if old is None else old.updated_at)
         # The round trip of a real backend, its length depending on the payload's bytes.
         for _ in range(sum(sum((text or "").encode()) for _, text in batch) % 3):
             await asyncio.sleep(0)
@@ -264,7 +262,10 @@ class BigContentCut(InMemoryMemory):
     nor refused."""
 
     async def save_message(self, session_id: str, message: Message) -> None:
-        if isinstance(message, Message) and isinstance(message.content, str) \
-                and len(message.content) > CUT_AT:
+        if (
+            isinstance(message, Message)
+            and isinstance(message.content, str)
+            and len(message.content) > CUT_AT
+        ):
             message = attrs.evolve(message, content=message.content[:CUT_AT])
         await super().save_message(session_id, message)

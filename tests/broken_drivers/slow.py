@@ -39,6 +39,5 @@ class HistorySortsTheSession(InMemoryMemory):
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         session_id = sem.check_session_id(session_id)
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
-        every = sorted(self._active(session_id),
-                       key=lambda stored: (sem.stamp(stored.message), stored.seq))
+        every = sorted(self._active(session_id), key=lambda stored: (sem.stamp(stored.message), stored.seq))
         return self._copy_out(sem.history_window([s.message for s in every], effective))

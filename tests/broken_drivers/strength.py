@@ -110,9 +110,7 @@ class SortedAsIntegers(Ranging):
         return int(sem.stamp(message))
 
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
-        records = await super().get_recent_messages_across_sessions(
-            attrs.evolve(query, limit=math.inf)
-        )
+        records = await super().get_recent_messages_across_sessions(attrs.evolve(query, limit=math.inf))
         records.sort(key=lambda r: int(sem.stamp(r.message)))
         limit = sem.check_limit(query.limit, sem.DEFAULT_CROSS_SESSION_MAX_LIMIT, "query.limit")
         return sem.newest(records, min(limit, self.cross_session_max_limit))
@@ -127,8 +125,12 @@ class RangeZeroUnbounded(InMemoryMemory):
     """
 
     async def get_messages_by_session_range(
-        self, session_id: str, from_ts: int | float, to_ts: int | float,
-        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
         return await super().get_messages_by_session_range(
             session_id, from_ts or -math.inf, to_ts or math.inf, roles, exclude_kinds
@@ -157,9 +159,7 @@ class DeleteRounds(InMemoryMemory):
     "an infinite timestamp to delete matches no message" (round(inf) raises OverflowError).
     """
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         doomed = {round(ts) for ts in timestamps}
         stored = self._sessions.get(session_id, [])
         survivors = [s for s in stored if round(sem.stamp(s.message)) not in doomed]
@@ -173,22 +173,22 @@ class FiltersAsDoubles(InMemoryMemory):
     2**63 - 1 becomes 2**63 and the message at the top of the 64-bit range is never matched."""
 
     async def get_messages_by_session_range(
-        self, session_id: str, from_ts: int | float, to_ts: int | float,
-        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
         return await super().get_messages_by_session_range(
             session_id, float(from_ts), float(to_ts), roles, exclude_kinds
         )
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
-        return await super().delete_messages_by_timestamps(
-            session_id, [float(ts) for ts in timestamps]
-        )
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
+        return await super().delete_messages_by_timestamps(session_id, [float(ts) for ts in timestamps])
 
-@broken("ts-any-stamp-stored", "INPUT-01", "INPUT-02", "INPUT-03", "HOST-04",
-        checks_arguments=False)
+
+@broken("ts-any-stamp-stored", "INPUT-01", "INPUT-02", "INPUT-03", "HOST-04", checks_arguments=False)
 class AnyStampStored(InMemoryMemory):
     """save_message checks everything but the timestamp: only a missing one is stamped, and a
     bool, NaN, an infinity, a huge integer or a string is stored as given."""
@@ -212,20 +212,21 @@ class BadBoundsMatchNothing(InMemoryMemory):
     the read answers [] as if all were well."""
 
     async def get_messages_by_session_range(
-        self, session_id: str, from_ts: int | float, to_ts: int | float,
-        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
         if _no_number(from_ts) or _no_number(to_ts):
             return []
-        return await super().get_messages_by_session_range(
-            session_id, from_ts, to_ts, roles, exclude_kinds
-        )
+        return await super().get_messages_by_session_range(session_id, from_ts, to_ts, roles, exclude_kinds)
 
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
         if query.since_ts is not None and _no_number(query.since_ts):
             return []
         return await super().get_recent_messages_across_sessions(query)
-
 
 
 @broken("ts-int64-by-bit-length", "INPUT-03", checks_arguments=False)
@@ -235,8 +236,12 @@ class Int64ByBitLength(InMemoryMemory):
 
     async def save_message(self, session_id: str, message: Message) -> None:
         stamp = message.timestamp if isinstance(message, Message) else None
-        if (isinstance(stamp, int) and not isinstance(stamp, bool) and stamp.bit_length() <= 64
-                and not sem.INT64_MIN <= stamp <= sem.INT64_MAX):
+        if (
+            isinstance(stamp, int)
+            and not isinstance(stamp, bool)
+            and stamp.bit_length() <= 64
+            and not sem.INT64_MIN <= stamp <= sem.INT64_MAX
+        ):
             checked = sem.check_message(message)
             sem.message_text(attrs.evolve(checked, timestamp=0))  # the rest of it is checked
             self._append(sem.check_session_id(session_id), checked)
@@ -256,16 +261,18 @@ class ListsTakeAnyIterable(InMemoryMemory):
     its keys; a dict of operations commits its keys."""
 
     async def get_messages_by_session_range(
-        self, session_id: str, from_ts: int | float, to_ts: int | float,
-        roles: Sequence[str] | None = None, exclude_kinds: Sequence[str] | None = None,
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
     ) -> list[Message]:
         return await super().get_messages_by_session_range(
             session_id, from_ts, to_ts, _listed(roles), _listed(exclude_kinds)
         )
 
-    async def delete_messages_by_timestamps(
-        self, session_id: str, timestamps: Sequence[int | float]
-    ) -> int:
+    async def delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
         return await super().delete_messages_by_timestamps(session_id, _listed(timestamps))
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
@@ -296,6 +303,7 @@ class MessageFieldsUnchecked(InMemoryMemory):
 
 def _keys_checked_one_level(data: JsonObject, what: str) -> str:
     """Strict JSON whose key check looks into nested dicts but not into lists."""
+
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             for key, item in value.items():
@@ -318,8 +326,7 @@ class _Encoding(InMemoryMemory):
         return sem.encode_json(data, what)
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
-        texts = [self.encode(op.data, op.key) if isinstance(op, MetadataPut) else None
-                 for op in ops]
+        texts = [self.encode(op.data, op.key) if isinstance(op, MetadataPut) else None for op in ops]
         for op, text in zip(ops, texts, strict=True):
             if text is None:
                 await super().commit_metadata([op])
@@ -407,8 +414,7 @@ class UpdatedAtCounter(InMemoryMemory):
     """An overwrite is stamped previous + 1 (a version counter), not with the time of the write."""
 
     async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
-        before = {(ns, key): m.updated_at for ns, space in self._metadata.items()
-                  for key, m in space.items()}
+        before = {(ns, key): m.updated_at for ns, space in self._metadata.items() for key, m in space.items()}
         await super().commit_metadata(ops)
         for (ns, key), stamp in before.items():
             meta = self._metadata.get(ns, {}).get(key)
@@ -423,8 +429,7 @@ class SmallDefaultCaps(InMemoryMemory):
     """Defaults of 100 and 200 instead of 500 and 1000 (CFG-01)."""
 
     def __init__(self, *, range_query_limit: int = 100, cross_session_max_limit: int = 200) -> None:
-        super().__init__(range_query_limit=range_query_limit,
-                         cross_session_max_limit=cross_session_max_limit)
+        super().__init__(range_query_limit=range_query_limit, cross_session_max_limit=cross_session_max_limit)
 
 
 class TrustsCaps(InMemoryMemory):

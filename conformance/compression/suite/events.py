@@ -40,15 +40,21 @@ async def test_a_committed_compression_sends_history_changed(aalis_compression: 
     aalis_compression.summarizer.picks = GENEROUS_PICKS
     await aalis_compression.build().compress(S)
     sent = [(name, payload) for name, payload in aalis_compression.changes if name == HISTORY_CHANGED]
-    expect("EVT-01", (HISTORY_CHANGED, {"sessionId": S}) in sent,
-           f"events after compress(s) committed: expected history:changed {{sessionId: {S!r}}}, "
-           f"got {aalis_compression.changes}")
+    expect(
+        "EVT-01",
+        (HISTORY_CHANGED, {"sessionId": S}) in sent,
+        f"events after compress(s) committed: expected history:changed {{sessionId: {S!r}}}, "
+        f"got {aalis_compression.changes}",
+    )
     timeline = aalis_compression.timeline
     archived = Step("archive", S)
     first = timeline.index(Step("event", HISTORY_CHANGED))
-    expect("EVT-01", archived in timeline[:first],
-           f"history:changed must follow the archive that changed the history; the provider did "
-           f"{[f'{step.what} {step.detail}' for step in timeline]}")
+    expect(
+        "EVT-01",
+        archived in timeline[:first],
+        f"history:changed must follow the archive that changed the history; the provider did "
+        f"{[f'{step.what} {step.detail}' for step in timeline]}",
+    )
 
 
 @pytest.mark.aalis_spec("EVT-02")
@@ -62,10 +68,17 @@ async def test_a_compression_deletes_and_rewrites_nothing(aalis_compression: Har
     aalis_compression.summarizer.error = RuntimeError("model overloaded")
     with contextlib.suppress(CompressionError):  # whether it rejects is CSV-10's
         await service.compress(S)
-    wrong = [(name, payload) for name, payload in aalis_compression.changes
-             if name in (MESSAGES_DELETED, MESSAGES_REWRITTEN)]
-    expect_equal("EVT-02", "memory:messages-deleted / -rewritten sent by a committed and a "
-                 "rejected compress", wrong, [])
+    wrong = [
+        (name, payload)
+        for name, payload in aalis_compression.changes
+        if name in (MESSAGES_DELETED, MESSAGES_REWRITTEN)
+    ]
+    expect_equal(
+        "EVT-02",
+        "memory:messages-deleted / -rewritten sent by a committed and a rejected compress",
+        wrong,
+        [],
+    )
 
 
 @pytest.mark.aalis_spec("EVT-03")
@@ -75,18 +88,20 @@ async def test_history_changed_at_most_once_and_only_for_an_archive(
     memory = aalis_compression.memory
     service = aalis_compression.build()
     await service.compress(S)  # nothing to compress
-    expect_equal("EVT-03", "events of a compress with nothing to compress",
-                 aalis_compression.sent(S), [])
+    expect_equal("EVT-03", "events of a compress with nothing to compress", aalis_compression.sent(S), [])
     await save_all(memory, S, conversation("m", 4))
     aalis_compression.summarizer.error = RuntimeError("model overloaded")
     await _rejected(aalis_compression, service)
-    expect_equal("EVT-03", "events of a compress rejected for a failing summarizer",
-                 aalis_compression.sent(S), [])
+    expect_equal(
+        "EVT-03", "events of a compress rejected for a failing summarizer", aalis_compression.sent(S), []
+    )
     aalis_compression.summarizer.error = None
     await service.compress(S)
-    expect("EVT-03", aalis_compression.sent(S).count(HISTORY_CHANGED) <= 1,
-           f"events of one committed compress: at most one history:changed, got "
-           f"{aalis_compression.sent(S)}")
+    expect(
+        "EVT-03",
+        aalis_compression.sent(S).count(HISTORY_CHANGED) <= 1,
+        f"events of one committed compress: at most one history:changed, got {aalis_compression.sent(S)}",
+    )
 
 
 @pytest.mark.aalis_spec("EVT-03")
@@ -105,5 +120,6 @@ async def test_no_history_changed_for_a_compression_rejected_meanwhile(
         pass
     else:
         pytest.skip("the compress(s) whose history changed meanwhile was committed: CSV-11's finding")
-    expect_equal("EVT-03", "events of a compress rejected for a changed history",
-                 aalis_compression.sent(S), [])
+    expect_equal(
+        "EVT-03", "events of a compress rejected for a changed history", aalis_compression.sent(S), []
+    )

@@ -29,8 +29,9 @@ OTHER = "s-clr-other"
 HISTORY_ROW = ClearResult(source="memory", type="context", success=True, message="cleared")
 
 
-async def _compress_keeping(compression: Harness, service: Any, session_id: str, text: str
-                            ) -> list[tuple[str, str]]:
+async def _compress_keeping(
+    compression: Harness, service: Any, session_id: str, text: str
+) -> list[tuple[str, str]]:
     """Compress ``session_id`` with summary ``text``; the metadata entries that wrote."""
     before = len(compression.written)
     compression.summarizer.text = text
@@ -45,8 +46,11 @@ async def _keeper(compression: Harness) -> tuple[Any, list[tuple[str, str]]]:
     service = compression.build()
     keys = await _compress_keeping(compression, service, S, "S-SUMMARY")
     if not keys:
-        skip(Verdict.NOT_IMPLEMENTED, f"provider {compression.registration.name!r} keeps "
-             "nothing in metadata: CLR-12..16 bind plugins that do")
+        skip(
+            Verdict.NOT_IMPLEMENTED,
+            f"provider {compression.registration.name!r} keeps "
+            "nothing in metadata: CLR-12..16 bind plugins that do",
+        )
     return service, keys
 
 
@@ -54,8 +58,10 @@ async def _clear(service: Any, rule_id: str, context: ClearContext) -> ClearResu
     """Run the provider's part of ``memory:clear``; a provider without one fails ``rule_id``."""
     on_clear = getattr(service, "on_clear", None)
     if not callable(on_clear):
-        raise fail(rule_id, "the provider keeps data in metadata but has no on_clear: it takes "
-                            "no part in memory:clear")
+        raise fail(
+            rule_id,
+            "the provider keeps data in metadata but has no on_clear: it takes no part in memory:clear",
+        )
     result: ClearResult | None = await on_clear(context)
     return result
 
@@ -76,13 +82,25 @@ async def test_a_clear_removes_the_data_of_its_scope(aalis_compression: Harness)
     s_only = [k for k in s_keys if k not in o_keys]
     o_only = [k for k in o_keys if k not in s_keys]
     await _clear(service, "CLR-12", _session_clear(S))
-    expect_equal("CLR-12", f"the provider's metadata for {S} after memory:clear of {S}",
-                 await aalis_compression.present(s_only), [])
-    expect_equal("CLR-12", f"the provider's metadata for {OTHER} after memory:clear of {S}",
-                 await aalis_compression.present(o_only), [f"{ns}/{k}" for ns, k in o_only])
+    expect_equal(
+        "CLR-12",
+        f"the provider's metadata for {S} after memory:clear of {S}",
+        await aalis_compression.present(s_only),
+        [],
+    )
+    expect_equal(
+        "CLR-12",
+        f"the provider's metadata for {OTHER} after memory:clear of {S}",
+        await aalis_compression.present(o_only),
+        [f"{ns}/{k}" for ns, k in o_only],
+    )
     await _clear(service, "CLR-12", ClearContext(scope="all", results=[HISTORY_ROW]))
-    expect_equal("CLR-12", "the provider's metadata after memory:clear of all sessions",
-                 await aalis_compression.present([*s_keys, *o_keys]), [])
+    expect_equal(
+        "CLR-12",
+        "the provider's metadata after memory:clear of all sessions",
+        await aalis_compression.present([*s_keys, *o_keys]),
+        [],
+    )
 
 
 @pytest.mark.aalis_spec("CLR-12")
@@ -94,12 +112,20 @@ async def test_a_clear_after_a_restart_reaches_earlier_data(aalis_compression: H
     o_keys = await _compress_keeping(aalis_compression, service, OTHER, "O-SUMMARY")
     s_only = [k for k in s_keys if k not in o_keys]
     await _clear(aalis_compression.build(), "CLR-12", _session_clear(S))
-    expect_equal("CLR-12", f"the provider's metadata for {S} after a new provider instance "
-                 f"handled memory:clear of {S}", await aalis_compression.present(s_only), [])
+    expect_equal(
+        "CLR-12",
+        f"the provider's metadata for {S} after a new provider instance handled memory:clear of {S}",
+        await aalis_compression.present(s_only),
+        [],
+    )
     await _clear(aalis_compression.build(), "CLR-12", ClearContext(scope="all", results=[HISTORY_ROW]))
-    expect_equal("CLR-12", "the metadata an earlier provider instance wrote, after a new one "
-                 "handled memory:clear of all sessions",
-                 await aalis_compression.present([*s_keys, *o_keys]), [])
+    expect_equal(
+        "CLR-12",
+        "the metadata an earlier provider instance wrote, after a new one "
+        "handled memory:clear of all sessions",
+        await aalis_compression.present([*s_keys, *o_keys]),
+        [],
+    )
 
 
 @pytest.mark.aalis_spec("CLR-13")
@@ -110,27 +136,40 @@ async def test_a_clear_of_other_types_leaves_the_data(aalis_compression: Harness
         pytest.skip("the provider registers no clear type (CLR-14's finding): no type to name")
     others = [t for t in ("context", "vector", "profile") if t not in registered]
     await _clear(service, "CLR-13", _session_clear(S, others))
-    expect_equal("CLR-13", f"the provider's metadata after memory:clear of {S} with types {others}",
-                 await aalis_compression.present(keys), [f"{ns}/{k}" for ns, k in keys])
+    expect_equal(
+        "CLR-13",
+        f"the provider's metadata after memory:clear of {S} with types {others}",
+        await aalis_compression.present(keys),
+        [f"{ns}/{k}" for ns, k in keys],
+    )
     await _clear(service, "CLR-13", _session_clear(S, ["context", registered[0]]))
-    expect_equal("CLR-13", f"the provider's metadata after memory:clear of {S} with types "
-                 f"['context', {registered[0]!r}]", await aalis_compression.present(keys), [])
+    expect_equal(
+        "CLR-13",
+        f"the provider's metadata after memory:clear of {S} with types ['context', {registered[0]!r}]",
+        await aalis_compression.present(keys),
+        [],
+    )
 
 
 @pytest.mark.aalis_spec("CLR-14")
 async def test_the_clear_type_is_registered(aalis_compression: Harness) -> None:
     service, _keys = await _keeper(aalis_compression)
     registered = _registered(service)
-    expect("CLR-14", bool(registered) and all(isinstance(c, ClearTypeContribution)
-                                              for c in registered),
-           f"clear_types of a provider keeping metadata: expected its memory:clear-type "
-           f"contributions (ClearTypeContribution id and label), got {registered!r}")
+    expect(
+        "CLR-14",
+        bool(registered) and all(isinstance(c, ClearTypeContribution) for c in registered),
+        f"clear_types of a provider keeping metadata: expected its memory:clear-type "
+        f"contributions (ClearTypeContribution id and label), got {registered!r}",
+    )
     row = await _clear(service, "CLR-12", _session_clear(S))
     tagged = None if row is None else row.type
     registry = ClearTypeRegistry(registered)
-    expect("CLR-14", tagged is None or tagged in registry,
-           f"the provider tags its memory:clear rows {tagged!r} but registers "
-           f"{registry.ids()}: /clear -t {tagged} would be refused")
+    expect(
+        "CLR-14",
+        tagged is None or tagged in registry,
+        f"the provider tags its memory:clear rows {tagged!r} but registers "
+        f"{registry.ids()}: /clear -t {tagged} would be refused",
+    )
 
 
 @pytest.mark.aalis_spec("CLR-15")
@@ -142,19 +181,32 @@ async def test_result_rows_carry_the_type_on_failure_and_success(aalis_compressi
     try:
         failed = await _clear(service, "CLR-12", _session_clear(S))
     except Exception as exc:
-        raise fail("CLR-15", f"memory:clear of {S} with the metadata backend down raised "
-                             f"{type(exc).__name__}: {exc}; expected an unsuccessful row") from exc
+        raise fail(
+            "CLR-15",
+            f"memory:clear of {S} with the metadata backend down raised "
+            f"{type(exc).__name__}: {exc}; expected an unsuccessful row",
+        ) from exc
     finally:
         watched.fail_metadata_writes = False
-    expect("CLR-15", isinstance(failed, ClearResult) and not failed.success
-           and failed.type is not None and bool(failed.message),
-           f"memory:clear of {S} with the metadata backend down: expected an unsuccessful row "
-           f"naming the provider's type, with a message; got {failed!r}")
+    expect(
+        "CLR-15",
+        isinstance(failed, ClearResult)
+        and not failed.success
+        and failed.type is not None
+        and bool(failed.message),
+        f"memory:clear of {S} with the metadata backend down: expected an unsuccessful row "
+        f"naming the provider's type, with a message; got {failed!r}",
+    )
     row = await _clear(service, "CLR-12", _session_clear(S))
-    expect("CLR-15", isinstance(row, ClearResult) and row.success and bool(row.message)
-           and row.type == (failed.type if failed else None),
-           f"memory:clear of {S}: expected a successful row with the type of the failed one "
-           f"({failed.type if failed else None!r}) and a message; got {row!r}")
+    expect(
+        "CLR-15",
+        isinstance(row, ClearResult)
+        and row.success
+        and bool(row.message)
+        and row.type == (failed.type if failed else None),
+        f"memory:clear of {S}: expected a successful row with the type of the failed one "
+        f"({failed.type if failed else None!r}) and a message; got {row!r}",
+    )
 
 
 @pytest.mark.aalis_spec("CLR-16")
@@ -170,7 +222,10 @@ async def test_a_clear_during_a_compression_stays_cleared(aalis_compression: Har
     with contextlib.suppress(CompressionError):  # the rejection's reason is CSV-11's
         await task
     kept = await aalis_compression.kept(service, S, ["S-SUMMARY", "S-SECOND"])
-    expect_equal("CLR-16", f"summaries kept for {S} after memory:clear landed during a compression",
-                 kept, [])
-    expect_equal("CLR-16", f"the provider's metadata for {S} written before the clear",
-                 await aalis_compression.present(keys), [])
+    expect_equal("CLR-16", f"summaries kept for {S} after memory:clear landed during a compression", kept, [])
+    expect_equal(
+        "CLR-16",
+        f"the provider's metadata for {S} written before the clear",
+        await aalis_compression.present(keys),
+        [],
+    )

@@ -94,12 +94,14 @@ async def test_compressed_messages_are_archived_except_picks(aalis_compression: 
     await save_all(memory, S, conversation("m", 10))
     aalis_compression.summarizer.picks = [3]
     await aalis_compression.build(settings=GENEROUS).compress(S)
-    expect_equal("CSV-01", "active conversation after compress with picks [3] of m0..m9",
-                 await talk(memory, S), ["m3"])
+    expect_equal(
+        "CSV-01", "active conversation after compress with picks [3] of m0..m9", await talk(memory, S), ["m3"]
+    )
     if callable(getattr(memory, "get_full_history", None)):
         full = [m.content for m in await memory.get_full_history(S, math.inf) if not m.is_control]
-        expect_equal("CSV-01", "get_full_history conversation after compress",
-                     full, [f"m{i}" for i in range(10)])
+        expect_equal(
+            "CSV-01", "get_full_history conversation after compress", full, [f"m{i}" for i in range(10)]
+        )
 
 
 @pytest.mark.aalis_spec("CSV-02")
@@ -112,8 +114,12 @@ async def test_picks_stay_verbatim_in_order(aalis_compression: Harness) -> None:
     aalis_compression.summarizer.picks = [5, 2, 0]
     await aalis_compression.build(settings=GENEROUS).compress(S)
     kept = [m for m in await snapshot(memory, S) if not m.is_control]
-    expect_equal("CSV-02", "active conversation after compress with picks [5, 2, 0]",
-                 kept, [before[0], before[2], before[5]])
+    expect_equal(
+        "CSV-02",
+        "active conversation after compress with picks [5, 2, 0]",
+        kept,
+        [before[0], before[2], before[5]],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-03", "CSV-02")
@@ -126,10 +132,17 @@ async def test_messages_after_the_split_follow_the_picks(aalis_compression: Harn
     aalis_compression.summarizer.release()
     await task
     got = await talk(memory, S)
-    expect("CSV-03", got[-2:] == ["late1", "late2"],
-           f"active conversation after compress should end with the late messages; got {got}")
-    expect_equal("CSV-02", "active conversation after compress with picks [1] and 2 late",
-                 got, ["m1", "late1", "late2"])
+    expect(
+        "CSV-03",
+        got[-2:] == ["late1", "late2"],
+        f"active conversation after compress should end with the late messages; got {got}",
+    )
+    expect_equal(
+        "CSV-02",
+        "active conversation after compress with picks [1] and 2 late",
+        got,
+        ["m1", "late1", "late2"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-04")
@@ -138,8 +151,12 @@ async def test_one_archive_span_commits_it(aalis_compression: Harness) -> None:
     aalis_compression.summarizer.picks = [2, 4]
     recorder = ArchiveCalls(aalis_compression.memory)
     await aalis_compression.build(memory=recorder, settings=GENEROUS).compress(S)
-    expect_equal("CSV-04", "archive_span calls (count, sorted keep) for [divider, m0..m5] "
-                 "with picks [2, 4] of the conversation", recorder.calls, [(7, [3, 5])])
+    expect_equal(
+        "CSV-04",
+        "archive_span calls (count, sorted keep) for [divider, m0..m5] with picks [2, 4] of the conversation",
+        recorder.calls,
+        [(7, [3, 5])],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-05")
@@ -154,9 +171,12 @@ async def test_picks_stay_within_the_token_budget(
     settings = CompressionSettings() if ratio is None else CompressionSettings(picks_ratio=ratio)
     await aalis_compression.build(settings=settings).compress(S)
     kept = sum(len(c or "") for c in await talk(memory, S))
-    expect("CSV-05", kept <= allowed,
-           f"picks of 100 tokens of conversation at ratio {ratio or 0.1}: expected at most {allowed} "
-           f"tokens kept, got {kept}")
+    expect(
+        "CSV-05",
+        kept <= allowed,
+        f"picks of 100 tokens of conversation at ratio {ratio or 0.1}: expected at most {allowed} "
+        f"tokens kept, got {kept}",
+    )
 
 
 @pytest.mark.aalis_spec("CSV-06")
@@ -170,8 +190,11 @@ async def test_picks_and_late_messages_stay_within_half_the_limit(aalis_compress
     aalis_compression.summarizer.release()
     await task
     got = await talk(memory, S)
-    expect("CSV-06", len(got) <= 3 and got[-2:] == ["late1", "late2"],
-           f"history_limit 7 with 2 late messages: at most 1 pick may stay; active {got}")
+    expect(
+        "CSV-06",
+        len(got) <= 3 and got[-2:] == ["late1", "late2"],
+        f"history_limit 7 with 2 late messages: at most 1 pick may stay; active {got}",
+    )
 
 
 # -- how compress resolves and rejects ------------------------------------------------------
@@ -183,12 +206,15 @@ async def test_compress_resolves_after_the_commit(aalis_compression: Harness) ->
     await save_all(memory, S, conversation("m", 4))
     service = aalis_compression.build()
     task = await _held_run(aalis_compression, service, "CSV-07")
-    expect_equal("CSV-07", "active conversation while the summary is being written",
-                 await talk(memory, S), ["m0", "m1", "m2", "m3"])
+    expect_equal(
+        "CSV-07",
+        "active conversation while the summary is being written",
+        await talk(memory, S),
+        ["m0", "m1", "m2", "m3"],
+    )
     aalis_compression.summarizer.release()
     await task
-    expect_equal("CSV-07", "active conversation as soon as compress resolved",
-                 await talk(memory, S), [])
+    expect_equal("CSV-07", "active conversation as soon as compress resolved", await talk(memory, S), [])
 
 
 async def _commit_fails(aalis_compression: Harness) -> Any:
@@ -207,8 +233,12 @@ async def test_a_failed_commit_rejects(aalis_compression: Harness) -> None:
     service = await _commit_fails(aalis_compression)
     with expect_raises("CSV-07", "compress(s) whose archive_span failed", CompressionError):
         await service.compress(S)
-    expect_equal("CSV-07", "active conversation after the failed commit",
-                 await talk(memory, S), ["m0", "m1", "m2", "m3"])
+    expect_equal(
+        "CSV-07",
+        "active conversation after the failed commit",
+        await talk(memory, S),
+        ["m0", "m1", "m2", "m3"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-08")
@@ -221,10 +251,13 @@ async def test_a_second_compress_is_rejected_while_one_runs(aalis_compression: H
         await service.compress(S)
     aalis_compression.summarizer.release()
     await task
-    expect_equal("CSV-08", "summarizer calls for two overlapping compress(s)",
-                 len(aalis_compression.summarizer.calls), 1)
-    expect_equal("CSV-08", "active conversation after the first compress resolved",
-                 await talk(memory, S), [])
+    expect_equal(
+        "CSV-08",
+        "summarizer calls for two overlapping compress(s)",
+        len(aalis_compression.summarizer.calls),
+        1,
+    )
+    expect_equal("CSV-08", "active conversation after the first compress resolved", await talk(memory, S), [])
 
 
 @pytest.mark.aalis_spec("CSV-09", "CSV-22")
@@ -235,8 +268,9 @@ async def test_absent_memory_or_summarizer_rejects_quietly(aalis_compression: Ha
         await aalis_compression.build(memory=None).compress(S)
     with expect_raises("CSV-09", "compress(s) without summarizer", SummarizerUnavailable):
         await aalis_compression.build(summarizer=None).compress(S)
-    expect_equal("CSV-09", "active conversation after both rejections",
-                 await talk(memory, S), ["m0", "m1", "m2", "m3"])
+    expect_equal(
+        "CSV-09", "active conversation after both rejections", await talk(memory, S), ["m0", "m1", "m2", "m3"]
+    )
     expect_equal("CSV-22", "events sent by both rejections", aalis_compression.statuses(S), [])
 
 
@@ -247,10 +281,18 @@ async def test_summarizer_failure_rejects_and_archives_nothing(aalis_compression
     aalis_compression.summarizer.error = RuntimeError("model overloaded")
     with expect_raises("CSV-10", "compress(s) with a failing summarizer", SummarizerFailed):
         await aalis_compression.build().compress(S)
-    expect_equal("CSV-10", "active conversation after the failed compress",
-                 await talk(memory, S), ["m0", "m1", "m2", "m3"])
-    expect_equal("CSV-13", "events of a compress whose summarizer failed",
-                 aalis_compression.statuses(S), ["start", "error"])
+    expect_equal(
+        "CSV-10",
+        "active conversation after the failed compress",
+        await talk(memory, S),
+        ["m0", "m1", "m2", "m3"],
+    )
+    expect_equal(
+        "CSV-13",
+        "events of a compress whose summarizer failed",
+        aalis_compression.statuses(S),
+        ["start", "error"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-11", "CSV-13")
@@ -263,10 +305,15 @@ async def test_history_cleared_meanwhile_rejects(aalis_compression: Harness) -> 
     aalis_compression.summarizer.release()
     with expect_raises("CSV-11", "compress(s) cleared while summarizing", HistoryCleared):
         await task
-    expect_equal("CSV-11", "active conversation after the rejected compress",
-                 await talk(memory, S), ["fresh"])
-    expect_equal("CSV-13", "events of a compress rejected for a clear",
-                 aalis_compression.statuses(S), ["start", "error"])
+    expect_equal(
+        "CSV-11", "active conversation after the rejected compress", await talk(memory, S), ["fresh"]
+    )
+    expect_equal(
+        "CSV-13",
+        "events of a compress rejected for a clear",
+        aalis_compression.statuses(S),
+        ["start", "error"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-11", "CSV-13")
@@ -279,10 +326,15 @@ async def test_history_changed_meanwhile_rejects(aalis_compression: Harness) -> 
     aalis_compression.summarizer.release()
     with expect_raises("CSV-11", "compress(s) with m1 deleted while summarizing", HistoryChanged):
         await task
-    expect_equal("CSV-11", "active conversation after the rejected compress",
-                 await talk(memory, S), ["m0", "m2", "m3"])
-    expect_equal("CSV-13", "events of a compress rejected for a changed history",
-                 aalis_compression.statuses(S), ["start", "error"])
+    expect_equal(
+        "CSV-11", "active conversation after the rejected compress", await talk(memory, S), ["m0", "m2", "m3"]
+    )
+    expect_equal(
+        "CSV-13",
+        "events of a compress rejected for a changed history",
+        aalis_compression.statuses(S),
+        ["start", "error"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-12")
@@ -293,10 +345,15 @@ async def test_nothing_to_compress_is_a_quiet_no_op(aalis_compression: Harness, 
         await save_all(memory, S, [marker("d1", 1000), turn("t1", 1010)])
     before = contents(await memory.get_history(S, math.inf))
     await aalis_compression.build().compress(S)
-    expect_equal("CSV-12", f"active history after compress of a {history} history",
-                 contents(await memory.get_history(S, math.inf)), before)
-    expect_equal("CSV-12", f"summarizer calls for a {history} history",
-                 len(aalis_compression.summarizer.calls), 0)
+    expect_equal(
+        "CSV-12",
+        f"active history after compress of a {history} history",
+        contents(await memory.get_history(S, math.inf)),
+        before,
+    )
+    expect_equal(
+        "CSV-12", f"summarizer calls for a {history} history", len(aalis_compression.summarizer.calls), 0
+    )
     expect_equal("CSV-12", f"events for a {history} history", aalis_compression.statuses(S), [])
 
 
@@ -305,12 +362,16 @@ async def test_a_compression_sends_start_then_done(aalis_compression: Harness) -
     await save_all(aalis_compression.memory, S, conversation("m", 3))
     await save_all(aalis_compression.memory, OTHER, conversation("o", 3))
     await aalis_compression.build().compress(S)
-    expect_equal("CSV-13", "events of a successful compress(s)",
-                 aalis_compression.statuses(S), ["start", "done"])
+    expect_equal(
+        "CSV-13", "events of a successful compress(s)", aalis_compression.statuses(S), ["start", "done"]
+    )
     expect_equal("CSV-13", "events for another session", aalis_compression.statuses(OTHER), [])
-    expect("CSV-13", aalis_compression.after_commit(S, "done"),
-           "done must be sent once the compression is committed (its archive_span returned); "
-           f"the provider did {aalis_compression.steps()}")
+    expect(
+        "CSV-13",
+        aalis_compression.after_commit(S, "done"),
+        "done must be sent once the compression is committed (its archive_span returned); "
+        f"the provider did {aalis_compression.steps()}",
+    )
 
 
 @pytest.mark.aalis_spec("CSV-13")
@@ -318,8 +379,12 @@ async def test_a_failed_commit_sends_error_not_done(aalis_compression: Harness) 
     service = await _commit_fails(aalis_compression)
     with contextlib.suppress(Exception):  # whether and how it rejects is CSV-07's
         await service.compress(S)
-    expect_equal("CSV-13", "events of a compress whose archive_span failed",
-                 aalis_compression.statuses(S), ["start", "error"])
+    expect_equal(
+        "CSV-13",
+        "events of a compress whose archive_span failed",
+        aalis_compression.statuses(S),
+        ["start", "error"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-14")
@@ -336,8 +401,12 @@ async def test_compress_at_follows_the_platform_tier(aalis_compression: Harness)
         ("s-born-discord", "qq", None),
     ]
     for session_id, platform, expected in cases:
-        expect_equal("CSV-14", f"compress_at({session_id!r}, {platform!r})",
-                     service.compress_at(session_id, platform), expected)
+        expect_equal(
+            "CSV-14",
+            f"compress_at({session_id!r}, {platform!r})",
+            service.compress_at(session_id, platform),
+            expected,
+        )
     off = aalis_compression.build(settings=CompressionSettings(compress_at=0))
     expect_equal("CSV-14", "compress_at(s) with the line at 0", off.compress_at(S), None)
 
@@ -367,14 +436,16 @@ async def test_summary_is_stored_and_folded_into_the_next(aalis_compression: Har
     if callable(summary):
         expect_equal("CSV-16", "summary(s) after the first compress", await summary(S), "FIRST")
     history = await snapshot(memory, S)
-    expect("CSV-16", all(m.content != "FIRST" for m in history),
-           f"the summary should not be a history message; active {contents(history)}")
+    expect(
+        "CSV-16",
+        all(m.content != "FIRST" for m in history),
+        f"the summary should not be a history message; active {contents(history)}",
+    )
     await save_all(memory, S, conversation("n", 2, start_ts=4000))
     aalis_compression.summarizer.text = "SECOND"
     await service.compress(S)
     previous = [call.previous for call in aalis_compression.summarizer.calls]
-    expect_equal("CSV-16", "previous summaries handed to the summarizer", previous,
-                 [None, "FIRST"])
+    expect_equal("CSV-16", "previous summaries handed to the summarizer", previous, [None, "FIRST"])
 
 
 @pytest.mark.aalis_spec("CSV-17", "CSV-25")
@@ -386,45 +457,72 @@ async def test_one_divider_is_stamped_at_commit(aalis_compression: Harness) -> N
     await aalis_compression.build(settings=GENEROUS).compress(S)
     after = await snapshot(memory, S)
     dividers = [m for m in after if m.is_control]
-    expect("CSV-17", bool(dividers),
-           "a committed compress(s) of a history without control records should leave a divider "
-           f"(a control record, kind event-marker) in it; active {contents(after)}")
-    expect_equal("CSV-25", "control records after one compress",
-                 [(m.role, m.kind) for m in dividers], [("system", "event-marker")])
+    expect(
+        "CSV-17",
+        bool(dividers),
+        "a committed compress(s) of a history without control records should leave a divider "
+        f"(a control record, kind event-marker) in it; active {contents(after)}",
+    )
+    expect_equal(
+        "CSV-25",
+        "control records after one compress",
+        [(m.role, m.kind) for m in dividers],
+        [("system", "event-marker")],
+    )
     stamp = dividers[0].timestamp if dividers else None
-    expect("CSV-25", stamp is not None and CLOCK_START <= stamp <= aalis_compression.last_tick
-           and after[-1] == dividers[0],
-           f"the divider should be the last active message, stamped by the clock at commit "
-           f"(>= {CLOCK_START}); active {contents(after)} with stamp {stamp}")
+    expect(
+        "CSV-25",
+        stamp is not None
+        and CLOCK_START <= stamp <= aalis_compression.last_tick
+        and after[-1] == dividers[0],
+        f"the divider should be the last active message, stamped by the clock at commit "
+        f"(>= {CLOCK_START}); active {contents(after)} with stamp {stamp}",
+    )
 
 
 @pytest.mark.aalis_spec("CSV-18")
 async def test_an_open_tool_exchange_is_not_split(aalis_compression: Harness) -> None:
     memory = aalis_compression.memory
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
-    await save_all(memory, S, [
-        *conversation("m", 2),
-        msg("calling", 1020, role="assistant", tool_calls=[call]),
-    ])
+    await save_all(
+        memory,
+        S,
+        [
+            *conversation("m", 2),
+            msg("calling", 1020, role="assistant", tool_calls=[call]),
+        ],
+    )
     await aalis_compression.build().compress(S)
-    expect_equal("CSV-18", "active conversation after compress with an unanswered tool call",
-                 await talk(memory, S), ["calling"])
+    expect_equal(
+        "CSV-18",
+        "active conversation after compress with an unanswered tool call",
+        await talk(memory, S),
+        ["calling"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-18")
 async def test_a_picked_tool_reply_keeps_its_call(aalis_compression: Harness) -> None:
     memory = aalis_compression.memory
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
-    await save_all(memory, S, [
-        msg("ask", 1000),
-        msg("calling", 1010, role="assistant", tool_calls=[call]),
-        msg("result", 1020, role="tool", tool_call_id="c1"),
-        msg("answer", 1030, role="assistant"),
-    ])
+    await save_all(
+        memory,
+        S,
+        [
+            msg("ask", 1000),
+            msg("calling", 1010, role="assistant", tool_calls=[call]),
+            msg("result", 1020, role="tool", tool_call_id="c1"),
+            msg("answer", 1030, role="assistant"),
+        ],
+    )
     aalis_compression.summarizer.picks = [2]
     await aalis_compression.build(settings=GENEROUS).compress(S)
-    expect_equal("CSV-18", "active conversation after picking the tool reply",
-                 await talk(memory, S), ["calling", "result"])
+    expect_equal(
+        "CSV-18",
+        "active conversation after picking the tool reply",
+        await talk(memory, S),
+        ["calling", "result"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-19")
@@ -433,8 +531,9 @@ async def test_picks_are_taken_in_the_summarizers_order(aalis_compression: Harne
     await save_all(memory, S, [msg(f"{i}" * 10, 1000 + i) for i in range(10)])
     aalis_compression.summarizer.picks = [7, 2]
     await aalis_compression.build().compress(S)  # the budget holds one pick
-    expect_equal("CSV-19", "active conversation with budget for one of picks [7, 2]",
-                 await talk(memory, S), ["7" * 10])
+    expect_equal(
+        "CSV-19", "active conversation with budget for one of picks [7, 2]", await talk(memory, S), ["7" * 10]
+    )
 
 
 @pytest.mark.aalis_spec("CSV-19")
@@ -448,8 +547,9 @@ async def test_an_unusable_draft_is_a_summarizer_failure(
     aalis_compression.summarizer.picks = picks
     with expect_raises("CSV-19", f"compress(s) with draft {text!r} {picks}", SummarizerFailed):
         await aalis_compression.build().compress(S)
-    expect_equal("CSV-19", "active conversation after the rejected draft",
-                 await talk(memory, S), ["m0", "m1", "m2"])
+    expect_equal(
+        "CSV-19", "active conversation after the rejected draft", await talk(memory, S), ["m0", "m1", "m2"]
+    )
 
 
 @pytest.mark.aalis_spec("CSV-20")
@@ -459,8 +559,9 @@ async def test_an_unknown_reason_is_refused(aalis_compression: Harness) -> None:
     service: Any = aalis_compression.build()
     with expect_raises("CSV-20", "compress(s, 'auto')", ValueError):
         await service.compress(S, "auto")
-    expect_equal("CSV-20", "active conversation after the refused call",
-                 await talk(memory, S), ["m0", "m1", "m2"])
+    expect_equal(
+        "CSV-20", "active conversation after the refused call", await talk(memory, S), ["m0", "m1", "m2"]
+    )
     expect_equal("CSV-20", "events of the refused call", aalis_compression.statuses(S), [])
 
 
@@ -474,8 +575,12 @@ async def test_unreadable_history_rejects_with_its_reason(aalis_compression: Har
     service = aalis_compression.build(memory=UnreadableHistory(aalis_compression.memory))
     with expect_raises("CSV-21", "compress(s) when get_history fails", HistoryUnreadable):
         await service.compress(S)
-    expect_equal("CSV-21", "active conversation after the rejected call",
-                 await talk(aalis_compression.memory, S), ["m0", "m1", "m2"])
+    expect_equal(
+        "CSV-21",
+        "active conversation after the rejected call",
+        await talk(aalis_compression.memory, S),
+        ["m0", "m1", "m2"],
+    )
 
 
 @pytest.mark.aalis_spec("CSV-22")
@@ -484,21 +589,26 @@ async def test_unreadable_history_sends_no_event(aalis_compression: Harness) -> 
     service = aalis_compression.build(memory=UnreadableHistory(aalis_compression.memory))
     with contextlib.suppress(Exception):  # the reason it gives is CSV-21's
         await service.compress(S)
-    expect_equal("CSV-22", "events of a call that could not read the history",
-                 aalis_compression.statuses(S), [])
+    expect_equal(
+        "CSV-22", "events of a call that could not read the history", aalis_compression.statuses(S), []
+    )
 
 
 # -- the summary, and calls that fail before they start ----------------------------------------
 
 
 async def expect_kept(
-    compression: Harness, service: Any, rule_id: str, when: str, expected: list[str],
-    session_id: str = S, among: Sequence[str] = ("FIRST", "SECOND"),
+    compression: Harness,
+    service: Any,
+    rule_id: str,
+    when: str,
+    expected: list[str],
+    session_id: str = S,
+    among: Sequence[str] = ("FIRST", "SECOND"),
 ) -> None:
     """The summaries (of ``among``) the provider keeps for the session must be ``expected``."""
     kept = await compression.kept(service, session_id, [*among, *expected])
-    expect_equal(rule_id, f"summaries kept for {session_id} {when}", sorted(set(kept)),
-                 sorted(set(expected)))
+    expect_equal(rule_id, f"summaries kept for {session_id} {when}", sorted(set(kept)), sorted(set(expected)))
 
 
 @pytest.mark.aalis_spec("CSV-22")
@@ -521,8 +631,9 @@ async def test_a_call_rejected_as_already_compressing_sends_nothing(
         await task
     if not rejected:
         pytest.skip("the overlapping compress(s) was not rejected: CSV-08's finding")
-    expect_equal("CSV-22", "events sent by a compress(s) rejected because one was running",
-                 during[len(before):], [])
+    expect_equal(
+        "CSV-22", "events sent by a compress(s) rejected because one was running", during[len(before) :], []
+    )
 
 
 @pytest.mark.aalis_spec("CSV-23", "CSV-16")
@@ -534,18 +645,21 @@ async def test_a_compression_leaves_one_summary(aalis_compression: Harness) -> N
     aalis_compression.summarizer.text = "FIRST"
     await service.compress(S)
     await expect_kept(aalis_compression, service, "CSV-23", "after compress(s)", ["FIRST"])
-    await expect_kept(aalis_compression, service, "CSV-23", "(another session) after compress(s)",
-                      [], session_id=OTHER)
+    await expect_kept(
+        aalis_compression, service, "CSV-23", "(another session) after compress(s)", [], session_id=OTHER
+    )
     await save_all(memory, S, conversation("n", 3, start_ts=5000))
     aalis_compression.summarizer.text = "SECOND"
     await service.compress(S)
     kept = await aalis_compression.kept(service, S, ["FIRST", "SECOND"])
-    expect("CSV-23", "SECOND" in kept,
-           f"summaries kept for {S} after a second compress(s): expected the new one, SECOND, "
-           f"among them; got {kept}")
+    expect(
+        "CSV-23",
+        "SECOND" in kept,
+        f"summaries kept for {S} after a second compress(s): expected the new one, SECOND, "
+        f"among them; got {kept}",
+    )
     # The new summary in place of the previous one is CSV-16's reading, not the documents'.
-    expect_equal("CSV-16", f"summaries kept for {S} after a second compress(s)", kept,
-                 ["SECOND"])
+    expect_equal("CSV-16", f"summaries kept for {S} after a second compress(s)", kept, ["SECOND"])
 
 
 @pytest.mark.aalis_spec("CSV-24", "CSV-23")
@@ -555,8 +669,10 @@ async def test_a_rejected_compression_keeps_the_summary_it_found(
 ) -> None:
     memory = aalis_compression.memory
     if meanwhile == "changed" and not callable(getattr(memory, "delete_messages_by_timestamps", None)):
-        skip(Verdict.NOT_IMPLEMENTED,
-             "the driver does not implement optional method delete_messages_by_timestamps()")
+        skip(
+            Verdict.NOT_IMPLEMENTED,
+            "the driver does not implement optional method delete_messages_by_timestamps()",
+        )
     await save_all(memory, S, conversation("m", 3))
     service = aalis_compression.build()
     aalis_compression.summarizer.text = "FIRST"
@@ -575,7 +691,13 @@ async def test_a_rejected_compression_keeps_the_summary_it_found(
     except CompressionError:
         pass  # the reason is CSV-11's
     else:
-        pytest.skip(f"the compress(s) whose history was {meanwhile} meanwhile was committed: "
-                    "CSV-11's finding")
-    await expect_kept(aalis_compression, service, "CSV-24",
-                      f"after a compress rejected because the history was {meanwhile}", ["FIRST"])
+        pytest.skip(
+            f"the compress(s) whose history was {meanwhile} meanwhile was committed: CSV-11's finding"
+        )
+    await expect_kept(
+        aalis_compression,
+        service,
+        "CSV-24",
+        f"after a compress rejected because the history was {meanwhile}",
+        ["FIRST"],
+    )
