@@ -70,6 +70,43 @@ async def fresh_leaky(ctx):
     yield new(ctx)
 
 
+class FullReadRaises(Pooled):
+    """get_full_history and the cross-session read raise whatever they are asked (more bugs: the
+    checks' first reads), and its reset leaves an active message behind, which get_history shows."""
+
+    async def get_full_history(self, session_id, limit=200):
+        raise RuntimeError("full reads are broken")
+
+    async def get_recent_messages_across_sessions(self, query):
+        raise RuntimeError("cross-session reads are broken")
+
+    def empty(self, forget_archive=False):
+        kept = next(((sid, [r for r in records if not r.archived][:1])
+                     for sid, records in self._sessions.items()
+                     if any(not r.archived for r in records)), None)
+        super().empty()
+        if forget_archive and kept is not None:  # an active message stays behind
+            self._sessions[kept[0]] = kept[1]
+
+
+RAISING_POOL = []
+
+
+async def leaky_raising_fresh(ctx):
+    store = RAISING_POOL.pop() if RAISING_POOL else FullReadRaises(
+        range_query_limit=ctx.range_query_limit,
+        cross_session_max_limit=ctx.cross_session_max_limit)
+    store.empty(forget_archive=True)
+    yield store
+    RAISING_POOL.append(store)
+
+
+@memory_driver("fresh-leaky-raising", capabilities=CAPS, fresh=leaky_raising_fresh)
+async def fresh_leaky_raising(ctx):
+    yield FullReadRaises(range_query_limit=ctx.range_query_limit,
+                         cross_session_max_limit=ctx.cross_session_max_limit)
+
+
 def done(coroutine):
     """The result of a coroutine of the in-memory store, which never waits."""
     try:
@@ -166,6 +203,20 @@ def test_a_fresh_store_that_holds_a_message_is_a_usage_error(pytester: pytest.Py
     assert sum(e["verdict"] == "pass" for e in leaky.values()) >= 10, leaky
     # the correct sync pool was used (its stores reused) and found empty every time
     assert int((pytester.path / "reused.txt").read_text()) >= 10
+
+
+def test_a_check_read_that_raises_hands_over_to_the_next_read(pytester: pytest.Pytester) -> None:
+    """A driver whose get_full_history raises still has its leak found, through get_history: a
+    raising read never lets a leaked store through to be judged."""
+    code, output, _report = _run(pytester, "fresh-leaky-raising", *SLICE)
+    summary = conformance_summary(output)
+    assert code == pytest.ExitCode.TESTS_FAILED, output
+    assert re.search(
+        r"^USAGE ERROR fresh-leaky-raising: .*holds 1 message\(s\) before the test's first call on it "
+        r"\(get_history\)",
+        summary,
+        re.M,
+    ), summary
 
 
 def test_a_leak_found_inside_the_state_machine_is_a_usage_error(

@@ -37,3 +37,16 @@ def test_no_generic_top_level_modules_are_installed() -> None:
     packages = re.search(r"^packages = \[(.*?)\]", pyproject, re.M | re.S)
     assert packages
     assert all(name.strip().strip('"').startswith("aalis_memory") for name in packages.group(1).split(","))
+
+
+def test_the_layout_table_has_a_row_for_every_package_folder() -> None:
+    """A newcomer finds each room of the installed package in the README's layout table."""
+    table = (REPO / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1].split("\n## ", 1)[0]
+    folders = sorted(
+        str(init.parent.relative_to(REPO))
+        for top in ("conformance", "drivers", "fixtures")
+        for init in (REPO / top).rglob("__init__.py")
+        if init.parent.parent == REPO / top or init.parent.parent.parent == REPO / "conformance"
+    )
+    missing = [f for f in folders if f"`{f}/`" not in table and f"{Path(f).name}/" not in table]
+    assert not missing, f"folders without a row in the README's layout table: {missing}"
