@@ -22,7 +22,7 @@ from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.harness.steps import Blocked, TestSteps
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.verdicts.details import skip_reason, unexpected, where_failed
-from aalis_memory.conformance.verdicts.model import Outcome, Verdict, skip_verdict
+from aalis_memory.conformance.verdicts.model import FAILED, Outcome, Verdict, skip_verdict
 from aalis_memory.conformance.verdicts.properties import (
     PROP_ADVISORIES,
     PROP_CHECKED,
@@ -279,17 +279,16 @@ def _known(
     left with no other failure is reported xfailed, with the reasons."""
     if not listed:
         return found, change
-    failing = (Verdict.FAIL, Verdict.ADVISORY)
     out = [
         attrs.evolve(
             one, verdict=Verdict.KNOWN_FAILURE, message=f"known failure ({listed[one.rule]}): {one.message}"
         )
-        if one.verdict in failing and one.rule in listed
+        if one.verdict in FAILED and one.rule in listed
         else one
         for one in found
     ]
     reasons = sorted({listed[one.rule] for one in out if one.verdict is Verdict.KNOWN_FAILURE})
     # An x, not a dot: also a known SHOULD failure, whose advisory left the test passed.
-    if reasons and not change.skipped(phase.report) and not any(one.verdict in failing for one in out):
+    if reasons and not change.skipped(phase.report) and not any(one.verdict in FAILED for one in out):
         change = attrs.evolve(change, outcome="skipped", wasxfail="known failure: " + "; ".join(reasons))
     return out, change

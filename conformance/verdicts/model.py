@@ -188,8 +188,11 @@ _GAPS: Final = frozenset({Verdict.UNVERIFIED, Verdict.BLOCKED})
 #: ``blocked by RULE: ``).
 LEANED_ON: Final = "the check read the store through "
 
+#: Outcomes of a check the driver failed (a failure, or a SHOULD rule's advisory): what a
+#: known-failure entry, a reproduction note and the rerun hint apply to.
+FAILED: Final = frozenset({Verdict.FAIL, Verdict.ADVISORY})
 #: Outcomes that say a rule was found broken.
-_BROKEN: Final = frozenset({Verdict.FAIL, Verdict.ADVISORY, Verdict.KNOWN_FAILURE})
+_BROKEN: Final = FAILED | {Verdict.KNOWN_FAILURE}
 
 
 def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outcome]]:
@@ -304,6 +307,7 @@ def summary_line(found: dict[Verdict, int]) -> str:
 
 
 __all__ = [
+    "FAILED",
     "LEANED_ON",
     "SKIP_CATEGORIES",
     "Outcome",

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import attrs
 
-from aalis_memory.conformance.verdicts.model import Outcome, Verdict
+from aalis_memory.conformance.verdicts.model import FAILED, Outcome, Verdict
 
 
 @attrs.frozen
@@ -43,7 +43,7 @@ class Judgement:
         return min((o.verdict for o in self.outcomes), key=lambda v: v.rank, default=None)
 
     def failing(self) -> list[Outcome]:
-        return [o for o in self.outcomes if o.verdict in (Verdict.FAIL, Verdict.ADVISORY)]
+        return [o for o in self.outcomes if o.verdict in FAILED]
 
     def noted(self, note: str) -> Judgement:
         """The same judgement with ``note`` added under the message of each failure (how to
@@ -51,9 +51,7 @@ class Judgement:
         return attrs.evolve(
             self,
             outcomes=tuple(
-                attrs.evolve(o, message=f"{o.message}\n{note}")
-                if o.verdict in (Verdict.FAIL, Verdict.ADVISORY)
-                else o
+                attrs.evolve(o, message=f"{o.message}\n{note}") if o.verdict in FAILED else o
                 for o in self.outcomes
             ),
         )

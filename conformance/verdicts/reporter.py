@@ -23,6 +23,7 @@ from aalis_memory.conformance.verdicts.details import known_failures
 from aalis_memory.conformance.verdicts.judging import Phase, apply, judge
 from aalis_memory.conformance.verdicts.junit import mend_junit
 from aalis_memory.conformance.verdicts.model import (
+    FAILED,
     Outcome,
     RuleVerdict,
     Verdict,
@@ -329,7 +330,7 @@ class Reporter:
                 rule
                 for per_rule in self.results.values()
                 for rule, result in per_rule.items()
-                if result.verdict in (Verdict.FAIL, Verdict.ADVISORY)
+                if result.verdict in FAILED
             }
         )
         if failing:
