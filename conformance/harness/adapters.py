@@ -63,10 +63,6 @@ class GuardedStore:
         self.stuck = False
         #: The hang the kit had to interrupt: every later call on this store is blocked by it.
         self._stopped_by: Hung | None = None
-        for name in CONTRACT_METHODS:
-            method = getattr(store, name, None)
-            if callable(method):
-                setattr(self, name, self._guard(name, method))
 
     @property
     def sync(self) -> bool:
@@ -75,7 +71,14 @@ class GuardedStore:
         return isinstance(self._store, SyncStoreAdapter)
 
     def __getattr__(self, name: str) -> Any:
+        """A contract method the store has, guarded on first use and kept (most tests call a
+        few of them: guarding all of them at every store's opening cost more than the calls)."""
         if name in CONTRACT_METHODS:
+            method = getattr(self._store, name, None)
+            if callable(method):
+                guarded = self._guard(name, method)
+                setattr(self, name, guarded)
+                return guarded
             running = steps.current()
             absent = running.missing(name) if running is not None else None
             raise absent if absent is not None else AttributeError(name)
@@ -264,7 +267,7 @@ def opened_store(
     state = RunState() if state is None else state
     name = registration.name
     limit = None if ctx.call_timeout is None else ctx.call_timeout * OPEN_CLOSE_FACTOR
-    shortcut = fresh.shortcut(registration)
+    shortcut = state.fresh.shortcut(registration)
     factory = (shortcut or registration.factory)(ctx)
     worker = None if isinstance(factory, AsyncIterator) else DaemonWorker()
     try:
@@ -292,6 +295,7 @@ def opened_store(
                 lambda call, what: within(
                     ctx.call_timeout, call, f"driver {name!r}: {what}", driver=name, state=state
                 ),
+                state.fresh,
             )
         yield guarded
     finally:

@@ -28,6 +28,7 @@ import functools
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final
 
+import attrs
 from _pytest.outcomes import Failed  # pytest.fail.Exception, named so a class can extend it
 
 from aalis_memory.conformance.harness.health import CallTimeout
@@ -87,37 +88,32 @@ class FreshStoreLeak(Failed):
         return str(self.msg)
 
 
-#: Drivers whose hook handed over a store that was not empty: the first leak. Their later stores
-#: come from the factory.
-LEAKED: dict[str, FreshStoreLeak] = {}
-#: Leaks found since the reporter last took them (the test running when they were found is not
-#: judged: see :func:`take_found`).
-_FOUND: list[FreshStoreLeak] = []
-#: Reads that did not return within the limit in a check, per driver: left out of its later
-#: checks (the tests of those methods judge them; a check only uses what answers).
-_HUNG_READS: dict[str, set[str]] = {}
+@attrs.define(eq=False)
+class FreshState:
+    """What one run learnt of the drivers' ``fresh=`` hooks (part of the run's
+    :class:`~aalis_memory.conformance.harness.run_state.RunState`)."""
 
+    #: Drivers whose hook handed over a store that was not empty: the first leak. Their later
+    #: stores come from the factory.
+    leaked: dict[str, FreshStoreLeak] = attrs.field(factory=dict)
+    #: Leaks found since the reporter last took them (the test running when they were found is
+    #: not judged: see :meth:`take_found`).
+    found: list[FreshStoreLeak] = attrs.field(factory=list)
+    #: Reads that did not return within the limit in a check, per driver: left out of its later
+    #: checks (the tests of those methods judge them; a check only uses what answers).
+    hung_reads: dict[str, set[str]] = attrs.field(factory=dict)
 
-def shortcut(registration: DriverRegistration) -> DriverFactory | None:
-    """The hook to open the driver's next store with, ``None`` for its factory (no hook, or it
-    leaked once in this process)."""
-    if registration.fresh is None or registration.name in LEAKED:
-        return None
-    return registration.fresh
+    def shortcut(self, registration: DriverRegistration) -> DriverFactory | None:
+        """The hook to open the driver's next store with, ``None`` for its factory (no hook, or
+        it leaked once in this run)."""
+        if registration.fresh is None or registration.name in self.leaked:
+            return None
+        return registration.fresh
 
-
-def take_found() -> list[FreshStoreLeak]:
-    """The leaks found since the last call (the reporter asks at the end of each test phase)."""
-    found = list(_FOUND)
-    _FOUND.clear()
-    return found
-
-
-def reset() -> None:
-    """A new run in this process (pytester runs the kit in-process): forget the last one's."""
-    LEAKED.clear()
-    _FOUND.clear()
-    _HUNG_READS.clear()
+    def take_found(self) -> list[FreshStoreLeak]:
+        """The leaks found since the last call (the reporter asks at the end of each phase)."""
+        found, self.found = self.found, []
+        return found
 
 
 #: ``within(awaitable, what)``: the awaitable under the kit's per-call limit.
@@ -127,8 +123,11 @@ Within = Callable[[Awaitable[Any], str], Awaitable[Any]]
 class Checker:
     """The reads that check one store from the hook, each session and namespace once."""
 
-    def __init__(self, registration: DriverRegistration, store: Any, within: Within) -> None:
+    def __init__(
+        self, registration: DriverRegistration, store: Any, within: Within, state: FreshState
+    ) -> None:
         self._driver = registration.name
+        self._state = state
         self._hook = getattr(registration.fresh, "__qualname__", "fresh")
         self._store = store
         self._within = within
@@ -172,20 +171,20 @@ class Checker:
 
     async def _read(self, method: str, *args: Any) -> list[Any] | None:
         call = getattr(self._store, method, None)
-        if not callable(call) or method in _HUNG_READS.get(self._driver, ()):
+        if not callable(call) or method in self._state.hung_reads.get(self._driver, ()):
             return None
         try:
             return list(await self._within(call(*args), f"{method}{args!r}"))
         except CallTimeout:
-            _HUNG_READS.setdefault(self._driver, set()).add(method)
+            self._state.hung_reads.setdefault(self._driver, set()).add(method)
         except Exception:  # the method's own tests judge it; the next read tells, else none
             pass
         return None
 
     def _leak(self, left: str) -> None:
         leak = FreshStoreLeak(self._driver, self._hook, left)
-        LEAKED.setdefault(self._driver, leak)
-        _FOUND.append(leak)
+        self._state.leaked.setdefault(self._driver, leak)
+        self._state.found.append(leak)
         raise leak
 
 
@@ -211,13 +210,19 @@ def _named(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Iterab
 
 
 def ensure_empty(
-    registration: DriverRegistration, store: Any, guarded: Any, runner: asyncio.Runner, within: Within
+    registration: DriverRegistration,
+    store: Any,
+    guarded: Any,
+    runner: asyncio.Runner,
+    within: Within,
+    state: FreshState,
 ) -> None:
     """Check a store the hook handed over, then have ``guarded`` (what the test calls) check
     each session and namespace before its first call on it. ``store`` is the async-shaped
     store the reads go to (outside the test's steps: no call here is one the test judges), on
-    ``runner``'s loop, each read bounded by ``within``. Raises :class:`FreshStoreLeak`."""
-    checker = Checker(registration, store, within)
+    ``runner``'s loop, each read bounded by ``within``; what is found goes to ``state``.
+    Raises :class:`FreshStoreLeak`."""
+    checker = Checker(registration, store, within, state)
     runner.run(checker.handed_over())
     setattr(guarded, CHECKER, checker)
     for method in CONTRACT_METHODS:

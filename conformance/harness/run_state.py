@@ -1,5 +1,6 @@
 """The state of one run of the kit: the drivers it stopped using (and why), the methods that
-hung, the driver calls in flight and the stdio drivers' transcript recorders.
+hung, the driver calls in flight, the stdio drivers' transcript recorders and what the drivers'
+``fresh=`` hooks left behind.
 
 One :class:`RunState` per pytest run, made in ``pytest_configure`` and kept in
 ``config.stash[RUN_STATE]``; whatever needs it is handed it (the fixtures, the guarded store,
@@ -15,6 +16,7 @@ handler, whatever the run); a watch carries the run's :meth:`RunState.stopped` i
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 import pytest
 
+from aalis_memory.conformance.harness.fresh import FreshState
 from aalis_memory.conformance.harness.health import Described, Hung
 from aalis_memory.conformance.harness.watchdog import Watch
 
@@ -47,6 +50,8 @@ class RunState:
     #: The recorder of each stdio driver of the run, by driver name (entered with the driver's
     #: adapter session, see :mod:`aalis_memory.conformance.stdio.driver`).
     recorders: dict[str, Recorder] = attrs.field(factory=dict)
+    #: What the drivers' ``fresh=`` hooks left behind (:mod:`.fresh`).
+    fresh: FreshState = attrs.field(factory=FreshState)
     #: Drivers that cannot be used at all (no store opens, a required method is missing, a call
     #: had to be interrupted), with the cause: reported once, at the first test, and the rest
     #: are not run.
@@ -54,6 +59,8 @@ class RunState:
     #: Driver calls in progress, by id: (what, started at). Shown when the run is interrupted.
     _in_flight: dict[int, tuple[Described, float]] = attrs.field(factory=dict, init=False)
     _ids: Iterator[int] = attrs.field(factory=itertools.count, init=False)
+    #: Each driver's cause file in :attr:`shared`, by driver name.
+    _cause_files: dict[str, str] = attrs.field(factory=dict, init=False)
 
     def unusable(self, name: str, cause: str, *, shared: bool = False) -> None:
         """Stop using driver ``name`` in this run; ``shared``: in its other processes too."""
@@ -69,8 +76,14 @@ class RunState:
         """Why driver ``name`` cannot be used in this run (``None``: it can)."""
         cause = self._unusable.get(name)
         if cause is None and self.shared is not None:
+            path = self._cause_files.get(name)
+            if path is None:  # asked several times per test: the path is made once
+                path = self._cause_files[name] = str(self.shared / _file_name(name))
+            if not os.path.exists(path):
+                return None
             try:
-                cause = (self.shared / _file_name(name)).read_text(encoding="utf-8")
+                with open(path, encoding="utf-8") as file:
+                    cause = file.read()
             except OSError:
                 return None
             self._unusable.setdefault(name, cause)

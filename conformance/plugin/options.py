@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.harness import fresh, watchdog
+from aalis_memory.conformance.harness import watchdog
 from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
 from aalis_memory.conformance.probes.scaling import DEFAULT_SIZES, QUICK, ScalingSizes
 from aalis_memory.conformance.registration import registry
@@ -248,7 +248,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     usage error, once, saying what was tried: a run that tested nothing must not end green.
     Drivers brought in by ``all`` may still skip."""
     config = session.config
-    fresh.reset()
     if config.stash.get(SELECTED, []):
         config.stash[RUN_STATE].shared = _shared_folder(config)
     named = [name for name in config.stash.get(SELECTED, []) if name != "all"]

@@ -375,10 +375,13 @@ def _judge(
     got = [(r.session_id, r.message.content) for r in found]
     wanted = min(query.limit, cap)
     want = matching[-int(wanted) :] if wanted < len(matching) else matching
-    line = (
-        f"cross-session read with {_shown(query)} (cap {cap}, {len(matching)} matching): "
-        f"expected {describe([(s, m.content) for s, m in want])}, got {describe(got)}"
-    )
+
+    def line() -> str:  # only a failure shows it: most reads hold
+        return (
+            f"cross-session read with {_shown(query)} (cap {cap}, {len(matching)} matching): "
+            f"expected {describe([(s, m.content) for s, m in want])}, got {describe(got)}"
+        )
+
     # Matching records left out while older ones came back.
     positions = [place[key] for key in got if key in place]
     skipped = [
@@ -390,10 +393,10 @@ def _judge(
             return None
         wrong = [key for key in got if key in index and not filters[rule_id](index[key])]
         if wrong:
-            return False, f"{line}; {describe(wrong)} fail its {FILTER_NAMES[rule_id]}"
+            return False, f"{line()}; {describe(wrong)} fail its {FILTER_NAMES[rule_id]}"
         if rule_id == "CROSS-04" and kindless_skipped:
             return False, (
-                f"{line}; kind-less {describe([(s, m.content) for s, m in skipped])} "
+                f"{line()}; kind-less {describe([(s, m.content) for s, m in skipped])} "
                 "left out although exclude_kinds keeps them"
             )
         return True, ""
@@ -403,11 +406,11 @@ def _judge(
     count = min(wanted, len(matching))
     if rule_id == "CROSS-02":
         if skipped or positions != sorted(positions):
-            return False, f"{line}; not the newest matching records, ascending"
+            return False, f"{line()}; not the newest matching records, ascending"
     elif rule_id != count_rule:
         return None
     if rule_id == count_rule and len(got) != count:
-        return False, f"{line}; expected exactly {count} records, got {len(got)}"
+        return False, f"{line()}; expected exactly {count} records, got {len(got)}"
     return True, ""
 
 

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.harness import fresh, steps
+from aalis_memory.conformance.harness import steps
 from aalis_memory.conformance.harness.run_state import RUN_STATE
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.verdicts.details import known_failures
@@ -100,7 +100,7 @@ class Reporter:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         outcome = yield
         report: pytest.TestReport = outcome.get_result()
-        leaks = fresh.take_found()
+        leaks = self.config.stash[RUN_STATE].fresh.take_found()
         rules = spec_ids(item)
         driver = driver_of(item)
         if not rules or driver is None:
