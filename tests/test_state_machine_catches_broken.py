@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import attrs
 import pytest
-from test_broken_drivers import run_suite
+from test_broken_drivers import merged, run_in_parts
 
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
@@ -62,28 +62,27 @@ def unreachable(entry: Broken) -> str | None:
 REACHABLE: Final = sorted(n for n, e in BROKEN.items() if unreachable(e) is None)
 
 
-#: Broken drivers per subprocess: each run stays well inside run_suite's time limit, however
-#: many drivers the machine can reach (on a loaded machine one run of all of them did not).
-CHUNK: Final = 40
+#: Runs the machine's broken drivers are split into, started at once: each run stays well inside
+#: its time limit, however many drivers the machine can reach (on a loaded machine one run of
+#: all of them did not), and the file ends sooner (see ``run_in_parts``).
+PARTS: Final = 3
 
 
 @pytest.fixture(scope="session")
 def machine_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
-    for start in range(0, len(REACHABLE), CHUNK):
-        workdir = tmp_path_factory.mktemp("broken-machine")
-        code, data, output = run_suite(
-            workdir,
-            [f"broken-{name}" for name in REACHABLE[start : start + CHUNK]],
-            "--memory-strict",
-            "-k",
-            "state_machine",
-            "--memory-hypothesis-profile=deep",
-        )
+    runs = run_in_parts(
+        tmp_path_factory,
+        "broken-machine",
+        [f"broken-{name}" for name in REACHABLE],
+        PARTS,
+        "--memory-strict",
+        "-k",
+        "state_machine",
+        "--memory-hypothesis-profile=deep",
+    )
+    for code, _data, output in runs:
         assert code == 1, f"the machine should fail on the broken drivers (exit {code}):\n{output[-3000:]}"
-        drivers = {**merged.get("drivers", {}), **data["drivers"]}
-        merged = {**data, "drivers": drivers}
-    return merged
+    return merged([data for _code, data, _output in runs])
 
 
 @pytest.mark.parametrize("name", REACHABLE)

@@ -20,7 +20,6 @@ import os
 import re
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -106,15 +105,27 @@ class RunState:
             for what, started in list(self._in_flight.values())
         ]
 
-    @contextmanager
-    def tracked(self, what: Described) -> Iterator[None]:
-        """While a driver call runs: it is in flight."""
-        call_id = next(self._ids)
-        self._in_flight[call_id] = (what, time.monotonic())
-        try:
-            yield
-        finally:
-            self._in_flight.pop(call_id, None)
+    def tracked(self, what: Described) -> _Tracked:
+        """While a driver call runs: it is in flight (``with state.tracked(what): ...``)."""
+        return _Tracked(self._in_flight, next(self._ids), what)
+
+
+class _Tracked:
+    """A call in flight for the length of a ``with`` block: a class, not a generator-based
+    context manager, as every driver call of a run enters one."""
+
+    __slots__ = ("_calls", "_id", "_what")
+
+    def __init__(self, calls: dict[int, tuple[Described, float]], call_id: int, what: Described) -> None:
+        self._calls = calls
+        self._id = call_id
+        self._what = what
+
+    def __enter__(self) -> None:
+        self._calls[self._id] = (self._what, time.monotonic())
+
+    def __exit__(self, *_: object) -> None:
+        self._calls.pop(self._id, None)
 
 
 def _file_name(driver: str) -> str:
