@@ -1,6 +1,6 @@
 """The derived reads the machine checks after every step: range and cross-session.
 
-After a step changed some sessions, their state reads (:meth:`MachineCore.check_state`) are
+After a step changed some sessions, their state reads (:meth:`StateChecks.check_state`) are
 checked first, then an unfiltered range read of each and one cross-session read over all of them.
 A derived read that fails is blamed on the step only if the state itself diverged (re-checked
 then); on a verified state it is wrong on its own, and the diagnosis names the part that is:
@@ -25,10 +25,10 @@ from aalis_memory.conformance.machine.attribution import (
     range_exercises,
 )
 from aalis_memory.conformance.machine.contract_model import cross_session_accepts, take_newest
-from aalis_memory.conformance.machine.core import MachineCore
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import ALL, ORIGINS, ROLES, SESSIONS, ZERO_PICK
 from aalis_memory.conformance.machine.snippets import py
+from aalis_memory.conformance.machine.state_checks import StateChecks
 from aalis_memory.types import Message, RecentMessageRecord, RecentMessagesAcrossSessionsQuery
 
 
@@ -36,7 +36,7 @@ def _record_key(record: Any) -> tuple[Any, Any]:
     return (getattr(record, "session_id", None), getattr(getattr(record, "message", None), "content", None))
 
 
-class DerivedReads(MachineCore):
+class DerivedReads(StateChecks):
     """State checks of whole steps, and the range and cross-session reads that follow them."""
 
     def check_session(
@@ -66,7 +66,7 @@ class DerivedReads(MachineCore):
         after saves, archives and content rewrites."""
         others = [s for s in SESSIONS if s not in named and not self.skips(s)]
         for other in others:
-            self.verified.add(other)
+            self.current.verified.add(other)
             cause = [rule_id, *self.unknown(other)]
             with self.checking("get_history", other, ALL) as results:
                 self.expect_messages(
@@ -77,7 +77,7 @@ class DerivedReads(MachineCore):
                     "HIST-02",
                     cause,
                 )
-            if "get_full_history" in self.optional:
+            if "get_full_history" in self.stores.methods:
                 with self.checking("get_full_history", other, ALL) as results:
                     self.expect_messages(
                         other,
@@ -116,7 +116,7 @@ class DerivedReads(MachineCore):
     def range_unjudged(self, hits: Sequence[Message]) -> bool:
         """Whether a range read over ``hits`` is left uncompared: with drivers of which some
         declare a range cap and some none, a read over the cap has no one right answer."""
-        return self.range_mixed and len(hits) > self.range_cut_declared
+        return self.declared.range_mixed and len(hits) > self.declared.range_cut
 
     def range_capped_wrong(self, session: str, actual: Any, hits: list[Message]) -> list[str]:
         """The rules a range answer of the wrong size is filed under, before any other: archived
@@ -139,7 +139,7 @@ class DerivedReads(MachineCore):
         """
         if (
             self.skips(session)
-            or "get_messages_by_session_range" not in self.optional
+            or "get_messages_by_session_range" not in self.stores.methods
             or ("RANGE-02" in self.tolerance and self.model.has_archived(session))
         ):
             return
@@ -165,12 +165,12 @@ class DerivedReads(MachineCore):
         inclusive), asking for more than the cap: math.inf (LIM-04) after odd steps, a number
         (CROSS-01) after even ones. Blamed like :meth:`sweep_range`. (Limit 0, LIM-01, is the
         cross-session step's.)"""
-        if "get_recent_messages_across_sessions" not in self.optional or (
+        if "get_recent_messages_across_sessions" not in self.stores.methods or (
             "MSG-04" in self.tolerance and not any(self.model.holds_messages(s) for s in SESSIONS)
         ):
             return
         since = None if "CROSS-05" in self.tolerance else self.stored_stamp(0)
-        limit = math.inf if len(self.rule_log) % 2 else self.model.cross_session_max_limit + 3
+        limit = math.inf if len(self.history.rule_log) % 2 else self.model.cross_session_max_limit + 3
         query = RecentMessagesAcrossSessionsQuery(limit=limit, roles=ROLES, since_ts=since)
         candidates, wanted = self.model.cross_session_candidates(query)
         with self.checking("get_recent_messages_across_sessions", query) as results:
@@ -324,7 +324,7 @@ class DerivedReads(MachineCore):
             return []
         unlimited = attrs.evolve(query, limit=math.inf)
         candidates, wanted = self.model.cross_session_candidates(unlimited)
-        actual = self.probe(driver, "get_recent_messages_across_sessions", unlimited)
+        actual = self.stores.probe(driver, "get_recent_messages_across_sessions", unlimited)
         if isinstance(actual, Raised) or self.cross_verdict(candidates, wanted, actual):
             return []
         cap = self.model.cross_session_max_limit
@@ -340,7 +340,7 @@ class DerivedReads(MachineCore):
         def wrong(**fields: Any) -> bool:
             probe = RecentMessagesAcrossSessionsQuery(limit=math.inf, **{"roles": ROLES, **fields})
             candidates, wanted = self.model.cross_session_candidates(probe)
-            actual = self.probe(driver, "get_recent_messages_across_sessions", probe)
+            actual = self.stores.probe(driver, "get_recent_messages_across_sessions", probe)
             return isinstance(actual, Raised) or self.cross_verdict(candidates, wanted, actual) is not None
 
         if wrong():
@@ -371,7 +371,7 @@ class DerivedReads(MachineCore):
             hits = self.model.session_range_hits(session, *args)
             if self.range_unjudged(hits):
                 return False
-            actual = self.probe(driver, "get_messages_by_session_range", session, *args)
+            actual = self.stores.probe(driver, "get_messages_by_session_range", session, *args)
             return not self.range_agrees(actual, hits[: self.model.range_query_limit], hits)
 
         unbounded = (-math.inf, math.inf)

@@ -1,4 +1,4 @@
-"""The whole machine: where every history starts, and the message and metadata steps over it.
+"""The whole machine: where every history starts, and every generated step over it.
 
 Hypothesis generates many near-copies of a few histories, and some that repeat one step thirty
 times. A history that starts from a state with archived messages and metadata entries makes even
@@ -11,6 +11,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize
 
+from aalis_memory.conformance.machine.change_steps import ChangeSteps
 from aalis_memory.conformance.machine.core import logged
 from aalis_memory.conformance.machine.inputs import (
     JSON_OBJECTS,
@@ -23,6 +24,7 @@ from aalis_memory.conformance.machine.inputs import (
 )
 from aalis_memory.conformance.machine.message_steps import MessageSteps
 from aalis_memory.conformance.machine.metadata_steps import MetadataSteps
+from aalis_memory.conformance.machine.query_steps import QuerySteps
 from aalis_memory.types import JsonObject
 
 #: Archives a history may start with: (session, count, keep).
@@ -36,8 +38,9 @@ SEED_ENTRIES = st.lists(
 )
 
 
-class MemoryMachine(MessageSteps, MetadataSteps):
-    """The message and metadata steps over one core (bound to drivers by ``machine_for``)."""
+class MemoryMachine(MessageSteps, ChangeSteps, QuerySteps, MetadataSteps):
+    """Every generated step over one core (bound to drivers by ``machine_for``): the steps are
+    its methods, the state they build up is in the objects the core holds."""
 
     @initialize(
         origin=st.sampled_from(ORIGINS),
@@ -56,13 +59,12 @@ class MemoryMachine(MessageSteps, MetadataSteps):
         """The first messages, from a clock that starts at ``origin`` (0 and below included),
         then the first archives and metadata entries."""
         # TS-01 tolerated: no history starts at 0 or below it (nor at a fraction).
-        self.cursor = ORIGINS[0] if "TS-01" in self.tolerance else origin
-        self.started = False
+        self.clock.start(ORIGINS[0] if "TS-01" in self.tolerance else origin)
         for session, spec in seed:
             self.save_one(session, spec)
         for session in SESSIONS:
             self.check_session(session, ["MSG-02", "MSG-01"])
-        self.fresh.clear()  # saved and checked: what changes them from here on is not the save
+        self.current.fresh.clear()  # saved and checked: what changes them from here on is not the save
         for session, count, keep in archives:
             self.archive(session, count, keep)
         for namespace, key, data in entries:

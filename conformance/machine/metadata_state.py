@@ -15,17 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.machine.attribution import json_alike, listing_exercises
+from aalis_memory.conformance.machine.attribution import listing_exercises
+from aalis_memory.conformance.machine.bookkeeping import SeenStamp
 from aalis_memory.conformance.machine.contract_model import ModelEntry
 from aalis_memory.conformance.machine.core import MachineCore, Results, leaked
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import NAMESPACES
-from aalis_memory.conformance.machine.snippets import Step
 from aalis_memory.conformance.suite._metadata_reads import json_difference
-from aalis_memory.types import JsonObject, MetadataEntry
+from aalis_memory.types import MetadataEntry
 
 
 def json_differs(actual: Any, expected: Any) -> str | None:
@@ -44,62 +42,19 @@ def _pairs_differ(got: Sequence[tuple[str, Any]], want: Sequence[tuple[str, Any]
     )
 
 
-@attrs.frozen
-class SeenStamp:
-    """An entry's updated_at as a listing showed it, and that listing's place in the script."""
-
-    created: int
-    version: int
-    updated_at: int
-    index: int
-    read: Step
-
-    def restore(self, script: list[Step]) -> None:
-        """Put the listing back where it ran: a later stamp is only wrong compared with it.
-
-        Checking reads leave the script from its end, so every step before ``index`` is still
-        in place and every later one was recorded after this read.
-        """
-        if not (self.index < len(script) and script[self.index] is self.read):
-            script.insert(self.index, self.read)
-
-
 class MetadataState(MachineCore):
     """Listing checks of the metadata store."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        #: (driver, namespace, key) -> the updated_at last listed (META-05).
-        self.seen_updated: dict[tuple[str, str, str], SeenStamp] = {}
-        #: Unreadable entries (namespace, key) list_metadata_keys has already listed (META-10).
-        self.listed_unreadable: set[tuple[str, str]] = set()
-        #: Every payload handed to the store: listed data that is none of them was mangled on
-        #: the way (META-01), data that is one of them was written where it does not belong.
-        self.handed: list[JsonObject] = []
-        #: Entries (namespace, key) last put with values JSON writes like others (META-07).
-        self.alike: set[tuple[str, str]] = set()
-
-    def note_put(self, namespace: str, key: str, data: JsonObject) -> None:
-        """A payload the store was handed for ``key`` (applied, if the model applied it)."""
-        self.handed.append(data)
-        if json_alike(data):
-            self.alike.add((namespace, key))
-        else:
-            self.alike.discard((namespace, key))
-
-    def note_gone(self, namespace: str, key: str) -> None:
-        self.alike.discard((namespace, key))
-
     def mangled(self, data: Any) -> bool:
         """Whether ``data`` is no payload ever handed over (as a JSON value)."""
-        return all(json_differs(data, handed) is not None for handed in self.handed)
+        return all(json_differs(data, handed) is not None for handed in self.metadata.handed)
 
     def expect_data(
         self, rules: Sequence[str], results: Results, expected: Any, faithful: bool = True
     ) -> None:
         """Every driver must have returned ``expected`` as a JSON value (else ``rules``) and,
         when ``faithful`` and META-07 is not tolerated, with lists where JSON reads arrays."""
-        call = self.script[-1].call()
+        call = self.history.script[-1].call()
         for driver, actual in results:
             if isinstance(actual, Raised):
                 raise self.fail(
@@ -120,8 +75,8 @@ class MetadataState(MachineCore):
         ``lead``: rules a step diagnosed for certain (a batch that wrote across namespaces),
         blamed before what a listing alone suggests.
         """
-        self.listed_unreadable = {
-            (ns, key) for ns, key in self.listed_unreadable if key in self.model.unreadable_keys(ns)
+        self.metadata.listed_unreadable = {
+            (ns, key) for ns, key in self.metadata.listed_unreadable if key in self.model.unreadable_keys(ns)
         }
         for namespace in NAMESPACES:
             expected = self.model.list_metadata_versions(namespace)
@@ -131,10 +86,10 @@ class MetadataState(MachineCore):
             unreadable = bool(self.model.unreadable_keys(namespace))
             others = any(self.model.list_metadata_keys(ns) for ns in NAMESPACES if ns != namespace)
             alike = "META-07" not in self.tolerance and any(
-                (namespace, e.entry.key) in self.alike for e in expected
+                (namespace, e.entry.key) in self.metadata.alike for e in expected
             )
             self.credit(listing_exercises([e.entry.data for e in expected], unreadable, others, alike))
-            if "list_metadata_keys" in self.optional:
+            if "list_metadata_keys" in self.stores.methods:
                 keys = self.model.list_metadata_keys(namespace)
                 # A clear never touches metadata: any change after it is the clear's fault. So is
                 # losing an unreadable key this listing showed before: the step lost it.
@@ -142,12 +97,12 @@ class MetadataState(MachineCore):
                 shown = {(namespace, key) for key in self.model.unreadable_keys(namespace)}
                 rules = (
                     [*cause, "META-10"]
-                    if clearing or (shown and shown <= self.listed_unreadable)
+                    if clearing or (shown and shown <= self.metadata.listed_unreadable)
                     else ["META-10", *cause]
                 )
                 with self.checking("list_metadata_keys", namespace) as results:
                     self.expect_value([*lead, *rules], results, keys)
-                self.listed_unreadable |= shown
+                self.metadata.listed_unreadable |= shown
                 if unreadable:
                     self.credit({"META-10"})
 
@@ -217,11 +172,11 @@ class MetadataState(MachineCore):
                     driver,
                     f"{call}: updated_at of {entry.key!r} is {entry.updated_at!r}, not integer epoch ms",
                 )
-            previous = self.seen_updated.get(ident)
+            previous = self.metadata.seen_updated.get(ident)
             if previous is not None and previous.created == model_entry.created:
                 stamp = previous.updated_at
                 if model_entry.version > previous.version and entry.updated_at <= stamp:
-                    previous.restore(self.script)
+                    previous.restore(self.history.script)
                     raise self.fail(
                         ["META-05"],
                         driver,
@@ -230,7 +185,7 @@ class MetadataState(MachineCore):
                     )
                 if model_entry.version == previous.version and entry.updated_at != stamp:
                     rejected = [r for r in cause if r in ("COMMIT-04", "META-08")]
-                    previous.restore(self.script)
+                    previous.restore(self.history.script)
                     raise self.fail(
                         [*rejected, "META-05"],
                         driver,
@@ -239,23 +194,24 @@ class MetadataState(MachineCore):
                     )
                 if model_entry.version > previous.version:
                     self.credit({"META-05"})  # an overwrite, and its stamp grew
-            self.seen_updated[ident] = SeenStamp(
+            self.metadata.seen_updated[ident] = SeenStamp(
                 model_entry.created,
                 model_entry.version,
                 entry.updated_at,
-                len(self.script) - 1,
-                self.script[-1],
+                len(self.history.script) - 1,
+                self.history.script[-1],
             )
 
     def entries_match(self, driver: str, namespace: str, keys: set[str]) -> bool:
         """Whether get_metadata of each key agrees with the model (probed after a failure)."""
         return all(
             json_differs(
-                self.probe(driver, "get_metadata", namespace, key), self.model.get_metadata(namespace, key)
+                self.stores.probe(driver, "get_metadata", namespace, key),
+                self.model.get_metadata(namespace, key),
             )
             is None
             for key in keys
         )
 
 
-__all__ = ["MetadataState", "SeenStamp"]
+__all__ = ["MetadataState"]

@@ -39,7 +39,7 @@ from aalis_memory.types import JsonObject, MetadataDel, MetadataEntry, MetadataO
 
 
 def _plants(self: MetadataState) -> bool:
-    return self.raw and "META-09" not in self.tolerance and "META-10" not in self.tolerance
+    return self.stores.raw and "META-09" not in self.tolerance and "META-10" not in self.tolerance
 
 
 class MetadataSteps(MetadataState):
@@ -75,21 +75,21 @@ class MetadataSteps(MetadataState):
         every namespace."""
         data = self.payload(data)
         mutate = "META-06" not in self.tolerance
-        self.stamp += 1
+        self.clock.tick()
         self.model.save_metadata(namespace, key, copy.deepcopy(data))
-        self.note_put(namespace, key, copy.deepcopy(data))
+        self.metadata.note_put(namespace, key, copy.deepcopy(data))
         passed = copy.deepcopy(data)
         args = (namespace, key, copy.deepcopy(data))
-        self.script.append(
+        self.history.script.append(
             CallerMutates("save_metadata", args, marker=MUTATION_MARKERS[0])
             if mutate
             else Step("save_metadata", args)
         )
         results: Results = []
-        for opened in self.stores:
+        for opened in self.stores.opened:
             mine = copy.deepcopy(passed)
             try:
-                value = self.loop.run_until_complete(opened.store.save_metadata(namespace, key, mine))
+                value = self.stores.run(opened.store.save_metadata(namespace, key, mine))
             except Exception as exc:
                 value = Raised(type(exc), str(exc))
             if mutate:
@@ -108,10 +108,12 @@ class MetadataSteps(MetadataState):
         expected = self.model.get_metadata(namespace, key)
         results = self.call("get_metadata", namespace, key)
         if mutate:
-            self.script[-1] = CallerMutates("get_metadata", (namespace, key), marker=MUTATION_MARKERS[1])
+            self.history.script[-1] = CallerMutates(
+                "get_metadata", (namespace, key), marker=MUTATION_MARKERS[1]
+            )
         lead = ["META-06"] if any(leaked(actual) for _, actual in results) else []
         self.expect_data([*lead, "META-01"], results, expected)
-        alike = (namespace, key) in self.alike and "META-07" not in self.tolerance
+        alike = (namespace, key) in self.metadata.alike and "META-07" not in self.tolerance
         self.credit({"META-01", *(["META-07"] if alike else [])})
         if not mutate:
             return
@@ -133,7 +135,7 @@ class MetadataSteps(MetadataState):
             return
         rules = ["META-03"] if stored else ["META-11"]  # META-11: a missing key is a no-op
         self.model.delete_metadata(namespace, key)
-        self.note_gone(namespace, key)
+        self.metadata.note_gone(namespace, key)
         self.expect_value(rules, self.call("delete_metadata", namespace, key), None)
         self.check_metadata(rules)
         self.credit(rules)
@@ -149,16 +151,16 @@ class MetadataSteps(MetadataState):
     def plant_unreadable(self, namespace: str, key: str, kind: str, then_del: bool) -> None:
         """An entry no read can decode, planted around the API: listings skip it (META-09), its
         key is still listed (META-10), and a batch del removes it (COMMIT-06)."""
-        for target, opened in zip(self.TARGETS, self.stores, strict=True):
+        for target, opened in zip(self.TARGETS, self.stores.opened, strict=True):
             # the precondition checked every target has a hook
-            planted = self.loop.run_until_complete(
+            planted = self.stores.run(
                 plant_raw(target.registration, opened.store, namespace, key, cast(Any, kind))
             )
             if not planted:
                 return  # the backend cannot hold this kind: nothing changed
-        self.script.append(Planted("plant", (namespace, key, kind)))
+        self.history.script.append(Planted("plant", (namespace, key, kind)))
         self.model.plant_unreadable(namespace, key)
-        self.note_gone(namespace, key)
+        self.metadata.note_gone(namespace, key)
         self.check_metadata(["META-09"])
         if then_del and "COMMIT-06" not in self.tolerance:
             batch: list[MetadataOp] = [MetadataDel(namespace, key)]
@@ -209,7 +211,7 @@ class MetadataSteps(MetadataState):
             batch.insert(min(bad_at, len(batch)), MetadataPut(NAMESPACES[1], "bad", bad_payload(bad)))
         if not batch and "COMMIT-03" in self.tolerance:
             return
-        self.stamp += 1
+        self.clock.tick()
         spaces = sorted({op.namespace for op in batch})
         #: The model before the batch, to test afterwards whether the driver confused namespaces.
         before = copy.deepcopy(self.model) if len(spaces) > 1 else None
@@ -226,7 +228,10 @@ class MetadataSteps(MetadataState):
             isinstance(op, MetadataDel) and op.key in self.model.unreadable_keys(op.namespace) for op in batch
         )
         write = self.call_watched(
-            "commit_metadata", (batch,), [Step("list_metadata", (ns,)) for ns in spaces], self.atomic_metadata
+            "commit_metadata",
+            (batch,),
+            [Step("list_metadata", (ns,)) for ns in spaces],
+            self.declared.atomic_metadata,
         )
         lead: list[str] = []
         if rejected:
@@ -249,9 +254,9 @@ class MetadataSteps(MetadataState):
         else:
             for op in batch:
                 if isinstance(op, MetadataPut):
-                    self.note_put(op.namespace, op.key, op.data)
+                    self.metadata.note_put(op.namespace, op.key, op.data)
                 else:
-                    self.note_gone(op.namespace, op.key)
+                    self.metadata.note_gone(op.namespace, op.key)
         self.expect_whole(["COMMIT-05"], write)
         self.credit(
             commit_exercises(batch, rejected=rejected, missing_del=missing_del, unreadable_del=unreadable)
@@ -264,7 +269,7 @@ class MetadataSteps(MetadataState):
         rule's failure alone; COMMIT-04 binds a batch that raised). The call is then recorded as
         raising what it raised, so a reproduction goes on past it to the listing that shows
         what the refused batch applied."""
-        call = self.script[-1].call()
+        call = self.history.script[-1].call()
         for driver, actual in results:
             if not isinstance(actual, Raised):
                 raise self.fail(
@@ -278,7 +283,7 @@ class MetadataSteps(MetadataState):
         for _driver, actual in results:
             if isinstance(actual, Raised) and not issubclass(actual.error, errors):
                 errors = (*errors, actual.error)
-        self.script[-1] = attrs.evolve(self.script[-1], errors=errors)
+        self.history.script[-1] = attrs.evolve(self.history.script[-1], errors=errors)
 
     def namespaces_confused(self, batch: Sequence[MetadataOp], before: ContractModel) -> bool:
         """After a listing failed: whether the batch wrote across namespaces wrongly (COMMIT-02:
@@ -296,10 +301,10 @@ class MetadataSteps(MetadataState):
             except (TypeError, ValueError):
                 continue
             collapsed.append({ns: [(e.key, e.data) for e in model.list_metadata(ns)] for ns in NAMESPACES})
-        for opened in self.stores:
+        for opened in self.stores.opened:
             seen: dict[str, list[tuple[str, JsonObject]]] = {}
             for namespace in NAMESPACES:
-                listing = self.probe(opened.name, "list_metadata", namespace)
+                listing = self.stores.probe(opened.name, "list_metadata", namespace)
                 if not isinstance(listing, list):
                     return False
                 seen[namespace] = [(e.key, e.data) for e in listing if isinstance(e, MetadataEntry)]

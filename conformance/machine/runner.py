@@ -52,7 +52,7 @@ def machine_for(
     targets: Sequence[Target], tolerance: Tolerance | None = None, ledger: CheckLedger | None = None
 ) -> type[MemoryMachine]:
     """A machine class bound to ``targets`` (one driver, or several for differential mode),
-    tolerating ``tolerance`` and crediting its checks to ``ledger``."""
+    tolerating ``tolerance`` and crediting its checks to ``ledger`` (one of its own if none)."""
     names = "_".join(t.name for t in targets).replace("-", "_")
     return type(
         f"MemoryMachine_{names}",
@@ -60,7 +60,7 @@ def machine_for(
         {
             "TARGETS": tuple(targets),
             "TOLERANCE": tolerance or Tolerance(),
-            "LEDGER": ledger,
+            "LEDGER": ledger if ledger is not None else CheckLedger(),
         },
     )
 

@@ -27,7 +27,7 @@ from aalis_memory.types import (
 )
 
 if TYPE_CHECKING:
-    from aalis_memory.conformance.machine.core import Target
+    from aalis_memory.conformance.machine.stores import Target
 
 #: What a reproduction snippet needs in scope (it is printed above every snippet).
 SNIPPET_IMPORTS: Final = (
