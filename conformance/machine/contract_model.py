@@ -12,7 +12,6 @@ Timestamps are any real numbers of epoch ms (0, negative and fractional ones inc
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.types import (
     CONTROL_KINDS,
     JsonObject,
@@ -179,7 +179,7 @@ class ContractModel:
             message = attrs.evolve(message, timestamp=self.clock())  # MSG-03
         self._seq += 1
         # MSG-01: rows live under their session id only; MSG-02: the message is kept whole.
-        self._sessions.setdefault(session_id, []).append(_Row(copy.deepcopy(message), self._seq))
+        self._sessions.setdefault(session_id, []).append(_Row(copied(message), self._seq))
         return message
 
     def get_history(self, session_id: str, limit: object = None) -> list[Message]:

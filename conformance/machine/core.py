@@ -23,7 +23,6 @@ history is credited or blamed.
 from __future__ import annotations
 
 import contextlib
-import copy
 import functools
 import math
 import time
@@ -41,6 +40,7 @@ from aalis_memory.conformance.machine.attribution import (
 )
 from aalis_memory.conformance.machine.bookkeeping import Clock, CurrentStep, History, MetadataBook, Tally
 from aalis_memory.conformance.machine.contract_model import ContractModel
+from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.conformance.machine.failure import MachineFailure, Raised, ToleratedDivergence
 from aalis_memory.conformance.machine.inputs import ALL, SESSIONS
 from aalis_memory.conformance.machine.ledger import CheckLedger
@@ -156,7 +156,7 @@ class MachineCore(RuleBasedStateMachine):
         Raised) pairs."""
         # A copy: a store that keeps the caller's objects would let a later edit of one (the
         # machine marks what it got back, META-06) rewrite the call the reproduction prints.
-        self.history.script.append(Step(method, copy.deepcopy(args)))
+        self.history.script.append(Step(method, copied(args)))
         self.current.touch(method, args)
         return self.stores.call(method, args)
 
@@ -181,7 +181,7 @@ class MachineCore(RuleBasedStateMachine):
         (:meth:`Stores.watched`)."""
         if not watch:
             return WriteOutcome(self.call(method, *args), {}, False)
-        self.history.script.append(Watched(method, copy.deepcopy(args), reads=tuple(reads)))
+        self.history.script.append(Watched(method, copied(args), reads=tuple(reads)))
         self.current.touch(method, args)
         return self.stores.watched(method, args, reads)
 

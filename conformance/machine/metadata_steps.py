@@ -22,6 +22,7 @@ from aalis_memory.conformance.machine.attribution import (
     commit_rules,
 )
 from aalis_memory.conformance.machine.contract_model import ContractModel
+from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.conformance.machine.core import MUTATION_MARKERS, Results, leaked, logged
 from aalis_memory.conformance.machine.failure import MachineFailure, Raised
 from aalis_memory.conformance.machine.inputs import (
@@ -76,10 +77,10 @@ class MetadataSteps(MetadataState):
         data = self.payload(data)
         mutate = "META-06" not in self.tolerance
         self.clock.tick()
-        self.model.save_metadata(namespace, key, copy.deepcopy(data))
-        self.metadata.note_put(namespace, key, copy.deepcopy(data))
-        passed = copy.deepcopy(data)
-        args = (namespace, key, copy.deepcopy(data))
+        self.model.save_metadata(namespace, key, copied(data))
+        self.metadata.note_put(namespace, key, copied(data))
+        passed = copied(data)
+        args = (namespace, key, copied(data))
         self.history.script.append(
             CallerMutates("save_metadata", args, marker=MUTATION_MARKERS[0])
             if mutate
@@ -87,7 +88,7 @@ class MetadataSteps(MetadataState):
         )
         results: Results = []
         for opened in self.stores.opened:
-            mine = copy.deepcopy(passed)
+            mine = copied(passed)
             try:
                 value = self.stores.run(opened.store.save_metadata(namespace, key, mine))
             except Exception as exc:
@@ -220,7 +221,7 @@ class MetadataSteps(MetadataState):
             for op in batch
         )
         try:
-            self.model.commit_metadata(copy.deepcopy(batch))
+            self.model.commit_metadata(copied(batch))
             rejected = False
         except (TypeError, ValueError):
             rejected = True

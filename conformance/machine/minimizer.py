@@ -9,12 +9,12 @@ say, a long span shows which of the rules involved really broke.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
 
+from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.conformance.machine.failure import LoggedCall, MachineFailure
 from aalis_memory.conformance.machine.inputs import PLAIN_SPEC, MessageSpec
 
@@ -54,7 +54,7 @@ def replay(machine: Callable[[], Any], log: Sequence[LoggedCall]) -> MachineFail
     state = machine()
     try:
         for name, kwargs in log:
-            getattr(state, name)(**copy.deepcopy(kwargs))
+            getattr(state, name)(**copied(kwargs))
             state.histories_match_model()
     except MachineFailure as failure:
         return failure

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import functools
 import tempfile
 from collections.abc import Awaitable, Sequence
@@ -25,6 +24,7 @@ from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.harness.steps import REQUIRED_RULE, MissingRequired
 from aalis_memory.conformance.machine.contract_model import Ordering
+from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.snippets import Step
 from aalis_memory.conformance.machine.tolerance import Tolerance
@@ -167,9 +167,7 @@ class Stores:
         for opened in self.opened:
             fn = getattr(opened.store, method)
             try:
-                value = self.loop.run_until_complete(
-                    fn(*(copy.deepcopy(args) if self.differential else args))
-                )
+                value = self.loop.run_until_complete(fn(*(copied(args) if self.differential else args)))
             except Exception as exc:
                 value = Raised(type(exc), str(exc))
             results.append((opened.name, value))
@@ -184,7 +182,7 @@ class Stores:
         torn: dict[str, list[str]] = {}
         changed = False
         for opened in self.opened:
-            mine = copy.deepcopy(args) if self.differential else args
+            mine = copied(args) if self.differential else args
             store = opened.store
             watched = self.run(
                 watch_write(
