@@ -33,11 +33,15 @@ class SuiteRun:
         try:
             self.process.wait(timeout=timeout)
         finally:
-            if self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
+            self.stop()
         data = load_report(self.report) if self.report.exists() else {}
         return self.process.returncode, data, self.output.read_text(encoding="utf-8", errors="replace")
+
+    def stop(self) -> None:
+        """End the run if it still runs (one that did not finish is never left running)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
 
 def start_suite(workdir: Path, drivers: list[str], *extra: str) -> SuiteRun:
@@ -81,9 +85,10 @@ def run_suite(workdir: Path, drivers: list[str], *extra: str) -> tuple[int, dict
 
 def run_in_parts(
     tmp_path_factory: pytest.TempPathFactory, name: str, drivers: list[str], parts: int, *extra: str
-) -> list[tuple[int, dict[str, Any], str]]:
-    """The suite on ``drivers`` split into ``parts`` runs started at once: each run stays well
-    inside the time limit on a loaded machine, and the file holding them ends sooner (under
+) -> dict[str, Any]:
+    """The suite on ``drivers`` split into ``parts`` runs started at once, each of which must
+    fail (exit 1); their reports merged, the drivers side by side. Each run stays well inside
+    the time limit on a loaded machine, and the file holding them ends sooner (under
     ``--dist loadfile`` one worker runs all of a file's tests)."""
     runs = [
         start_suite(tmp_path_factory.mktemp(name), drivers[part::parts], *extra)
@@ -91,26 +96,21 @@ def run_in_parts(
         if drivers[part::parts]
     ]
     try:
-        return [run.finish() for run in runs]
+        finished = [run.finish() for run in runs]
     finally:
-        for run in runs:  # one that failed to finish is not left running
-            if run.process.poll() is None:
-                run.process.kill()
-                run.process.wait()
-
-
-def merged(reports: list[dict[str, Any]]) -> dict[str, Any]:
-    """One report of several runs of distinct drivers: their drivers side by side."""
-    drivers: dict[str, Any] = {}
-    for data in reports:
-        drivers.update(data.get("drivers", {}))
-    return {**(reports[0] if reports else {}), "drivers": drivers}
+        for run in runs:
+            run.stop()
+    reports: dict[str, Any] = {}
+    for code, data, output in finished:
+        assert code == 1, f"the suite should fail on the broken drivers (exit {code}):\n{output[-3000:]}"
+        reports = {**data, "drivers": {**reports.get("drivers", {}), **data["drivers"]}}
+    return reports
 
 
 @pytest.fixture(scope="session")
 def default_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every broken driver in runs of the default mode, the one backend authors use."""
-    runs = run_in_parts(
+    return run_in_parts(
         tmp_path_factory,
         "broken",
         [f"broken-{name}" for name in sorted(BROKEN)],
@@ -120,9 +120,6 @@ def default_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "-k",
         "not state_machine",
     )
-    for code, _data, output in runs:
-        assert code == 1, f"the suite should fail on the broken drivers (exit {code}):\n{output[-3000:]}"
-    return merged([data for _code, data, _output in runs])
 
 
 #: Runs the broken drivers' default-mode suite is split into (see :func:`run_in_parts`).

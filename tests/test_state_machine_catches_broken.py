@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import attrs
 import pytest
-from test_broken_drivers import merged, run_in_parts
+from test_broken_drivers import run_in_parts
 
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
@@ -70,7 +70,7 @@ PARTS: Final = 3
 
 @pytest.fixture(scope="session")
 def machine_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    runs = run_in_parts(
+    return run_in_parts(
         tmp_path_factory,
         "broken-machine",
         [f"broken-{name}" for name in REACHABLE],
@@ -80,9 +80,6 @@ def machine_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "state_machine",
         "--memory-hypothesis-profile=deep",
     )
-    for code, _data, output in runs:
-        assert code == 1, f"the machine should fail on the broken drivers (exit {code}):\n{output[-3000:]}"
-    return merged([data for _code, data, _output in runs])
 
 
 @pytest.mark.parametrize("name", REACHABLE)

@@ -16,7 +16,6 @@ handler, whatever the run); a watch carries the run's :meth:`RunState.stopped` i
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -78,8 +77,6 @@ class RunState:
             path = self._cause_files.get(name)
             if path is None:  # asked several times per test: the path is made once
                 path = self._cause_files[name] = str(self.shared / _file_name(name))
-            if not os.path.exists(path):
-                return None
             try:
                 with open(path, encoding="utf-8") as file:
                     cause = file.read()
