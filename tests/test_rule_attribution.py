@@ -4,7 +4,8 @@ divergence is blamed on, which rules a run can tolerate, and the ledger that cou
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -31,8 +32,16 @@ from aalis_memory.conformance.machine.attribution import (
 )
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.ledger import CheckLedger
+from aalis_memory.conformance.machine.stores import Declared, Target
 from aalis_memory.conformance.machine.tolerance import TOLERATIONS, Tolerance
+from aalis_memory.conformance.registration.registry import (
+    Capabilities,
+    DriverContext,
+    DriverRegistration,
+    MetadataAtomicity,
+)
 from aalis_memory.conformance.rules import CATALOGUE, Level
+from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.types import (
     Message,
     MetadataDel,
@@ -245,14 +254,53 @@ def test_json_alike() -> None:
 
 def test_commits() -> None:
     batch: list[MetadataOp] = [MetadataPut("ns", "k", {}), MetadataDel("ns2", "k")]
-    assert commit_exercises(batch, rejected=True, missing_del=True, unreadable_del=False) == {"COMMIT-04"}
-    assert commit_exercises(batch, rejected=False, missing_del=True, unreadable_del=True) == {
+    for refused in ("COMMIT-04", "COMMIT-07"):  # a refused batch is its tier's rule alone
+        exercised = commit_exercises(
+            batch, rejected=True, missing_del=True, unreadable_del=False, refused=refused
+        )
+        assert exercised == {refused}
+    assert commit_exercises(
+        batch, rejected=False, missing_del=True, unreadable_del=True, refused="COMMIT-04"
+    ) == {
         "COMMIT-01",
         "COMMIT-02",
         "COMMIT-03",
         "COMMIT-06",
     }
-    assert commit_exercises([], rejected=False, missing_del=False, unreadable_del=False) == {"COMMIT-03"}
+    assert commit_exercises([], rejected=False, missing_del=False, unreadable_del=False, refused=None) == {
+        "COMMIT-03"
+    }
+
+
+async def inmemory_store(_ctx: DriverContext) -> AsyncIterator[InMemoryMemory]:
+    yield InMemoryMemory()
+
+
+@pytest.mark.parametrize(
+    ("tiers", "rule"),
+    [
+        (("atomic",), "COMMIT-04"),
+        (("ordered",), "COMMIT-07"),
+        (("ordered", "ordered"), "COMMIT-07"),
+        (("atomic", "ordered"), None),
+    ],
+)
+def test_a_refused_batch_is_judged_by_the_declared_tier(
+    tiers: tuple[MetadataAtomicity, ...], rule: str | None, tmp_path: Path
+) -> None:
+    """COMMIT-04 binds the atomic tier only: an ordered driver's refused batch is COMMIT-07's
+    (so the machine neither blames nor credits COMMIT-04 there), and drivers of both tiers in
+    one differential history are sent no such batch (``None``)."""
+    targets = [
+        Target(
+            DriverRegistration(
+                name=f"d{i}", factory=inmemory_store, capabilities=Capabilities(metadata_atomicity=tier)
+            ),
+            DriverContext(name=f"d{i}", tmp_path=tmp_path),
+        )
+        for i, tier in enumerate(tiers)
+    ]
+    assert Declared.of(targets, Tolerance()).refused_batch == rule
 
 
 def test_every_exercised_rule_is_covered() -> None:

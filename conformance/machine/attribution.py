@@ -107,6 +107,7 @@ COVERED_RULES: Final = (
     "COMMIT-04",
     "COMMIT-05",
     "COMMIT-06",
+    "COMMIT-07",
 )
 
 #: The rule a message's fields coming back changed is filed under when no narrower one says
@@ -475,11 +476,17 @@ def listing_exercises(
 
 
 def commit_exercises(
-    batch: Sequence[MetadataOp], *, rejected: bool, missing_del: bool, unreadable_del: bool
+    batch: Sequence[MetadataOp],
+    *,
+    rejected: bool,
+    missing_del: bool,
+    unreadable_del: bool,
+    refused: str | None,
 ) -> set[str]:
-    """A compared ``commit_metadata`` (its result, then every namespace after it)."""
+    """A compared ``commit_metadata`` (its result, then every namespace after it); ``refused``:
+    the rule a refused batch is checked under (COMMIT-04 or COMMIT-07, by tier)."""
     if rejected:
-        return {"COMMIT-04"}
+        return {refused} if refused is not None else set()
     out = set()
     targets = [(op.namespace, op.key) for op in batch]
     if targets:

@@ -377,7 +377,8 @@ class ContractModel:
 
     def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
         # Validate the whole batch before applying anything, in every tier: a refused batch
-        # applies nothing (COMMIT-04), a refused payload is META-08's.
+        # applies nothing (COMMIT-04 for the atomic tier, COMMIT-07 for the ordered one), a
+        # refused payload is META-08's.
         encoded: list[tuple[MetadataOp, str | None]] = []
         for index, op in enumerate(ops):
             _check_key(op.namespace, op.key)

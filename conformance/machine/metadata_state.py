@@ -184,7 +184,7 @@ class MetadataState(MachineCore):
                         f"stayed {entry.updated_at} (was {stamp})",
                     )
                 if model_entry.version == previous.version and entry.updated_at != stamp:
-                    rejected = [r for r in cause if r in ("COMMIT-04", "META-08")]
+                    rejected = [r for r in cause if r in ("COMMIT-04", "COMMIT-07", "META-08")]
                     previous.restore(self.history.script)
                     raise self.fail(
                         [*rejected, "META-05"],

@@ -208,7 +208,12 @@ class MetadataSteps(MetadataState):
             kind, ns, key, data = ops[0]
             ops = [*ops, ("del" if kind == "put" else "put", ns, key, data)]
         batch = self.batch_of(ops)
-        if bad_at is not None and not {"COMMIT-04", "META-08"} & self.tolerance.rules:
+        refused_rule = self.declared.refused_batch
+        if (
+            bad_at is not None
+            and refused_rule is not None
+            and not {refused_rule, "META-08"} & self.tolerance.rules
+        ):
             batch.insert(min(bad_at, len(batch)), MetadataPut(NAMESPACES[1], "bad", bad_payload(bad)))
         if not batch and "COMMIT-03" in self.tolerance:
             return
@@ -237,7 +242,9 @@ class MetadataSteps(MetadataState):
         lead: list[str] = []
         if rejected:
             self.refused(write.results)
-            rules = lead = ["COMMIT-04"]  # a refused batch changes nothing: any change is its fault
+            # a refused batch changes nothing: any change is its fault (only a batch sent a bad
+            # payload is refused, and it is sent one only when ``refused_rule`` names its rule)
+            rules = lead = [refused_rule or "META-08"]
         else:
             first = "COMMIT-06" if unreadable else "COMMIT-03" if missing_del else "COMMIT-01"
             self.expect_value([first], write.results, None)
@@ -260,16 +267,22 @@ class MetadataSteps(MetadataState):
                     self.metadata.note_gone(op.namespace, op.key)
         self.expect_whole(["COMMIT-05"], write)
         self.credit(
-            commit_exercises(batch, rejected=rejected, missing_del=missing_del, unreadable_del=unreadable)
+            commit_exercises(
+                batch,
+                rejected=rejected,
+                missing_del=missing_del,
+                unreadable_del=unreadable,
+                refused=refused_rule,
+            )
         )
         if rejected:
             self.credit({"META-08"})
 
     def refused(self, results: Results) -> None:
         """A batch holding a payload JSON cannot hold must raise (META-08: accepting it is that
-        rule's failure alone; COMMIT-04 binds a batch that raised). The call is then recorded as
-        raising what it raised, so a reproduction goes on past it to the listing that shows
-        what the refused batch applied."""
+        rule's failure alone; what a batch that raised leaves is COMMIT-04's or COMMIT-07's, by
+        tier). The call is then recorded as raising what it raised, so a reproduction goes on
+        past it to the listing that shows what the refused batch applied."""
         call = self.history.script[-1].call()
         for driver, actual in results:
             if not isinstance(actual, Raised):

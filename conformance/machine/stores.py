@@ -81,11 +81,18 @@ class Declared:
     cuts nothing and no read is expected to be cut (``range_capped``). When some of the drivers
     cut and others do not (``range_mixed``), range reads over the cap ``range_cut`` are not
     compared.
+
+    ``refused_batch``: the rule a batch refused for a payload JSON cannot hold breaks when it
+    changed anything: COMMIT-04 for the atomic metadata tier (whole or nothing, whatever the
+    error), COMMIT-07 for the ordered one (which stops at a storage error, but checks payloads
+    before writing). ``None`` when the drivers declare both tiers: no one rule binds them all,
+    so no history sends them such a batch.
     """
 
     ordering: Ordering
     atomic_archive: bool
     atomic_metadata: bool
+    refused_batch: str | None
     range_capped: bool
     range_mixed: bool
     range_cut: int
@@ -94,12 +101,14 @@ class Declared:
     def of(cls, targets: Sequence[Target], tolerance: Tolerance) -> Declared:
         declared = [t.registration.capabilities for t in targets]
         capped = all(c.range_cap for c in declared)
+        tiers = {c.metadata_atomicity for c in declared}
         return cls(
             ordering="timestamp" if all(c.ordering == "timestamp" for c in declared) else "write",
             atomic_archive=all(c.archive_atomicity == "atomic" for c in declared)
             and "ARCH-10" not in tolerance,
             atomic_metadata=all(c.metadata_atomicity == "atomic" for c in declared)
             and "COMMIT-05" not in tolerance,
+            refused_batch=None if len(tiers) > 1 else "COMMIT-04" if tiers == {"atomic"} else "COMMIT-07",
             range_capped=capped,
             range_mixed=not capped and any(c.range_cap for c in declared),
             range_cut=targets[0].ctx.range_query_limit,

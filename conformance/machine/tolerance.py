@@ -67,6 +67,7 @@ TOLERATIONS: Final = MappingProxyType(
         "META-11": "delete_metadata only of stored keys",
         "COMMIT-03": "no empty batches, no del of a key that is not stored",
         "COMMIT-04": "no batch with a payload that is not JSON",
+        "COMMIT-07": "no batch with a payload that is not JSON",
         "COMMIT-06": "no batch deletes an unreadable entry",
         "META-09": _NO_PLANTS,
         "META-10": _NO_PLANTS,
