@@ -28,6 +28,7 @@ from typing import Final, Protocol
 
 import attrs
 from hypothesis import settings
+from hypothesis.errors import Flaky
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
 from aalis_memory.conformance.machine.budget import run_rounds
@@ -84,12 +85,52 @@ def run_minimized(
     machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger | None = None
 ) -> None:
     """Run ``machine`` under ``chosen``; a failure is re-raised with its history minimized (no
-    checks credited while the minimizer replays it)."""
+    checks credited while the minimizer replays it).
+
+    A divergence that did not come back when Hypothesis ran its history again (a stamp from a
+    clock that jitters, state shared across stores) reaches here wrapped in Hypothesis's
+    ``Flaky``: it is still that rule's failure, raised as such with a note that it may not
+    repeat, never an error of the whole test (which would fail every rule the machine covers).
+    """
+    notes: list[str] = []
     try:
         run_state_machine_as_test(machine, settings=chosen)
-    except MachineFailure as failure:
-        with ledger.paused() if ledger is not None else contextlib.nullcontext():
-            raise minimize(machine, failure) from None
+        return
+    except MachineFailure as raised:
+        failure = raised
+    except Flaky as flaky:
+        inner = _machine_failure(flaky)
+        if inner is None:
+            raise
+        failure, notes = inner, [FLAKY_NOTE]
+    with ledger.paused() if ledger is not None else contextlib.nullcontext():
+        minimized = minimize(machine, failure)
+    raise (minimized.noting(notes) if notes else minimized) from None
+
+
+#: Told after the reproduction of a failure Hypothesis could not make happen again.
+FLAKY_NOTE: Final = (
+    "  not repeatable: when Hypothesis ran this history again it did not diverge, so it "
+    "depends on something the history does not fix (the clock, timing, state shared between "
+    "stores); the reproduction may not show it on every run"
+)
+
+
+def _machine_failure(error: BaseException) -> MachineFailure | None:
+    """The machine's failure inside Hypothesis's report of a flaky one (its sub-exceptions,
+    their causes), if it holds one."""
+    pending: list[BaseException] = [error]
+    seen: set[int] = set()
+    while pending:
+        current = pending.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, MachineFailure):
+            return current
+        linked = (*getattr(current, "exceptions", ()), current.__cause__, current.__context__)
+        pending += [e for e in linked if isinstance(e, BaseException)]
+    return None
 
 
 def run_machine(
@@ -203,6 +244,7 @@ MAX_JUDGING_RUNS: Final = 5
 
 
 __all__ = [
+    "FLAKY_NOTE",
     "JUDGING_PROFILE",
     "MAX_JUDGING_RUNS",
     "MachineRun",
