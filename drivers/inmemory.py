@@ -137,6 +137,8 @@ class InMemoryMemory:
       (``keep(session_id, record)``, archived records included) and the cap replaceable.
     - ``_copy_in(message)`` / ``_copy_out(value)``: the isolation copies made when a message is
       saved and when anything is read.
+    - ``_metadata_clock()``: the epoch ms reading a metadata write is stamped from (a server's
+      own clock, in a subclass that plays one).
 
     Reads whose answer does not grow with the session (``get_history(s, n)``,
     ``count_history``, ``archive_span(s, n)``) touch only the records they return: the count is
@@ -379,9 +381,14 @@ class InMemoryMemory:
             else:
                 space = self._metadata.setdefault(op.namespace, {})
                 previous = space.get(op.key)
-                stamp = sem.next_updated_at(None if previous is None else previous.updated_at)
+                stamp = sem.next_updated_at(
+                    None if previous is None else previous.updated_at, self._metadata_clock()
+                )
                 space[op.key] = StoredMetadata(text, stamp)
+
+    def _metadata_clock(self) -> int:
+        return sem.now_ms()
 
     def plant_raw_metadata(self, namespace: str, key: str, text: str) -> None:
         """Store ``text`` verbatim as an entry's payload (the kit's raw-access hook uses it)."""
-        self._metadata.setdefault(namespace, {})[key] = StoredMetadata(text, sem.now_ms())
+        self._metadata.setdefault(namespace, {})[key] = StoredMetadata(text, self._metadata_clock())

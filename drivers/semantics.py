@@ -477,9 +477,10 @@ def decode_object(text: str) -> JsonObject | None:
     return value if isinstance(value, dict) else None
 
 
-def next_updated_at(previous: int | None) -> int:
-    """Epoch ms that grows on every overwrite, even within one millisecond."""
-    current = now_ms()
+def next_updated_at(previous: int | None, current: int | None = None) -> int:
+    """Epoch ms that grows on every overwrite, even within one millisecond (``current``: the
+    clock reading to use, the local clock's by default)."""
+    current = now_ms() if current is None else current
     return current if previous is None or current > previous else previous + 1
 
 

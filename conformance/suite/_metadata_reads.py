@@ -5,6 +5,7 @@ Views are sorted by key so that only the ordering test (META-04) depends on the 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime
 import decimal
@@ -27,6 +28,22 @@ def now_ms() -> int:
 def now_ms_ceil() -> int:
     """Epoch milliseconds, rounded up (the upper bound, tolerant of a driver that rounds)."""
     return -(-time.time_ns() // 1_000_000)
+
+
+#: How far updated_at may be off the kit's clock and still read as epoch milliseconds: a server
+#: database stamps with its own clock, which may be seconds off the kit's machine, while another
+#: unit (seconds, microseconds), a counter, a clock since boot or local time taken for UTC is off
+#: by half an hour at the least. Growth is judged against the kit's clock only as differences.
+CLOCK_SKEW_MS: Final = 5 * 60_000
+
+
+async def wait_past(returned: int, gap: int = 2) -> int:
+    """Wait until the kit's clock is ``gap`` ms past ``returned`` (when a call returned, rounded
+    up); the reading then (rounded down), when the next call begins. Never waits on a driver's
+    stamp: one far ahead (another unit, a clock off) would hold the test for as long."""
+    while now_ms() < returned + gap:
+        await asyncio.sleep(0.001)
+    return now_ms()
 
 
 async def read_back_first(memory: MemoryService, saved: dict[tuple[str, str], JsonObject]) -> None:

@@ -72,6 +72,28 @@ class NoRangeCap(InMemoryMemory):
         self.range_query_limit = 10**12
 
 
+#: How far the server clocks of the two controls below are off the kit's: far more than the
+#: round trips of the checks that read updated_at, well inside META-05's allowance for skew.
+SKEW_MS: Final = 90_000
+
+
+@control("server-clock-ahead", expected={"META-05": "pass"})
+class ServerClockAhead(InMemoryMemory):
+    """Stamps updated_at from a server's clock 90 s ahead of the kit's: still epoch ms taken at
+    write time, growing on every overwrite (META-05 judges growth, not the kit's clock)."""
+
+    def _metadata_clock(self) -> int:
+        return sem.now_ms() + SKEW_MS
+
+
+@control("server-clock-behind", expected={"META-05": "pass"})
+class ServerClockBehind(InMemoryMemory):
+    """Stamps updated_at from a server's clock 90 s behind the kit's."""
+
+    def _metadata_clock(self) -> int:
+        return sem.now_ms() - SKEW_MS
+
+
 def _lenient(value: object) -> object:
     """What a lenient encoder makes of values strict JSON refuses (anything else: refused)."""
     if isinstance(value, set | frozenset):
