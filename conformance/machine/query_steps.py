@@ -30,6 +30,7 @@ from aalis_memory.conformance.machine.inputs import (
     SESSIONS,
     STAMP_PICKS,
     ZERO_PICK,
+    whitelist,
 )
 from aalis_memory.conformance.machine.snippets import py
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery
@@ -65,6 +66,7 @@ class QuerySteps(DerivedReads):
     ) -> None:
         if self.skips(session):
             return
+        roles = whitelist(roles)
         if "RANGE-04" in self.tolerance:
             roles = exclude_kinds = None
         low: int | float = self.session_stamp(session, bounds[0])
@@ -136,6 +138,7 @@ class QuerySteps(DerivedReads):
     ) -> None:
         if "MSG-04" in self.tolerance and not any(self.model.holds_messages(s) for s in SESSIONS):
             return
+        roles, kinds = whitelist(roles), whitelist(kinds)
         if roles is None and "CROSS-03" in self.tolerance:
             roles = list(CROSS_DEFAULT_ROLES)
         if "CROSS-04" in self.tolerance:

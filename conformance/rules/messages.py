@@ -364,7 +364,8 @@ RULES = (
         "roles is a whitelist; exclude_kinds drops those kinds and keeps kind-less messages.",
         point="how roles and exclude_kinds filter a range",
         argument="roles names what to keep and exclude_kinds what to drop; a message without a "
-        "kind is not of an excluded kind (upstream keeps it)",
+        "kind is not of an excluded kind (upstream keeps it). An empty roles list is read two "
+        "ways (upstream: no filter; a whitelist: nothing), so the kit judges neither",
         cites=(cite(A, CORE, "excludeKinds?: string[],"),),
         subjects={"get_messages_by_session_range"},
     ),
@@ -393,7 +394,8 @@ RULES = (
         "roles defaults to user and assistant; given roles are a whitelist.",
         point="the roles of a cross-session read when none are given",
         argument="tool and system messages of another session mean nothing in this session's "
-        "prompt; user and assistant is the upstream query default",
+        "prompt; user and assistant is the upstream query default. An empty roles list is read "
+        "two ways (upstream: the default roles; a whitelist: nothing), so the kit judges neither",
         subjects={"get_recent_messages_across_sessions"},
     ),
     should(
@@ -402,7 +404,9 @@ RULES = (
         "keeps kind-less messages.",
         point="how kinds and exclude_kinds combine",
         argument="kinds asks for those kinds only, so a kind-less message is not one of them; "
-        "exclude_kinds only drops, so it wins and spares kind-less messages (upstream)",
+        "exclude_kinds only drops, so it wins and spares kind-less messages (upstream). An empty "
+        "kinds list is read two ways (upstream: no filter; a whitelist: nothing), so the kit "
+        "judges neither",
         subjects={"get_recent_messages_across_sessions"},
     ),
     should(
