@@ -18,7 +18,7 @@ from broken_drivers.durable import (
     REFUSES_EMPTY,
     UNVERIFIED,
 )
-from reports import conformance_summary, verdicts
+from reports import conformance_summary, load_report, verdicts
 
 SUITE = Path(__file__).resolve().parents[1] / "conformance" / "suite" / "crash.py"
 
@@ -81,3 +81,30 @@ def test_crash_cleanup_runs_once_after_every_kill(
     assert set(verdicts(data, CLEANED).values()) == {"pass"}, verdicts(data, CLEANED)
     marks = sorted(mark.parent.name for mark in (workdir / "basetemp").rglob(CLEANED_MARK))
     assert marks == [f"kill-{n:03d}" for n in range(KILLS)], marks
+
+
+NO_ATOMIC_TIER = """
+from aalis_memory.conformance import Capabilities, memory_driver
+from aalis_memory.drivers.inmemory import InMemoryMemory
+
+
+@memory_driver("weak", capabilities=Capabilities(metadata_atomicity="ordered", archive_atomicity="partial"))
+async def weak(ctx):
+    yield InMemoryMemory(range_query_limit=ctx.range_query_limit,
+                         cross_session_max_limit=ctx.cross_session_max_limit)
+"""
+
+
+def test_a_driver_with_no_atomic_tier_is_not_bound_by_crash_02(pytester: pytest.Pytester) -> None:
+    """CRASH-02 binds atomic tiers only: a driver declaring none is excluded by tier, whether or
+    not it is durable (CRASH-01, for durable stores, is unverified without a reopen hook)."""
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(NO_ATOMIC_TIER)
+    report = pytester.path / "report.json"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--memory-driver=weak", f"--memory-report={report}", "-k", "sigkill"
+    )
+    found = verdicts(load_report(report), "weak")
+    assert (found.get("CRASH-02"), found.get("CRASH-01")) == ("excluded by tier", "unverified"), (
+        result.stdout.str()[-3000:]
+    )
