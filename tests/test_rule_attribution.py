@@ -7,6 +7,7 @@ import math
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
+import attrs
 import pytest
 
 from aalis_memory.conformance.machine.attribution import (
@@ -19,6 +20,7 @@ from aalis_memory.conformance.machine.attribution import (
     cross_exercises,
     delete_exercises,
     exotic_json,
+    field_rules,
     full_read_exercises,
     history_read_exercises,
     interleaving_only,
@@ -424,3 +426,17 @@ def test_ledger() -> None:
     assert ledger.as_property() == {"COUNT-01": 2}
     with pytest.raises(ValueError, match="not a rule the state machine covers"):
         ledger.credit(["CLR-01"])
+
+
+def test_null_for_an_absent_reasoning_is_msg_07_alone() -> None:
+    """reasoning_content None where it was saved absent is MSG-07's point, whatever the step;
+    any other difference beside it stays MSG-02's. With MSG-07 tolerated it compares as absent."""
+    saved = Message(role="assistant", content="a", timestamp=1)
+    nulled = attrs.evolve(saved, reasoning_content=None)
+    assert field_rules(saved, nulled, "save") == ["MSG-07"]
+    assert field_rules(saved, nulled, "rewrite") == ["MSG-07"]
+    assert field_rules(saved, attrs.evolve(nulled, name="x"), "save") == ["MSG-02"]
+    assert field_rules(attrs.evolve(saved, reasoning_content=None), saved, "save") == ["MSG-02"]
+    tolerated = Tolerance().adding("MSG-07")
+    assert tolerated.compared([nulled]) == tolerated.compared([saved]) == [saved]
+    assert Tolerance().compared([nulled]) != [saved]

@@ -28,6 +28,7 @@ from aalis_memory.conformance.machine.contract_model import (
 )
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.types import (
+    ABSENT,
     CONTROL_KINDS,
     JsonObject,
     Message,
@@ -51,6 +52,7 @@ COVERED_RULES: Final = (
     "MSG-04",
     "MSG-05",
     "MSG-06",
+    "MSG-07",
     "TS-01",
     "HIST-01",
     "HIST-02",
@@ -157,11 +159,25 @@ def field_rules(expected: Message, actual: Any, origin: Origin, cause: Sequence[
         not isinstance(actual, Message)
         or attrs.evolve(actual, kind=expected.kind, timestamp=expected.timestamp) != expected
     )
-    if rest:
+    if rest and null_for_absent(expected, actual):
+        rules.append("MSG-07")  # the only other difference: the field's own rule, whatever the step
+    elif rest:
         rules += ["UPD-02", FIELDS_RULE] if origin == "rewrite" else [FIELDS_RULE]
     if not rules:
         rules.append(FIELDS_RULE)
     return list(dict.fromkeys(rules if origin is not None else [*rules, *cause]))
+
+
+def null_for_absent(expected: Message, actual: Any) -> bool:
+    """Whether ``actual`` differs from ``expected`` (kind and timestamp aside) only in holding
+    ``reasoning_content=None`` where it was saved absent: MSG-07's point, not MSG-02's."""
+    return (
+        isinstance(actual, Message)
+        and expected.reasoning_content is ABSENT
+        and actual.reasoning_content is None
+        and attrs.evolve(actual, kind=expected.kind, timestamp=expected.timestamp, reasoning_content=ABSENT)
+        == expected
+    )
 
 
 def _identity(message: Any) -> str:
@@ -217,10 +233,13 @@ def session_read_exercises(*, returned: bool, unknown: bool, others_hold: bool) 
 
 def field_exercises(messages: Sequence[Message]) -> set[str]:
     """The field rules a compared read of ``messages`` exercised beyond MSG-02: a kind coming
-    back (MSG-05), a timestamp of 0, below it or fractional coming back exactly (TS-01)."""
+    back (MSG-05), a reasoning_content saved absent coming back absent (MSG-07), a timestamp of
+    0, below it or fractional coming back exactly (TS-01)."""
     out = set()
     if any(m.kind is not None for m in messages):
         out.add("MSG-05")
+    if any(m.reasoning_content is ABSENT for m in messages):
+        out.add("MSG-07")
     if any(odd_timestamp(m.timestamp) for m in messages):
         out.add("TS-01")
     return out

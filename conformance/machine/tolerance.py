@@ -19,13 +19,13 @@ knows is credited or blamed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
 
-from aalis_memory.types import Message, RecentMessageRecord
+from aalis_memory.types import ABSENT, Message, RecentMessageRecord
 
 _NO_UPDATES: Final = "content rewrites only with recent_limit 0 (LIM-03 is still checked)"
 _NO_PLANTS: Final = "no unreadable entries planted"
@@ -42,6 +42,7 @@ TOLERATIONS: Final = MappingProxyType(
         "LIM-06": "no limits outside the contract",
         "MSG-02": "messages compared on role, content, kind and timestamp only",
         "MSG-03": "every message saved with a timestamp",
+        "MSG-07": "a reasoning_content of None compared as absent",
         "MSG-04": "sessions that hold nothing are neither read nor written",
         "TS-01": "every message saved at a positive whole millisecond (no history starts at 0 or "
         "below, no step is a fraction)",
@@ -164,19 +165,33 @@ class Tolerance:
 
     def compared(self, value: Any) -> Any:
         """``value`` as far as the comparison looks at it: with MSG-02 tolerated, messages (also
-        inside records and lists) keep only role, content, kind and timestamp."""
-        if "MSG-02" not in self.rules:
-            return value
-        return _fields_others_need(value)
+        inside records and lists) keep only role, content, kind and timestamp; with MSG-07
+        tolerated, a reasoning_content of None reads as absent."""
+        if "MSG-02" in self.rules:
+            return _each_message(value, _fields_others_need)
+        if "MSG-07" in self.rules:
+            return _each_message(value, _absent_for_null)
+        return value
 
 
-def _fields_others_need(value: Any) -> Any:
+def _fields_others_need(message: Message) -> Message:
+    return Message(role=message.role, content=message.content, kind=message.kind, timestamp=message.timestamp)
+
+
+def _absent_for_null(message: Message) -> Message:
+    return (
+        message if message.reasoning_content is not None else attrs.evolve(message, reasoning_content=ABSENT)
+    )
+
+
+def _each_message(value: Any, change: Callable[[Message], Message]) -> Any:
+    """``value`` with ``change`` applied to each message in it (also inside records and lists)."""
     if isinstance(value, Message):
-        return Message(role=value.role, content=value.content, kind=value.kind, timestamp=value.timestamp)
+        return change(value)
     if isinstance(value, RecentMessageRecord):
-        return RecentMessageRecord(value.session_id, _fields_others_need(value.message))
+        return RecentMessageRecord(value.session_id, change(value.message))
     if isinstance(value, list):
-        return [_fields_others_need(v) for v in value]
+        return [_each_message(v, change) for v in value]
     return value
 
 
