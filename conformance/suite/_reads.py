@@ -7,6 +7,7 @@ from typing import Final, TypeVar
 
 from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.harness.steps import aside
+from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import RecentMessageRecord
 
@@ -29,6 +30,14 @@ async def witness(read: Callable[[], Awaitable[T]]) -> T | None:
             return await read()
         except Exception:  # the read's own rule judges its errors in its own tests
             return None
+
+
+def as_read(returned: T) -> T:
+    """A copy of what a read returned: a check that a call (an archive, a rewrite, a caller's
+    mutation) leaves messages unchanged compares a later read with it, not with the messages as
+    saved, so a field the store already changes on save is its own rule's, not the call's (the
+    copy holds even when the store hands out, or keeps, the objects themselves)."""
+    return copied(returned)
 
 
 async def active(memory: MemoryService, session_id: str, limit: int = ALL) -> list[str | None]:

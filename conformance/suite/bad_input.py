@@ -244,11 +244,12 @@ async def test_nul_characters_round_trip(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_message(cut, msg("other", 3001))
     await aalis_memory.save_metadata("ns\x00x", "k\x00y", {"a\x00b": ["c\x00d"]})
     await aalis_memory.save_metadata("ns", "k", {"v": "plain"})
+    # the fields the NULs are in (the others' round trip is MSG-02's)
     expect_equal(
         "INPUT-05",
-        "get_history('s-nul\\x00tail')",
-        await aalis_memory.get_history(session, 10_000),
-        [message],
+        "(content, metadata) of get_history('s-nul\\x00tail')",
+        [(m.content, m.metadata) for m in await aalis_memory.get_history(session, 10_000)],
+        [(message.content, message.metadata)],
     )
     expect_equal(
         "INPUT-05",
@@ -331,9 +332,9 @@ async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
     await aalis_memory.save_message("s-nested", nested_message)
     expect_equal(
         "INPUT-07",
-        "get_history of a message whose metadata is nested 18 levels",
-        await aalis_memory.get_history("s-nested", 10_000),
-        [nested_message],
+        "metadata of get_history of a message whose metadata is nested 18 levels",
+        [m.metadata for m in await aalis_memory.get_history("s-nested", 10_000)],
+        [nested_message.metadata],
     )
     deep = _nested(5000)
     cases = [

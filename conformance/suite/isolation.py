@@ -20,6 +20,7 @@ import pytest
 from aalis_memory.conformance.checks import expect_equal
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import transport_of
+from aalis_memory.conformance.suite._reads import as_read
 from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessageRecord
@@ -107,14 +108,15 @@ async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Mem
         return
     passed = _messages()
     await _save_all(aalis_memory, passed)
+    before = as_read(await aalis_memory.get_history(S, 10))
     for message in passed:
         _vandalize(message)
     expect_equal(
         "ISO-01",
         "get_history after mutating the metadata, tool_calls and segments "
-        "of the Messages passed to save_message",
+        "of the Messages passed to save_message, against get_history before",
         await aalis_memory.get_history(S, 10),
-        _messages(),
+        before,
     )
 
 
@@ -143,16 +145,19 @@ async def _read_then_vandalize(
         )
         return
     await _save_all(aalis_memory, _messages())
-    for item in await read():
+    history = as_read(await aalis_memory.get_history(S, 10))
+    returned = await read()
+    before = as_read(returned)
+    for item in returned:
         _vandalize(item.message if isinstance(item, RecentMessageRecord) else item)
     expect_equal(
-        "ISO-02", f"{call} after mutating the messages an earlier {call} returned", await read(), expected
+        "ISO-02", f"{call} after mutating the messages an earlier {call} returned", await read(), before
     )
     expect_equal(
         "ISO-02",
-        f"get_history after mutating the messages {call} returned",
+        f"get_history after mutating the messages {call} returned, against get_history before",
         await aalis_memory.get_history(S, 10),
-        _messages(),
+        history,
     )
 
 

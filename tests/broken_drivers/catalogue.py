@@ -114,3 +114,19 @@ class NullReasoningOnFullReads(InMemoryMemory):
             else m
             for m in await super().get_full_history(session_id, limit)
         ]
+
+
+@broken("null-reasoning-on-every-read", "MSG-07", "MSG-02")
+class NullReasoningOnEveryRead(InMemoryMemory):
+    """A message saved without reasoning_content is stored, and so read back through every read,
+    with reasoning_content None (a column that is NULL for "not given").
+
+    MSG-07 ("comes back absent, not as null") and MSG-02 ("absent fields come back absent") are
+    what it contradicts. The rules whose checks read such messages back (a kept position, an
+    untouched rewrite, isolation, NUL and nesting round-trips) judge their own aspect, or what
+    the store showed before the call: the null is not the archive's, the rewrite's or a copy's.
+    """
+
+    def _copy_in(self, message: Message) -> Message:
+        stored = super()._copy_in(message)
+        return attrs.evolve(stored, reasoning_content=None) if stored.reasoning_content is ABSENT else stored
