@@ -189,9 +189,9 @@ def test_a_tolerated_write_rule_derails_instead_of_blaming_others(tmp_path: Path
 
 
 def stamps_early_once() -> DriverRegistration:
-    """A driver whose very first stamp of a message saved without a timestamp is 1 ms before
-    the save (MSG-03), and never again: a clock that jitters once. Hypothesis's second run of
-    the failing history then passes, and it reports the failure as flaky."""
+    """A driver whose very first stamp of a message saved without a timestamp is a second
+    before the save (MSG-03), and never again: a clock that jumps once. Hypothesis's second run
+    of the failing history then passes, and it reports the failure as flaky."""
 
     class StampsEarlyOnce(InMemoryMemory):
         jittered = False
@@ -199,7 +199,7 @@ def stamps_early_once() -> DriverRegistration:
         async def save_message(self, session_id: str, message: Message) -> None:
             if message.timestamp is None and not StampsEarlyOnce.jittered:
                 StampsEarlyOnce.jittered = True
-                message = attrs.evolve(message, timestamp=now_ms() - 1)
+                message = attrs.evolve(message, timestamp=now_ms() - 1000)
             await super().save_message(session_id, message)
 
     async def factory(ctx: DriverContext) -> AsyncIterator[InMemoryMemory]:
