@@ -341,6 +341,31 @@ class WindowCutAtLastKept(InMemoryMemory):
         return self._copy_out(active[talk[-int(effective)] :])
 
 
+@broken("window-one-short", "HIST-04", "HIST-05")
+class WindowOneShort(InMemoryMemory):
+    """get_history stops one conversation message early (``>=`` for ``>``): limit - 1 of them, in
+    order, with the markers after the cut (a third-party backend's bug).
+
+    HIST-04: not "every active message after the (limit+1)-th newest conversation message";
+    HIST-05: with at most limit conversation messages, not the whole history. Not HIST-02 (what
+    comes back is ascending), HIST-03 (the conversation alone is cut as short: control records use
+    no slot) nor LIM-05 (an omitted limit reads what 50 reads).
+    """
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        active = [s.message for s in self._active(session_id)]
+        if effective == 0:
+            return []
+        seen = 0
+        for index in range(len(active) - 1, -1, -1):
+            if not active[index].is_control:
+                seen += 1
+                if seen >= effective:
+                    return self._copy_out(active[index + 1 :])
+        return self._copy_out(active)
+
+
 @broken("count-includes-markers", "COUNT-01")
 class CountIncludesMarkers(InMemoryMemory):
     """count_history counts control records too.
