@@ -418,18 +418,34 @@ class _Archiving(InMemoryMemory):
         return len(positions)
 
 
-@broken("archive-newest", "ARCH-01", "ARCH-02", "ARCH-03")
+@broken("archive-newest", "ARCH-01")
 class ArchiveNewest(_Archiving):
     """archive_span counts positions from the newest end (a trim-style implementation).
 
-    ARCH-01: it archives the newest, not "the earliest count active messages"; ARCH-03: count
-    and keep are not "positions in get_history(session, inf)"; ARCH-02: a keep position is not
-    "0-based within the span". The rules that stand on the span (ARCH-05..10, HIST-01 through
-    its setup, COUNT-01, UPD-01, DEL-01) are blocked by these.
+    ARCH-01: it archives the newest, not "the earliest count active messages". Its keep positions
+    count from the newest end too, but which messages a position names is decided by the span
+    first: the tests of ARCH-02 and ARCH-03, like the other rules that stand on the span
+    (ARCH-05..10, HIST-01 through its setup, COUNT-01, UPD-01, DEL-01), are blocked by ARCH-01.
     """
 
     def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return [len(active) - 1 - p for p in super()._positions(active, count, keep)]
+
+
+@broken("archive-latest-span", "ARCH-01")
+class ArchiveLatestSpan(_Archiving):
+    """archive_span takes its span of count from the newest end of the active history; keep
+    positions still count from the span's first message (a third-party backend's bug).
+
+    ARCH-01: it archives the latest, not "the earliest count active messages". Keep positions are
+    0-based within the span it took (ARCH-02), markers occupy positions (ARCH-03), and positions
+    are taken at call time (ARCH-08): the tests of those rules compare which messages stayed
+    active, which the wrong span decides, and are blocked by ARCH-01.
+    """
+
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
+        start = len(active) - min(count, len(active))
+        return [start + p for p in super()._positions(active, count, keep)]
 
 
 @broken("keep-ignored", "ARCH-02")
