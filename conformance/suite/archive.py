@@ -36,8 +36,16 @@ async def archive_counted(
     return returned, before - len(await active(memory, session))
 
 
+def spans() -> None:
+    """The test compares which messages stayed active: which messages the span holds (the
+    earliest count) is ARCH-01's, so a span taken at the wrong end blocks it."""
+    stands_on("ARCH-01")
+
+
 def keeps() -> None:
-    """The test passes a keep list to reach its own rule: what the list keeps is ARCH-02's."""
+    """The test passes a keep list to reach its own rule: what the list keeps is ARCH-02's, and
+    which messages its positions name (the span) ARCH-01's."""
+    spans()
     stands_on("ARCH-02")
 
 
@@ -82,6 +90,7 @@ async def test_archive_follows_timestamp_order(aalis_memory: MemoryService) -> N
 async def test_archive_keep_stays_active_and_unchanged(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     before = as_read(await aalis_memory.get_history(S, 10))
+    spans()
     await aalis_memory.archive_span(S, 4, [1, 3])
     got = await aalis_memory.get_history(S, 10)
     expect_equal(
@@ -102,6 +111,7 @@ async def test_archive_keep_stays_active_and_unchanged(aalis_memory: MemoryServi
 @pytest.mark.aalis_spec("ARCH-02")
 async def test_archive_keep_everything_archives_nothing(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    spans()
     await aalis_memory.archive_span(S, 2, [0, 1])
     expect_equal(
         "ARCH-02",
@@ -114,6 +124,7 @@ async def test_archive_keep_everything_archives_nothing(aalis_memory: MemoryServ
 @pytest.mark.aalis_spec("ARCH-03")
 async def test_archive_counts_markers_as_positions(aalis_memory: MemoryService) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "a", "#t1", "b", "c"))
+    spans()
     await aalis_memory.archive_span(S, 2)
     expect_equal(
         "ARCH-03",
@@ -280,6 +291,7 @@ async def test_archive_leaves_later_appends_alone(aalis_memory: MemoryService) -
 @pytest.mark.aalis_spec("ARCH-08")
 async def test_archive_positions_include_late_arrivals(aalis_memory: MemoryService) -> None:
     stands_on("HIST-02")  # the positions follow get_history's timestamp order: HIST-02's
+    spans()
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("d", 400)])
     # A late arrival lands inside the span: positions are taken at call time, so it is archived.
     await save_all(aalis_memory, S, [msg("b", 200)])

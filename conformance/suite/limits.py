@@ -28,24 +28,27 @@ BAD_LIMITS: Final[tuple[object, ...]] = (-1, -math.inf, math.nan, 2.5, "5")
 
 @pytest.mark.aalis_spec("LIM-05")
 async def test_history_default_limit_is_50(aalis_memory: MemoryService) -> None:
+    """LIM-05 judges the default, not the window: an omitted limit reads what 50 reads (which
+    messages a limit of 50 holds is HIST-04's)."""
     await save_all(aalis_memory, S, conversation("m", 60))
     expect_equal(
         "LIM-05",
-        "get_history(s) over m0..m59",
+        "get_history(s) over m0..m59, beside get_history(s, 50)",
         contents(await aalis_memory.get_history(S)),
-        [f"m{i}" for i in range(10, 60)],
+        contents(await aalis_memory.get_history(S, 50)),
     )
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-05")
 async def test_full_history_default_limit_is_200(aalis_memory: FullMemoryService) -> None:
+    """An omitted limit reads what 200 reads (which messages that holds is FULL-02's)."""
     await save_all(aalis_memory, S, conversation("m", 210))
     expect_equal(
         "LIM-05",
-        "get_full_history(s) over m0..m209",
+        "get_full_history(s) over m0..m209, beside get_full_history(s, 200)",
         contents(await aalis_memory.get_full_history(S)),
-        [f"m{i}" for i in range(10, 210)],
+        contents(await aalis_memory.get_full_history(S, 200)),
     )
 
 

@@ -341,6 +341,31 @@ class WindowCutAtLastKept(InMemoryMemory):
         return self._copy_out(active[talk[-int(effective)] :])
 
 
+@broken("window-one-short", "HIST-04", "HIST-05")
+class WindowOneShort(InMemoryMemory):
+    """get_history stops one conversation message early (``>=`` for ``>``): limit - 1 of them, in
+    order, with the markers after the cut (a third-party backend's bug).
+
+    HIST-04: not "every active message after the (limit+1)-th newest conversation message";
+    HIST-05: with at most limit conversation messages, not the whole history. Not HIST-02 (what
+    comes back is ascending), HIST-03 (the conversation alone is cut as short: control records use
+    no slot) nor LIM-05 (an omitted limit reads what 50 reads).
+    """
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
+        active = [s.message for s in self._active(session_id)]
+        if effective == 0:
+            return []
+        seen = 0
+        for index in range(len(active) - 1, -1, -1):
+            if not active[index].is_control:
+                seen += 1
+                if seen >= effective:
+                    return self._copy_out(active[index + 1 :])
+        return self._copy_out(active)
+
+
 @broken("count-includes-markers", "COUNT-01")
 class CountIncludesMarkers(InMemoryMemory):
     """count_history counts control records too.
@@ -393,18 +418,34 @@ class _Archiving(InMemoryMemory):
         return len(positions)
 
 
-@broken("archive-newest", "ARCH-01", "ARCH-02", "ARCH-03")
+@broken("archive-newest", "ARCH-01")
 class ArchiveNewest(_Archiving):
     """archive_span counts positions from the newest end (a trim-style implementation).
 
-    ARCH-01: it archives the newest, not "the earliest count active messages"; ARCH-03: count
-    and keep are not "positions in get_history(session, inf)"; ARCH-02: a keep position is not
-    "0-based within the span". The rules that stand on the span (ARCH-05..10, HIST-01 through
-    its setup, COUNT-01, UPD-01, DEL-01) are blocked by these.
+    ARCH-01: it archives the newest, not "the earliest count active messages". Its keep positions
+    count from the newest end too, but which messages a position names is decided by the span
+    first: the tests of ARCH-02 and ARCH-03, like the other rules that stand on the span
+    (ARCH-05..10, HIST-01 through its setup, COUNT-01, UPD-01, DEL-01), are blocked by ARCH-01.
     """
 
     def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
         return [len(active) - 1 - p for p in super()._positions(active, count, keep)]
+
+
+@broken("archive-latest-span", "ARCH-01")
+class ArchiveLatestSpan(_Archiving):
+    """archive_span takes its span of count from the newest end of the active history; keep
+    positions still count from the span's first message (a third-party backend's bug).
+
+    ARCH-01: it archives the latest, not "the earliest count active messages". Keep positions are
+    0-based within the span it took (ARCH-02), markers occupy positions (ARCH-03), and positions
+    are taken at call time (ARCH-08): the tests of those rules compare which messages stayed
+    active, which the wrong span decides, and are blocked by ARCH-01.
+    """
+
+    def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
+        start = len(active) - min(count, len(active))
+        return [start + p for p in super()._positions(active, count, keep)]
 
 
 @broken("keep-ignored", "ARCH-02")
