@@ -418,14 +418,16 @@ class _Archiving(InMemoryMemory):
         return len(positions)
 
 
-@broken("archive-newest", "ARCH-01")
+@broken("archive-newest", "ARCH-01", "ARCH-02", examples_miss=("ARCH-02",))
 class ArchiveNewest(_Archiving):
     """archive_span counts positions from the newest end (a trim-style implementation).
 
-    ARCH-01: it archives the newest, not "the earliest count active messages". Its keep positions
-    count from the newest end too, but which messages a position names is decided by the span
-    first: the tests of ARCH-02 and ARCH-03, like the other rules that stand on the span
-    (ARCH-05..10, HIST-01 through its setup, COUNT-01, UPD-01, DEL-01), are blocked by ARCH-01.
+    ARCH-01: it archives the newest, not "the earliest count active messages". ARCH-02: its keep
+    positions count from the newest end too, so index 0 names the span's last message, not its
+    first. Which messages a position names is decided by the span first, so the example tests of
+    ARCH-02 and ARCH-03, like the other rules that stand on the span (ARCH-05..10, HIST-01
+    through its setup, COUNT-01, UPD-01, DEL-01), are blocked by ARCH-01; the state machine's
+    histories show the keep positions wrong (its primary rule for this driver is ARCH-02).
     """
 
     def _positions(self, active: list[StoredMessage], count: int, keep: tuple[int, ...]) -> list[int]:
