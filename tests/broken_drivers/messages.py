@@ -292,6 +292,20 @@ class MarkersUseLimit(InMemoryMemory):
         return self._copy_out(sem.newest([s.message for s in self._active(session_id)], effective))
 
 
+def _after_newest(
+    active: list[Message], nth: int | float, conversation: Callable[[Message], bool]
+) -> list[Message]:
+    """The messages after the ``nth`` newest one ``conversation`` counts (all of them when it
+    counts fewer): the reference window (``nth`` = limit + 1) with a broken part swapped in."""
+    seen = 0
+    for index in range(len(active) - 1, -1, -1):
+        if conversation(active[index]):
+            seen += 1
+            if seen >= nth:
+                return active[index + 1 :]
+    return active
+
+
 def _control_by_role(message: Message) -> bool:
     """The old backends' test for a control record: its role, not its kind."""
     return message.role == "system"
@@ -316,13 +330,7 @@ class ControlByRole(InMemoryMemory):
         active = [s.message for s in self._active(session_id)]
         if effective == 0:
             return []
-        seen = 0
-        for index in range(len(active) - 1, -1, -1):
-            if not _control_by_role(active[index]):
-                seen += 1
-                if seen > effective:
-                    return self._copy_out(active[index + 1 :])
-        return self._copy_out(active)
+        return self._copy_out(_after_newest(active, effective + 1, lambda m: not _control_by_role(m)))
 
     async def count_history(self, session_id: str) -> int:
         return sum(1 for s in self._active(session_id) if not _control_by_role(s.message))
@@ -357,13 +365,7 @@ class WindowOneShort(InMemoryMemory):
         active = [s.message for s in self._active(session_id)]
         if effective == 0:
             return []
-        seen = 0
-        for index in range(len(active) - 1, -1, -1):
-            if not active[index].is_control:
-                seen += 1
-                if seen >= effective:
-                    return self._copy_out(active[index + 1 :])
-        return self._copy_out(active)
+        return self._copy_out(_after_newest(active, effective, lambda m: not m.is_control))
 
 
 @broken("count-includes-markers", "COUNT-01")
