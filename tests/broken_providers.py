@@ -24,7 +24,7 @@ from aalis_memory.compression_service import (
     SummarizerFailed,
 )
 from aalis_memory.conformance.compression import ProviderContext, compression_provider
-from aalis_memory.drivers.summary import CLEAR_TYPE, Summarizer, SummaryCompression
+from aalis_memory.conformance.compression.summary import CLEAR_TYPE, Summarizer, SummaryCompression
 from aalis_memory.events import MESSAGES_DELETED
 from aalis_memory.service import MemoryService
 from aalis_memory.types import JsonObject, Message, MetadataDel

@@ -12,10 +12,10 @@ from typing import Any, Final
 import attrs
 import pytest
 
-from aalis_memory.conformance.stdio import AdapterRecursionError, AdapterSizeError
-from aalis_memory.conformance.stdio.client import Connection
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.drivers.sqlite import SqliteMemory
+from aalis_memory.drivers.stdio import AdapterRecursionError, AdapterSizeError
+from aalis_memory.drivers.stdio.client import Connection
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery
 
 #: The query's list-of-strings fields: each must refuse a lone str or bytes.

@@ -18,10 +18,10 @@ import pytest
 
 from aalis_memory.conformance.registration import capability_fields
 from aalis_memory.conformance.registration.registry import Capabilities, DriverRegistration, memory_driver
-from aalis_memory.conformance.stdio import SCHEMA_PATH as PROTOCOL_SCHEMA_PATH
-from aalis_memory.conformance.stdio import schema as protocol
-from aalis_memory.conformance.stdio.driver import stdio_driver
 from aalis_memory.conformance.verdicts.render import SCHEMA_PATH, as_json, as_markdown
+from aalis_memory.drivers.stdio import SCHEMA_PATH as PROTOCOL_SCHEMA_PATH
+from aalis_memory.drivers.stdio import schema as protocol
+from aalis_memory.drivers.stdio.driver import stdio_driver
 
 #: A value other than the default for every field: what each surface must carry through.
 #: Spelled here by hand, so that a new field fails :func:`test_every_field_has_a_value_here`

@@ -106,7 +106,7 @@ def test_the_wheel_and_sdist_ship_the_repository_spec_map(dists: Dists) -> None:
         names = wheel.namelist()
     assert "aalis_memory/py.typed" in names
     assert "aalis_memory/conformance/verdicts/report.schema.json" in names
-    assert "aalis_memory/conformance/stdio/protocol.schema.json" in names
+    assert "aalis_memory/drivers/stdio/protocol.schema.json" in names
     assert not [n for n in names if n.split("/")[0] not in ("aalis_memory",) and ".dist-info/" not in n], (
         "only the aalis_memory namespace is installed"
     )

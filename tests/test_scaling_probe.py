@@ -20,8 +20,8 @@ from test_broken_drivers import run_suite
 from aalis_memory.conformance.probes.scaling import FULL, GROWTH_LIMIT, QUICK, Growth
 from aalis_memory.conformance.registration.registry import DriverRegistration
 from aalis_memory.conformance.rules import CATALOGUE
-from aalis_memory.conformance.stdio import schema as protocol
-from aalis_memory.conformance.stdio.driver import stdio_driver
+from aalis_memory.drivers.stdio import schema as protocol
+from aalis_memory.drivers.stdio.driver import stdio_driver
 from broken_drivers import BROKEN, NOT_FOR_SPEED, load_all, registration
 from reports import conformance_summary, rules
 

@@ -23,10 +23,10 @@ import jsonschema
 import pytest
 
 from aalis_memory.conformance.rules import CATALOGUE
-from aalis_memory.conformance.stdio import SCHEMA_PATH, StdioBridgeError, codec, schema
-from aalis_memory.conformance.stdio.client import Connection
-from aalis_memory.conformance.stdio.driver import probe
-from aalis_memory.conformance.stdio.store import StdioStore
+from aalis_memory.drivers.stdio import SCHEMA_PATH, StdioBridgeError, codec, schema
+from aalis_memory.drivers.stdio.client import Connection
+from aalis_memory.drivers.stdio.driver import probe
+from aalis_memory.drivers.stdio.store import StdioStore
 from aalis_memory.types import Message, MetadataPut
 from broken_drivers import NOT_FOR_SPEED
 from reports import load_report, slow_round_trip, verdicts
@@ -347,7 +347,7 @@ def test_a_kit_run_reports_the_crash_and_the_violation(tmp_path: Path) -> None:
     (a missing optional method is not implemented); the crash and the line that is not JSON
     fail their tests naming the method with the adapter's stderr, and the run goes on."""
     (tmp_path / "conftest.py").write_text(
-        "from aalis_memory.conformance.stdio import stdio_driver\n"
+        "from aalis_memory.drivers.stdio import stdio_driver\n"
         f"stdio_driver('fake-backend', command={FAKE!r})\n"
     )
     report = tmp_path / "report.json"
@@ -548,7 +548,7 @@ def runs(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tup
         names = _broken_run_names(run)
         broken = tmp_path_factory.mktemp(f"broken-{run}")
         (broken / "conftest.py").write_text(
-            "from aalis_memory.conformance.stdio import stdio_driver\n"
+            "from aalis_memory.drivers.stdio import stdio_driver\n"
             + "".join(
                 f"stdio_driver({name!r}, command="
                 f"{_wrapped(broken / 'pids', *_broken_command(built, name))!r}, "
@@ -723,7 +723,7 @@ def test_typescript_snippets_call_the_backend_s_methods() -> None:
 def test_the_recorder_keeps_only_the_current_test_s_store() -> None:
     """A new store opened while none is open starts a new transcript; one opened beside another
     joins it; a restarted adapter's stores are gone; nothing before the first open is kept."""
-    from aalis_memory.conformance.stdio.transcript import Recorder
+    from aalis_memory.drivers.stdio.transcript import Recorder
 
     recorder = Recorder("d", ["node", "a.js"], None)
     recorder.sent("hello", "hi")

@@ -18,7 +18,7 @@ import pytest
 from test_stdio_bridge import built  # noqa: F401  (the compiled bridge, a session fixture)
 
 from aalis_memory.conformance.registration.transport import Transport, Uncarriable
-from aalis_memory.conformance.stdio import codec
+from aalis_memory.drivers.stdio import codec
 from reports import load_report, slow_round_trip, verdicts
 
 JAVASCRIPT = Transport(
@@ -110,7 +110,7 @@ def backends(
 ) -> tuple[str, dict[str, Any]]:
     workdir = tmp_path_factory.mktemp("ts-backends")
     (workdir / "conftest.py").write_text(
-        "from aalis_memory.conformance.stdio import stdio_driver\n"
+        "from aalis_memory.drivers.stdio import stdio_driver\n"
         + "".join(
             f"stdio_driver({name!r}, command={['node', str(built / f'{name}.js')]!r})\n" for name in BACKENDS
         )

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aalis_memory.drivers.summary_plan import (
+from aalis_memory.conformance.compression.summary_plan import (
     PickLimits,
     approximate_tokens,
     check_picks,

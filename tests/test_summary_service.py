@@ -19,13 +19,13 @@ from aalis_memory.compression_service import (
     HistoryCleared,
 )
 from aalis_memory.conformance.compression import ScriptedSummarizer, char_tokens
-from aalis_memory.drivers.inmemory import InMemoryMemory
-from aalis_memory.drivers.summary import (
+from aalis_memory.conformance.compression.summary import (
     CLEAR_TYPE,
     SUMMARY_NAMESPACE,
     CompressionSettings,
     SummaryCompression,
 )
+from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.events import HISTORY_CHANGED
 from aalis_memory.types import Message
 

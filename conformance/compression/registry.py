@@ -14,9 +14,9 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from aalis_memory.compression_service import CompressionService
+from aalis_memory.conformance.compression.summary import CompressionSettings, Summarizer
+from aalis_memory.conformance.compression.summary_plan import TokenCounter
 from aalis_memory.conformance.registration.named_registry import NamedRegistry
-from aalis_memory.drivers.summary import CompressionSettings, Summarizer
-from aalis_memory.drivers.summary_plan import TokenCounter
 from aalis_memory.events import EventSink
 
 ENTRY_POINT_GROUP: Final = "aalis_memory.compression_providers"

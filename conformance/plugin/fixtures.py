@@ -31,7 +31,7 @@ from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.conformance.verdicts.record import Judgement
 
 if TYPE_CHECKING:
-    from aalis_memory.conformance.stdio.transcript import Recorder
+    from aalis_memory.drivers.stdio.transcript import Recorder
 
 
 @pytest.fixture
@@ -96,7 +96,7 @@ def aalis_memory_ctx(
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """A failure of a stdio driver's test names the transcript of its store and the command that
-    replays it (:mod:`aalis_memory.conformance.stdio.transcript`). It runs after the reporter
+    replays it (:mod:`aalis_memory.drivers.stdio.transcript`). It runs after the reporter
     judged the test, so the note goes into the judgement's message of each rule the failure fails
     (the record is replaced by its noted copy: nothing serialized is edited)."""
     outcome = yield
@@ -121,7 +121,7 @@ def _note_transcript(
     if call.excinfo is None or made.skipped:
         return
     from aalis_memory.conformance.machine.failure import MachineFailure
-    from aalis_memory.conformance.stdio import transcript
+    from aalis_memory.drivers.stdio import transcript
 
     index, judgement = next(
         ((i, value) for i, (key, value) in enumerate(made.user_properties) if isinstance(value, Judgement)),

@@ -207,8 +207,8 @@ def _register_stdio(command: str | None, names: list[str]) -> list[str]:
                 '--memory-stdio-command (e.g. --memory-stdio-command="node dist/adapter.js")'
             )
         return names
-    from aalis_memory.conformance.stdio import StdioBridgeError, stdio_driver
-    from aalis_memory.conformance.stdio.driver import probe
+    from aalis_memory.drivers.stdio import StdioBridgeError, stdio_driver
+    from aalis_memory.drivers.stdio.driver import probe
 
     argv = shlex.split(command)
     if not argv:

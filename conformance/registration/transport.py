@@ -27,7 +27,7 @@ from aalis_memory.conformance.verdicts.model import Verdict
 KINDS: Final = frozenset({"non-finite", "big-integer", "bytes", "map", "opaque", "cycle", "deep"})
 
 #: An adapter that declares no transport: the encoding of protocol version 1 as it was (the
-#: tags of :mod:`~aalis_memory.conformance.stdio.codec`, nesting cut at 40 levels).
+#: tags of :mod:`~aalis_memory.drivers.stdio.codec`, nesting cut at 40 levels).
 LEGACY_KINDS: Final = frozenset({"non-finite", "big-integer", "bytes", "map", "opaque"})
 
 

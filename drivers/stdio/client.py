@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from aalis_memory.conformance.stdio import codec, schema
-from aalis_memory.conformance.stdio.errors import ERROR_CLASSES, StdioBridgeError
-from aalis_memory.conformance.stdio.process import AdapterProcess
-from aalis_memory.conformance.stdio.transcript import Recorder
+from aalis_memory.drivers.stdio import codec, schema
+from aalis_memory.drivers.stdio.errors import ERROR_CLASSES, StdioBridgeError
+from aalis_memory.drivers.stdio.process import AdapterProcess
+from aalis_memory.drivers.stdio.transcript import Recorder
 
 PROTOCOL_VERSION: Final = 1
 

@@ -25,10 +25,10 @@ from aalis_memory.conformance.registration.registry import (
     memory_driver,
 )
 from aalis_memory.conformance.registration.transport import Transport
-from aalis_memory.conformance.stdio.client import PROTOCOL_VERSION, Connection
-from aalis_memory.conformance.stdio.errors import StdioBridgeError
-from aalis_memory.conformance.stdio.store import StdioStore
-from aalis_memory.conformance.stdio.transcript import Recorder
+from aalis_memory.drivers.stdio.client import PROTOCOL_VERSION, Connection
+from aalis_memory.drivers.stdio.errors import StdioBridgeError
+from aalis_memory.drivers.stdio.store import StdioStore
+from aalis_memory.drivers.stdio.transcript import Recorder
 
 #: The handshake of a starting adapter may wait for a runtime to load (node, a JVM).
 HELLO_TIMEOUT: Final = 30.0

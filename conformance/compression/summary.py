@@ -43,7 +43,7 @@ from aalis_memory.compression_service import (
     SummarizerFailed,
     SummarizerUnavailable,
 )
-from aalis_memory.drivers.summary_plan import (
+from aalis_memory.conformance.compression.summary_plan import (
     DEFAULT_PICKS_RATIO,
     TokenCounter,
     approximate_tokens,

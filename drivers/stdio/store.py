@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any, Final, Literal
 
 from aalis_memory.conformance.registration.transport import Transport
-from aalis_memory.conformance.stdio import codec
-from aalis_memory.conformance.stdio.client import Connection
+from aalis_memory.drivers.stdio import codec
+from aalis_memory.drivers.stdio.client import Connection
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS, Limit
 from aalis_memory.types import (
     ABSENT,

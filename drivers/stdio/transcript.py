@@ -33,7 +33,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
-from aalis_memory.conformance.stdio.process import AdapterProcess
+from aalis_memory.drivers.stdio.process import AdapterProcess
 
 #: The first line of a transcript file.
 MAGIC: Final = "# aalis-memory stdio transcript 1"
