@@ -16,9 +16,9 @@ from typing import Final
 
 import pytest
 
-from aalis_memory.conformance.harness.steps import SUBJECTS, also_stood_on, leaned_on
 from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.rules.rule import should
+from aalis_memory.conformance.steps import SUBJECTS, also_stood_on, leaned_on
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 from aalis_memory.types import Message
 
@@ -70,7 +70,7 @@ def scanned() -> list[Path]:
 
 def test_every_rule_id_outside_the_catalogue_is_in_it() -> None:
     files = scanned()
-    assert REPO / "conformance" / "harness" / "steps.py" in files
+    assert REPO / "conformance" / "steps.py" in files
     assert REPO / "tests" / "broken_drivers" / "__init__.py" in files
     assert not any(CATALOGUE_DIR in p.parents for p in files)
     found = [u for p in files for u in unknown_ids(p.read_text(encoding="utf-8"), str(p.relative_to(REPO)))]

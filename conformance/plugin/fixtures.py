@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from aalis_memory.clearing import ClearNamespaces, clear_metadata_namespaces
-from aalis_memory.conformance.harness import steps
+from aalis_memory.conformance import steps
 from aalis_memory.conformance.harness.adapters import opened_store, plant_raw
 from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
 from aalis_memory.conformance.plugin.options import SCALING, SESSION_OPTIONS, STRICT
@@ -175,9 +175,10 @@ def aalis_memory(
 ) -> Iterator[Any]:
     """A fresh, empty store of the selected driver, async whatever the driver's style.
 
-    While the test runs, its calls of methods its rules are not about are steps (:mod:`.steps`):
-    a driver lacking a required method (REQ-01 fails) has every test judged that does not need
-    the method, and the tests that do are blocked by REQ-01. It is ``Any`` here because it has
+    While the test runs, its calls of methods its rules are not about are steps
+    (:mod:`aalis_memory.conformance.steps`): a driver lacking a required method (REQ-01 fails)
+    has every test judged that does not need the method, and the tests that do are blocked by
+    REQ-01. It is ``Any`` here because it has
     exactly the methods the driver has; each test types it as the protocol whose methods it
     calls (``MemoryService``, or ``FullMemoryService`` for an optional one).
     """

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-from aalis_memory.conformance.harness.steps import confirmed
+from aalis_memory.conformance.steps import confirmed
 from aalis_memory.service import MemoryService
 from aalis_memory.types import JsonObject, MetadataEntry
 
