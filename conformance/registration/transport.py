@@ -17,7 +17,7 @@ from typing import Any, Final
 import attrs
 import pytest
 
-from aalis_memory.conformance.verdicts.model import Verdict
+from aalis_memory.conformance.rules.verdict import Verdict
 
 #: Value kinds a transport may carry beyond JSON (the protocol's tags):
 #: ``non-finite`` NaN and the infinities, ``big-integer`` integers past ``safe_integer``,
