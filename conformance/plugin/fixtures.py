@@ -17,7 +17,8 @@ from aalis_memory.clearing import ClearNamespaces, clear_metadata_namespaces
 from aalis_memory.conformance import steps
 from aalis_memory.conformance.harness.adapters import opened_store, plant_raw
 from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
-from aalis_memory.conformance.plugin.options import SCALING, SESSION_OPTIONS, STRICT
+from aalis_memory.conformance.harness.session_options import SESSION_OPTIONS
+from aalis_memory.conformance.plugin.options import SCALING, STRICT
 from aalis_memory.conformance.probes.scaling import ScalingSizes
 from aalis_memory.conformance.registration import registry
 from aalis_memory.conformance.registration.registry import (
