@@ -2,7 +2,7 @@
 
 This module is the one pytest registers: it holds every hook and fixture of its parts (the
 options, :mod:`.options`, and the modules it names; the collection, :mod:`.collection`; the
-fixtures, :mod:`.fixtures`).
+fixtures, :mod:`.fixtures`; a failing stdio test's transcript, :mod:`.transcripts`).
 
 ``pytest --memory-driver=NAME`` in any directory adds the installed suite to the run and
 parametrizes every suite test over the selected drivers. Without the option nothing is added.
@@ -32,7 +32,6 @@ from aalis_memory.conformance.plugin.fixtures import (
     aalis_memory_run_state,
     aalis_memory_scaling,
     aalis_memory_strict,
-    pytest_runtest_makereport,
 )
 from aalis_memory.conformance.plugin.hint import pytest_terminal_summary
 from aalis_memory.conformance.plugin.interrupt import CallsInFlight
@@ -43,6 +42,7 @@ from aalis_memory.conformance.plugin.options import (
     pytest_unconfigure,
 )
 from aalis_memory.conformance.plugin.provisioning import pytest_sessionstart
+from aalis_memory.conformance.plugin.transcripts import pytest_runtest_makereport
 from aalis_memory.conformance.registration.selection import selected_drivers
 
 #: The provider half of the kit (``--memory-compression-provider``) lives in its own plugin module;
