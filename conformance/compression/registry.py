@@ -77,7 +77,6 @@ def compression_provider(name: str) -> Callable[[ProviderFactory], ProviderRegis
 
 
 def load_entry_points() -> None:
-    """Register the kit's reference provider and every ``aalis_memory.compression_providers``."""
-    from aalis_memory.conformance.compression import reference  # noqa: F401 - registers
-
+    """Register every ``aalis_memory.compression_providers`` entry point (the kit's reference
+    provider registers when :mod:`.reference` is imported, as the plugin does)."""
     _REGISTRY.load_entry_points()
