@@ -286,6 +286,22 @@ def test_function_level_imports_say_why() -> None:
     )
 
 
+def test_the_readme_lists_the_rooms_in_their_order() -> None:
+    """The README's layout table is where a newcomer reads the order: the installed rows (those
+    with an import name) name the rooms in the order of :data:`ROOMS`."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    packages = {folder: package for package, folder in setuptools["package-dir"].items()}
+    table = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1].split("\n## ", 1)[0]
+    seen: list[str] = []
+    for shown in re.findall(r"^\| `([^`]+)` \| `", table, re.MULTILINE):
+        path = Path(shown.rstrip("/"))
+        module = f"{packages[str(path.parent)]}.{path.stem}" if path.suffix == ".py" else packages[str(path)]
+        room = room_of(module).name
+        if room not in seen:
+            seen.append(room)
+    assert seen == [room.name for room in ROOMS]
+
+
 @pytest.mark.parametrize(
     ("module", "room"),
     [
