@@ -1,7 +1,7 @@
 """Deliberately broken compression providers, each caught by exactly the rules it declares.
 
 Loaded with ``-p broken_providers``: every one is registered as provider ``broken-NAME``;
-``tests/test_broken_providers.py`` runs the provider suite against each.
+``tests/proofs/test_broken_providers.py`` runs the provider suite against each.
 """
 
 from __future__ import annotations

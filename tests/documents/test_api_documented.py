@@ -22,7 +22,7 @@ import aalis_memory.conformance as conformance
 from aalis_memory.conformance import Capabilities, DriverContext, DriverRegistration, memory_driver
 from aalis_memory.conformance.docgen import contract_doc
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / contract_doc.OUTPUT).read_text(encoding="utf-8")
 README = (REPO / "README.md").read_text(encoding="utf-8")
 

@@ -19,7 +19,7 @@ from aalis_memory.conformance.rules.rule import MUST, cite, must
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 from aalis_memory.types import Message, RecentMessagesAcrossSessionsQuery
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / contract_doc.OUTPUT
 CITATIONS = [(rule.id, c) for rule in CATALOGUE.values() for c in rule.cites]
 

@@ -22,7 +22,7 @@ from aalis_memory.conformance.rules.rule import (
     should,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def spec_dir() -> Path | None:

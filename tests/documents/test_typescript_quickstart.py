@@ -32,7 +32,7 @@ import pytest
 
 from reports import load_report, rules, slow_round_trip, verdicts
 
-REPO: Final = Path(__file__).resolve().parent.parent
+REPO: Final = Path(__file__).resolve().parents[2]
 BRIDGE: Final = REPO / "bridges" / "typescript"
 EXAMPLE: Final = REPO / "examples" / "typescript-backend"
 SECTION: Final = "## Testing a backend written in TypeScript"

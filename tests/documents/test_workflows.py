@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CI = REPO / ".github" / "workflows" / "ci.yml"
 TEMPLATE = REPO / "examples" / "json-file-backend" / ".github" / "workflows" / "conformance.yml"
 #: The template of a JavaScript backend (examples/typescript-backend): the kit through its bridge.
@@ -143,7 +143,7 @@ def test_mongodb_matrix_runs_real_servers_with_test_commands() -> None:
     ), script
     assert "--memory-driver=mongodb" in script
     assert "--memory-mongodb-uri=" in script
-    assert "tests/test_mongodb_*.py" in script, "the kit's fail-point tests (MDB-12) run there"
+    assert "tests/drivers/test_mongodb_*.py" in script, "the kit's fail-point tests (MDB-12) run there"
     assert "test_commit_stops_at_the_first_failure_keeping_earlier_writes" in script
     assert "fail_points" in script, "a skipped fail-point test must fail the job"
 

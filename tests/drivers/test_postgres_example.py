@@ -18,7 +18,7 @@ import pytest
 
 from reports import conformance_summary, load_report, verdicts
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "postgres-backend"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "postgres-backend"
 
 
 def _server_module() -> ModuleType:

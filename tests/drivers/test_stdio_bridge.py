@@ -31,9 +31,9 @@ from aalis_memory.types import Message, MetadataPut
 from broken_drivers import NOT_FOR_SPEED
 from reports import load_report, slow_round_trip, verdicts
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BRIDGE = REPO / "bridges" / "typescript"
-FAKE = [sys.executable, str(Path(__file__).resolve().parent / "stdio_fake_adapter.py")]
+FAKE = [sys.executable, str(Path(__file__).resolve().parents[1] / "stdio_fake_adapter.py")]
 #: The broken TypeScript backends with a file of their own (broken-NAME.js) and the rules
 #: their one bug breaks.
 OWN_FILE = {
@@ -526,7 +526,7 @@ def runs(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tup
     reference = tmp_path_factory.mktemp("reference")
     base = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header"]
     command = shlex.join(_wrapped(reference / "pids", "node", str(built / "reference.js")))
-    # Each run its own temporary folder (as tests/test_broken_drivers.py's): in pytest's shared
+    # Each run its own temporary folder (as tests/proofs/test_broken_drivers.py's): in pytest's shared
     # one, every run spends seconds deleting the store folders of the runs before it.
     started = {
         "reference": (

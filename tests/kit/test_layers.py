@@ -22,7 +22,7 @@ from typing import Final
 import attrs
 import pytest
 
-ROOT: Final = Path(__file__).resolve().parent.parent
+ROOT: Final = Path(__file__).resolve().parents[2]
 
 
 @attrs.frozen

@@ -62,7 +62,7 @@ def test_a_served_mutant_replaces_the_module(tmp_path: Path, monkeypatch: pytest
 
 def test_failures_are_recorded_by_group(tmp_path: Path) -> None:
     assert group_of("conformance/suite/state_machine.py::test_state_machine[inmemory]") == "state machine"
-    assert group_of("tests/test_reference_settings.py::test_default_caps[sqlite]") == "kit"
+    assert group_of("tests/drivers/test_reference_settings.py::test_default_caps[sqlite]") == "kit"
     assert group_of("conformance/suite/history.py::test_x[inmemory]") == "examples"
     recorder = FailureRecorder(tmp_path / "failures")
 

@@ -22,7 +22,7 @@ from aalis_memory.conformance.steps import SUBJECTS, also_stood_on, leaned_on
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 from aalis_memory.types import Message
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 #: The catalogue itself (it may name retired IDs, saying they are not reused).
 CATALOGUE_DIR: Final = REPO / "conformance" / "rules"
 CODE_DIRS: Final = ("conformance", "drivers", "fixtures", "contract", "tests", "mutation", "benchmarks")

@@ -1,5 +1,5 @@
 """The kit can fail: the default-mode suite flags exactly the declared rules of every broken
-driver (the strict mode's turning advisories into failures is tests/test_plugin.py's)."""
+driver (the strict mode's turning advisories into failures is tests/kit/test_plugin.py's)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from aalis_memory.conformance.rules import CATALOGUE, Level
 from broken_drivers import BROKEN, load_all
 from reports import load_report, verdicts
 
-TESTS_DIR = Path(__file__).resolve().parent
+TESTS_DIR = Path(__file__).resolve().parents[1]
 load_all()
 
 
@@ -116,7 +116,7 @@ def default_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         [f"broken-{name}" for name in sorted(BROKEN)],
         PARTS,
         # The state machine names one likely rule per failure; its own check is
-        # tests/test_state_machine_catches_broken.py. Exact sets are the example tests' promise.
+        # tests/proofs/test_state_machine_catches_broken.py. Exact sets are the example tests' promise.
         "-k",
         "not state_machine",
     )

@@ -16,7 +16,7 @@ from broken_helpers import CONFTEST, HELPERS
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from reports import load_report, verdicts
 
-TESTS_DIR = Path(__file__).resolve().parent
+TESTS_DIR = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")

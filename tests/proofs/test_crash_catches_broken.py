@@ -20,7 +20,7 @@ from broken_drivers.durable import (
 )
 from reports import conformance_summary, load_report, verdicts
 
-SUITE = Path(__file__).resolve().parents[1] / "conformance" / "suite" / "crash.py"
+SUITE = Path(__file__).resolve().parents[2] / "conformance" / "suite" / "crash.py"
 
 
 @pytest.fixture(scope="module")

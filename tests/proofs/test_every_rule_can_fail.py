@@ -33,7 +33,7 @@ def broken_somewhere() -> set[str]:
         rules |= entry.breaks
     for provider in broken_providers.BROKEN.values():
         rules |= provider.breaks
-    for helper in HELPERS.values():  # caught by tests/test_broken_helpers.py
+    for helper in HELPERS.values():  # caught by tests/proofs/test_broken_helpers.py
         rules |= helper.breaks
     return rules | set(CRASH_BREAKS.values())
 

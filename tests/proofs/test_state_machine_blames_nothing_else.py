@@ -1,8 +1,8 @@
 """The state machine blames no rule a broken driver does not break, on the drivers it cannot
 catch too.
 
-tests/test_state_machine_catches_broken.py runs the machine on the broken drivers it can catch;
-the default-mode sweep (tests/test_broken_drivers.py) leaves the machine out. The drivers in
+tests/proofs/test_state_machine_catches_broken.py runs the machine on the broken drivers it can catch;
+the default-mode sweep (tests/proofs/test_broken_drivers.py) leaves the machine out. The drivers in
 neither still meet the machine in an author's run, so here it runs alone over each of them, in
 the default mode and profile authors use: no failure and no advisory outside the declared rules,
 but for the overlaps listed below with their reason (the bug's value contradicts the words of a
