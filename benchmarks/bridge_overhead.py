@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from aalis_memory.conformance.stdio.client import Connection
-from aalis_memory.conformance.stdio.driver import probe
-from aalis_memory.conformance.stdio.store import StdioStore
 from aalis_memory.drivers.inmemory import InMemoryMemory
+from aalis_memory.drivers.stdio.client import Connection
+from aalis_memory.drivers.stdio.driver import probe
+from aalis_memory.drivers.stdio.store import StdioStore
 from aalis_memory.types import Message
 
 ADAPTER = Path(__file__).resolve().parent.parent / "bridges" / "typescript" / "dist" / "cjs" / "reference.js"

@@ -91,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _replay(path: Path, command: str | None, timeout: float) -> int:
     """``replay``: 0 when every answer is the recorded one, 1 when one differs, 2 otherwise."""
-    from aalis_memory.conformance.stdio import transcript
+    # Here, not at the top: only `replay` needs the stdio driver (and the harness it brings).
+    from aalis_memory.drivers.stdio import transcript
 
     if not path.is_file():
         print(f"replay: no transcript at {path}", file=sys.stderr)

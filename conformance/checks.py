@@ -10,8 +10,8 @@ from typing import Any, Final
 
 import attrs
 
-from aalis_memory.conformance.harness.steps import Blocked, set_aside
 from aalis_memory.conformance.rules import Rule, rule
+from aalis_memory.conformance.steps import Blocked, set_aside
 from aalis_memory.types import Message, MetadataEntry, RecentMessageRecord
 
 _MAX_TEXT = 400

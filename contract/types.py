@@ -137,7 +137,7 @@ class Message:
 def _dict_decoder() -> Callable[[dict[str, Any]], Message]:
     """``Message.from_json`` of a plain dict, straight into the slots (attrs' frozen
     ``__setattr__`` refuses, each slot's own setter does not): what the attrs ``__init__`` with its
-    keyword arguments and converters builds (tests/test_fast_decoding.py checks they agree), at
+    keyword arguments and converters builds (tests/drivers/test_fast_decoding.py checks they agree), at
     half the cost. A read of a long history builds thousands of these."""
     slot = {field.name: getattr(Message, field.name).__set__ for field in attrs.fields(Message)}
     role, content, tool_calls, tool_call_id = (

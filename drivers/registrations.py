@@ -16,6 +16,7 @@ from aalis_memory.conformance.registration.registry import (
 from aalis_memory.drivers import semantics
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.drivers.sqlite import SqliteMemory
+from aalis_memory.fixtures.pytest_mongodb import session_setup, unique_database_name
 
 #: Payloads that cannot be read back as an object, for the raw-access hooks.
 RAW_PAYLOADS: dict[RawMetadataKind, str] = {"not-json": "{not json", "not-object": "[1, 2, 3]"}
@@ -82,7 +83,7 @@ async def _plant_mongodb(store: Any, namespace: str, key: str, kind: RawMetadata
     """BSON has no "not JSON" payload; a non-object ``data`` is written straight to the server."""
     if kind == "not-json":
         return False
-    from aalis_memory.drivers.mongodb.raw import plant_metadata
+    from aalis_memory.drivers.mongodb.raw import plant_metadata  # here: pymongo is an optional extra
 
     await plant_metadata(store, namespace, key, data=[1, 2, 3])
     return True
@@ -100,8 +101,6 @@ MONGODB_SKIPS_QUICK_SCALING = (
 
 
 def _mongodb_session(config: Any) -> AbstractContextManager[Mapping[str, Any]]:
-    from aalis_memory.fixtures.pytest_mongodb import session_setup
-
     return session_setup(config)
 
 
@@ -117,8 +116,7 @@ def _mongodb_session(config: Any) -> AbstractContextManager[Mapping[str, Any]]:
 )
 async def mongodb(ctx: DriverContext) -> AsyncIterator[Any]:
     """The MongoDB reference driver, on its own database per test (dropped afterwards)."""
-    from aalis_memory.drivers.mongodb import MongoConfig, MongoMemory
-    from aalis_memory.fixtures.pytest_mongodb import unique_database_name
+    from aalis_memory.drivers.mongodb import MongoConfig, MongoMemory  # here: pymongo is an optional extra
 
     store = await MongoMemory.open(
         MongoConfig(

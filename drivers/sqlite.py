@@ -133,7 +133,7 @@ _RECOUNT: Final = (
 
 # get_history: the active messages newest first, along messages_state (no sort), read only as
 # far back as the (limit+1)-th newest conversation message; one statement is one snapshot
-# (see tests/test_sqlite_driver.py).
+# (see tests/drivers/test_sqlite_driver.py).
 _HISTORY_NEWEST_FIRST: Final = """
 SELECT control, body FROM messages
 WHERE session_id = ? AND archived = 0

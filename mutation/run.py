@@ -31,7 +31,7 @@ from mutation.operators import Mutant, mutants, mutated_tree
 
 REPO: Final = Path(__file__).resolve().parent.parent
 SUITE: Final = "conformance/suite"
-SETTINGS: Final = "tests/test_reference_settings.py"
+SETTINGS: Final = "tests/drivers/test_reference_settings.py"
 
 
 def settings_tests(kind: str) -> tuple[str, ...]:
@@ -106,7 +106,7 @@ TARGETS: Final = {
             "drivers/inmemory.py",
             "aalis_memory.drivers.inmemory",
             ("inmemory",),
-            (*settings_tests("inmemory"), "tests/test_inmemory_driver.py"),
+            (*settings_tests("inmemory"), "tests/drivers/test_inmemory_driver.py"),
         ),
         # Shared by every driver: a mutant one driver's path never reaches must be caught on
         # the other's (SQLite checks timestamps of bounds and deletions the in-memory one never
@@ -123,7 +123,11 @@ TARGETS: Final = {
             "drivers/sqlite.py",
             "aalis_memory.drivers.sqlite",
             ("sqlite",),
-            (*settings_tests("sqlite"), "tests/test_sqlite_driver.py", "tests/test_sqlite_lifecycle.py"),
+            (
+                *settings_tests("sqlite"),
+                "tests/drivers/test_sqlite_driver.py",
+                "tests/drivers/test_sqlite_lifecycle.py",
+            ),
         ),
         # Needs a server (see README: MongoDB, Docker or FerretDB); not in the default set.
         Target("mongodb", "drivers/mongodb/__init__.py", "aalis_memory.drivers.mongodb", ("mongodb",)),

@@ -3,7 +3,7 @@
 The CLR-04..08 rules bind the helper, whoever ships it; the suite runs it over the store under
 test through the ``aalis_clear_helper`` fixture, which a project overrides to have its own
 implementation judged. Each helper here is the contract's with one behaviour changed, and
-``tests/test_broken_helpers.py`` proves the suite fails exactly the rules it declares (a broken
+``tests/proofs/test_broken_helpers.py`` proves the suite fails exactly the rules it declares (a broken
 store, by contrast, leaves these rules blocked by the store rule it breaks).
 """
 

@@ -1,7 +1,7 @@
 """Deliberately broken compression providers, each caught by exactly the rules it declares.
 
 Loaded with ``-p broken_providers``: every one is registered as provider ``broken-NAME``;
-``tests/test_broken_providers.py`` runs the provider suite against each.
+``tests/proofs/test_broken_providers.py`` runs the provider suite against each.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from aalis_memory.compression_service import (
     SummarizerFailed,
 )
 from aalis_memory.conformance.compression import ProviderContext, compression_provider
-from aalis_memory.drivers.summary import CLEAR_TYPE, Summarizer, SummaryCompression
+from aalis_memory.conformance.compression.summary import CLEAR_TYPE, Summarizer, SummaryCompression
 from aalis_memory.events import MESSAGES_DELETED
 from aalis_memory.service import MemoryService
 from aalis_memory.types import JsonObject, Message, MetadataDel

@@ -15,22 +15,22 @@ pytest_plugins = ["pytester"]
 #: run took about 20 s longer when the machine's run came last), and the short files that come
 #: after them even out the two workers' ends.
 LONGEST_FIRST: Final = (
-    "tests/test_broken_drivers.py",
-    "tests/test_state_machine_catches_broken.py",
-    "tests/test_plugin.py",
-    "tests/test_hangs.py",
-    "tests/test_author_run.py",
+    "tests/proofs/test_broken_drivers.py",
+    "tests/proofs/test_state_machine_catches_broken.py",
+    "tests/kit/test_plugin.py",
+    "tests/kit/test_hangs.py",
+    "tests/kit/test_author_run.py",
     "conformance/suite/state_machine.py",
-    "tests/test_stdio_bridge.py",
-    "tests/test_example_backend.py",
-    "tests/test_user_project.py",
-    "tests/test_mongodb_hardening.py",
-    "tests/test_packaging.py",
-    "tests/test_verdicts.py",
-    "tests/test_static.py",
-    "tests/test_differential.py",
-    "tests/test_state_machine_no_masking.py",
-    "tests/test_scaling_probe.py",
+    "tests/drivers/test_stdio_bridge.py",
+    "tests/drivers/test_example_backend.py",
+    "tests/kit/test_user_project.py",
+    "tests/drivers/test_mongodb_hardening.py",
+    "tests/kit/test_packaging.py",
+    "tests/kit/test_verdicts.py",
+    "tests/kit/test_static.py",
+    "tests/proofs/test_differential.py",
+    "tests/proofs/test_state_machine_no_masking.py",
+    "tests/proofs/test_scaling_probe.py",
 )
 
 

@@ -1,5 +1,5 @@
 """Drivers whose count_history hangs, as conftest source for pytester runs (an author's style):
-shared by the runs of tests/test_author_run.py and tests/test_hangs.py."""
+shared by the runs of tests/kit/test_author_run.py and tests/kit/test_hangs.py."""
 
 from __future__ import annotations
 

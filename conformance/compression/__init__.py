@@ -12,8 +12,8 @@ from aalis_memory.conformance.compression.registry import (
     compression_provider,
 )
 from aalis_memory.conformance.compression.scripted import ScriptedSummarizer, char_tokens
-from aalis_memory.drivers.summary import CompressionSettings, Summarizer, SummaryDraft
-from aalis_memory.drivers.summary_plan import TokenCounter
+from aalis_memory.conformance.compression.summary import CompressionSettings, Summarizer, SummaryDraft
+from aalis_memory.conformance.compression.summary_plan import TokenCounter
 
 __all__ = [
     "CompressionSettings",

@@ -22,8 +22,8 @@ from aalis_memory.compression_service import CompressingEvent, CompressionServic
 from aalis_memory.conformance.checks import expect
 from aalis_memory.conformance.compression.registry import ProviderContext, ProviderRegistration
 from aalis_memory.conformance.compression.scripted import ScriptedSummarizer, char_tokens
-from aalis_memory.drivers.summary import CompressionSettings
-from aalis_memory.drivers.summary_plan import TokenCounter
+from aalis_memory.conformance.compression.summary import CompressionSettings
+from aalis_memory.conformance.compression.summary_plan import TokenCounter
 from aalis_memory.types import MetadataOp, MetadataPut
 
 #: The kit's clock starts here (2033), after every timestamp the suite writes, and ticks by 1 ms.

@@ -11,10 +11,13 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.compression import registry
+from aalis_memory.conformance.compression import (
+    reference,  # noqa: F401 - registers the reference provider
+    registry,
+)
 from aalis_memory.conformance.compression.harness import Harness
 from aalis_memory.conformance.compression.registry import ProviderRegistration
-from aalis_memory.conformance.plugin.options import select_or_usage_error, split_names
+from aalis_memory.conformance.registration.selection import select_or_usage_error, split_names
 from aalis_memory.conformance.suites import PROVIDER
 
 SELECTED: Final = pytest.StashKey[list[str]]()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aalis_memory.conformance.compression.registry import ProviderContext, compression_provider
-from aalis_memory.drivers.summary import SummaryCompression
+from aalis_memory.conformance.compression.summary import SummaryCompression
 
 
 @compression_provider("summary")

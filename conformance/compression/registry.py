@@ -14,9 +14,9 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from aalis_memory.compression_service import CompressionService
+from aalis_memory.conformance.compression.summary import CompressionSettings, Summarizer
+from aalis_memory.conformance.compression.summary_plan import TokenCounter
 from aalis_memory.conformance.registration.named_registry import NamedRegistry
-from aalis_memory.drivers.summary import CompressionSettings, Summarizer
-from aalis_memory.drivers.summary_plan import TokenCounter
 from aalis_memory.events import EventSink
 
 ENTRY_POINT_GROUP: Final = "aalis_memory.compression_providers"
@@ -77,7 +77,6 @@ def compression_provider(name: str) -> Callable[[ProviderFactory], ProviderRegis
 
 
 def load_entry_points() -> None:
-    """Register the kit's reference provider and every ``aalis_memory.compression_providers``."""
-    from aalis_memory.conformance.compression import reference  # noqa: F401 - registers
-
+    """Register every ``aalis_memory.compression_providers`` entry point (the kit's reference
+    provider registers when :mod:`.reference` is imported, as the plugin does)."""
     _REGISTRY.load_entry_points()

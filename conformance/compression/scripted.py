@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from aalis_memory.drivers.summary import SummaryDraft
+from aalis_memory.conformance.compression.summary import SummaryDraft
 from aalis_memory.types import Message
 
 Picks = Sequence[int] | Callable[[Sequence[Message]], Sequence[int]]

@@ -3,10 +3,11 @@
 Generated from the Python protocol's docstrings and signatures (:mod:`aalis_memory.service`,
 :mod:`aalis_memory.types`), the TypeScript contract of the bridge (``bridges/typescript/src/
 contract.ts`` in a checkout of the kit) and the rule catalogue, so it cannot drift from any of
-them: ``python -m aalis_memory.conformance contract-doc --check`` (and ``tests/test_contract_doc.py``)
-fails when the file is stale. Its last part, the kit's registration API, comes from the
-signature of ``memory_driver``, the attrs fields of the registration classes and the ``#:``
-comment above each (``tests/test_api_documented.py`` fails when one says nothing).
+them: ``python -m aalis_memory.conformance contract-doc --check`` (and
+``tests/documents/test_contract_doc.py``) fails when the file is stale. Its last part, the kit's
+registration API, comes from the signature of ``memory_driver``, the attrs fields of the
+registration classes and the ``#:`` comment above each (``tests/documents/test_api_documented.py``
+fails when one says nothing).
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
-from aalis_memory.conformance.harness import fresh, steps
+from aalis_memory.conformance import steps
+from aalis_memory.conformance.harness import fresh
 from aalis_memory.conformance.harness.health import (
     CallTimeout,
     Described,
@@ -49,8 +50,8 @@ class GuardedStore:
 
     Only the methods the store has are exposed (optional-method detection keeps working);
     ``wrapped`` is the driver's own object, for hooks that reach around the API. A call that is
-    a setup or observation step of the running test (:mod:`.steps`) and fails raises
-    :class:`~aalis_memory.conformance.harness.steps.Blocked` instead: its failure is not the test's rule.
+    a setup or observation step of the running test (:mod:`aalis_memory.conformance.steps`) and fails raises
+    :class:`~aalis_memory.conformance.steps.Blocked` instead: its failure is not the test's rule.
     """
 
     def __init__(self, store: Any, driver: str, timeout: float | None, state: RunState) -> None:

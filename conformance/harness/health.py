@@ -10,8 +10,8 @@ from typing import Any
 
 import attrs
 
+from aalis_memory.conformance import steps
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.harness import steps
 
 
 class CallTimeout(Exception):
@@ -96,7 +96,7 @@ class Hung:
 def charged_rule(method: str, args: tuple[Any, ...], kwargs: dict[str, Any], blocker: str | None) -> str:
     """The rule the first hang of ``method`` is charged to: the rule the failing step stood on
     (``blocker``); for a call under test, the running test's rule that judges the method (the
-    method's basic rule, :func:`~aalis_memory.conformance.harness.steps.leaned_on`, when the test has
+    method's basic rule, :func:`~aalis_memory.conformance.steps.leaned_on`, when the test has
     it); else (outside a test, a witness read aside) the basic rule."""
     basic = steps.leaned_on(method, args, kwargs)
     running = steps.current()

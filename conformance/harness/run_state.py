@@ -30,7 +30,7 @@ from aalis_memory.conformance.harness.health import Described, Hung
 from aalis_memory.conformance.harness.watchdog import Watch
 
 if TYPE_CHECKING:
-    from aalis_memory.conformance.stdio.transcript import Recorder
+    from aalis_memory.drivers.stdio.transcript import Recorder
 
 
 @attrs.define(eq=False)
@@ -46,7 +46,7 @@ class RunState:
     #: process, not one per call.
     hung: dict[tuple[str, str], Hung] = attrs.field(factory=dict)
     #: The recorder of each stdio driver of the run, by driver name (entered with the driver's
-    #: adapter session, see :mod:`aalis_memory.conformance.stdio.driver`).
+    #: adapter session, see :mod:`aalis_memory.drivers.stdio.driver`).
     recorders: dict[str, Recorder] = attrs.field(factory=dict)
     #: What the drivers' ``fresh=`` hooks left behind (:mod:`.fresh`).
     fresh: FreshState = attrs.field(factory=FreshState)

@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from aalis_memory.conformance.checks import describe
+from aalis_memory.conformance.json_values import json_difference
 from aalis_memory.conformance.machine.attribution import listing_exercises
 from aalis_memory.conformance.machine.bookkeeping import SeenStamp
 from aalis_memory.conformance.machine.contract_model import ModelEntry
 from aalis_memory.conformance.machine.core import MachineCore, Results, leaked
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import NAMESPACES
-from aalis_memory.conformance.suite._metadata_reads import json_difference
 from aalis_memory.types import MetadataEntry
 
 

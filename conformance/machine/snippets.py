@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from aalis_memory.conformance.stdio.driver import is_stdio
+from aalis_memory.drivers.stdio.driver import is_stdio
 from aalis_memory.types import (
     ABSENT,
     Message,
@@ -170,7 +170,7 @@ def reproduction_for(
 ) -> list[str]:
     """The snippet of a failure of ``driver`` (one of the machine's ``targets``): TypeScript for
     a stdio driver, whose store's protocol lines are kept for the failure's transcript too
-    (:mod:`aalis_memory.conformance.stdio.transcript`); Python otherwise."""
+    (:mod:`aalis_memory.drivers.stdio.transcript`); Python otherwise."""
     target = next((t for t in targets if t.name == driver), None)
     if target is None or not is_stdio(target.registration):
         return reproduction(script, polled)

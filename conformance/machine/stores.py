@@ -22,7 +22,6 @@ import attrs
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.harness.run_state import RunState
-from aalis_memory.conformance.harness.steps import REQUIRED_RULE, MissingRequired
 from aalis_memory.conformance.machine.contract_model import Ordering
 from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.conformance.machine.failure import Raised
@@ -30,6 +29,7 @@ from aalis_memory.conformance.machine.snippets import Step
 from aalis_memory.conformance.machine.tolerance import Tolerance
 from aalis_memory.conformance.probes.concurrent_reads import ReadError, watch_write
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
+from aalis_memory.conformance.steps import REQUIRED_RULE, MissingRequired
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 
 Results = list[tuple[str, Any]]

@@ -33,7 +33,7 @@ _NO_PLANTS: Final = "no unreadable entries planted"
 #: What the machine stops generating or comparing for each rule it can tolerate. SHOULD rules
 #: first; the MUST rules below are listed so that a catalogue which lowers one of them to SHOULD
 #: keeps the run going, and so that the judging after a failure of one goes on (the runner)
-#: (tests/test_rule_attribution.py: every covered SHOULD rule is here). A toleration narrows
+#: (tests/kit/test_rule_attribution.py: every covered SHOULD rule is here). A toleration narrows
 #: inputs (or what is compared) to those the rule alone decides, never a whole operation others
 #: are checked through.
 TOLERATIONS: Final = MappingProxyType(

@@ -1,7 +1,8 @@
 """The pytest plugin (entry point ``pytest11``): options, suite collection, driver fixtures.
 
-This module is the one pytest registers: it holds every hook and fixture of its three parts
-(:mod:`.options`, :mod:`.collection`, :mod:`.fixtures`).
+This module is the one pytest registers: it holds every hook and fixture of its parts (the
+options, :mod:`.options`, and the modules it names; the collection, :mod:`.collection`; the
+fixtures, :mod:`.fixtures`; a failing stdio test's transcript, :mod:`.transcripts`).
 
 ``pytest --memory-driver=NAME`` in any directory adds the installed suite to the run and
 parametrizes every suite test over the selected drivers. Without the option nothing is added.
@@ -9,6 +10,7 @@ parametrizes every suite test over the selected drivers. Without the option noth
 
 from __future__ import annotations
 
+from aalis_memory.conformance.harness.session_options import SessionOptions
 from aalis_memory.conformance.plugin.collection import (
     pytest_collect_directory,
     pytest_collect_file,
@@ -30,19 +32,18 @@ from aalis_memory.conformance.plugin.fixtures import (
     aalis_memory_run_state,
     aalis_memory_scaling,
     aalis_memory_strict,
-    pytest_runtest_makereport,
 )
+from aalis_memory.conformance.plugin.hint import pytest_terminal_summary
+from aalis_memory.conformance.plugin.interrupt import CallsInFlight
 from aalis_memory.conformance.plugin.options import (
-    CallsInFlight,
-    SessionOptions,
     pytest_addoption,
     pytest_configure,
     pytest_report_header,
-    pytest_sessionstart,
-    pytest_terminal_summary,
     pytest_unconfigure,
-    selected_drivers,
 )
+from aalis_memory.conformance.plugin.provisioning import pytest_sessionstart
+from aalis_memory.conformance.plugin.transcripts import pytest_runtest_makereport
+from aalis_memory.conformance.registration.selection import selected_drivers
 
 #: The provider half of the kit (``--memory-compression-provider``) lives in its own plugin module;
 #: what the kit does about other plugins of the run, in another (its hook must run first).

@@ -16,9 +16,10 @@ from typing import Any, Final
 
 import pytest
 
+from aalis_memory.conformance import steps
 from aalis_memory.conformance.checks import ConformanceFailure
-from aalis_memory.conformance.harness import steps
-from aalis_memory.conformance.plugin.options import RULES, SELECTED, selected_drivers
+from aalis_memory.conformance.plugin.rule_selection import RULES
+from aalis_memory.conformance.registration.selection import SELECTED, selected_drivers
 from aalis_memory.conformance.suites import ROOT, SUITES, suite_of
 from aalis_memory.conformance.verdicts import properties
 

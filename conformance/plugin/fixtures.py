@@ -1,23 +1,23 @@
-"""The fixtures a suite test takes (the store, its context, raw access, the clearing helper,
-the scaling sizes, the run's state) and the report hook that attaches a failing test's
-transcript."""
+"""The fixtures a suite test takes: the store, its context, raw access, the clearing helper, the
+scaling sizes, the run's state."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
 from aalis_memory.clearing import ClearNamespaces, clear_metadata_namespaces
-from aalis_memory.conformance.harness import steps
+from aalis_memory.conformance import steps
 from aalis_memory.conformance.harness.adapters import opened_store, plant_raw
 from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
-from aalis_memory.conformance.plugin.options import SCALING, SESSION_OPTIONS, STRICT
+from aalis_memory.conformance.harness.session_options import SESSION_OPTIONS
+from aalis_memory.conformance.plugin.options import SCALING, STRICT
 from aalis_memory.conformance.probes.scaling import ScalingSizes
 from aalis_memory.conformance.registration import registry
 from aalis_memory.conformance.registration.registry import (
@@ -28,10 +28,6 @@ from aalis_memory.conformance.registration.registry import (
 from aalis_memory.conformance.registration.requirements import unmet
 from aalis_memory.conformance.verdicts import properties
 from aalis_memory.conformance.verdicts.model import Verdict, skip
-from aalis_memory.conformance.verdicts.record import Judgement
-
-if TYPE_CHECKING:
-    from aalis_memory.conformance.stdio.transcript import Recorder
 
 
 @pytest.fixture
@@ -93,72 +89,6 @@ def aalis_memory_ctx(
     )
 
 
-@pytest.hookimpl(hookwrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-    """A failure of a stdio driver's test names the transcript of its store and the command that
-    replays it (:mod:`aalis_memory.conformance.stdio.transcript`). It runs after the reporter
-    judged the test, so the note goes into the judgement's message of each rule the failure fails
-    (the record is replaced by its noted copy: nothing serialized is edited)."""
-    outcome = yield
-    driver = properties.driver_of(item)
-    if driver is None:
-        return
-    recorders = item.config.stash[RUN_STATE].recorders
-    if not recorders:
-        return
-    made: pytest.TestReport = outcome.get_result()
-    try:
-        _note_transcript(item, call, made, recorders)
-    finally:
-        if call.when == "call":
-            for recorder in recorders.values():
-                recorder.forget()
-
-
-def _note_transcript(
-    item: pytest.Item, call: pytest.CallInfo[None], made: pytest.TestReport, recorders: Mapping[str, Recorder]
-) -> None:
-    if call.excinfo is None or made.skipped:
-        return
-    from aalis_memory.conformance.machine.failure import MachineFailure
-    from aalis_memory.conformance.stdio import transcript
-
-    index, judgement = next(
-        ((i, value) for i, (key, value) in enumerate(made.user_properties) if isinstance(value, Judgement)),
-        (None, None),
-    )
-    if (judgement is None or not judgement.failing()) and not made.failed:
-        return
-    driver = judgement.driver if judgement is not None else properties.driver_of(item)
-    exc = call.excinfo.value
-    key = exc.reproduction if isinstance(exc, MachineFailure) else None
-    recorder = recorders.get(str(driver))
-    note = (
-        None
-        if recorder is None
-        else transcript.failure_note(recorder, item.nodeid, _transcript_folder(item.config), key)
-    )
-    if note is None:
-        return
-    if index is not None and judgement is not None:
-        made.user_properties[index] = (properties.PROP_OUTCOMES, judgement.noted(note))
-    if isinstance(made.longrepr, str):
-        made.longrepr += f"\n{note}"
-    else:
-        made.sections.append(("aalis-memory: reproduce over stdio", note))
-
-
-def _transcript_folder(config: pytest.Config) -> Path:
-    """Next to the first report asked for, else in pytest's temporary folder of the run."""
-    reports: list[str] = config.getoption("--memory-report") or []
-    if reports:
-        first = Path(reports[0]).resolve()
-        return first.with_name(f"{first.stem}-stdio-transcripts")
-    factory = getattr(config, "_tmp_path_factory", None)
-    base = Path(factory.getbasetemp()) if factory is not None else Path.cwd()
-    return base / "aalis-memory-stdio-transcripts"
-
-
 def call_timeout(config: pytest.Config) -> float | None:
     """The per-call limit in seconds (``None``: no limit)."""
     seconds = float(config.getoption("--memory-call-timeout"))
@@ -175,9 +105,10 @@ def aalis_memory(
 ) -> Iterator[Any]:
     """A fresh, empty store of the selected driver, async whatever the driver's style.
 
-    While the test runs, its calls of methods its rules are not about are steps (:mod:`.steps`):
-    a driver lacking a required method (REQ-01 fails) has every test judged that does not need
-    the method, and the tests that do are blocked by REQ-01. It is ``Any`` here because it has
+    While the test runs, its calls of methods its rules are not about are steps
+    (:mod:`aalis_memory.conformance.steps`): a driver lacking a required method (REQ-01 fails)
+    has every test judged that does not need the method, and the tests that do are blocked by
+    REQ-01. It is ``Any`` here because it has
     exactly the methods the driver has; each test types it as the protocol whose methods it
     calls (``MemoryService``, or ``FullMemoryService`` for an optional one).
     """

@@ -1,59 +1,41 @@
-"""The plugin's options and session: the command-line options, what they select (drivers,
-rules, the scaling probe), the stdio driver they register, the run's state, and the session's
-start and end."""
+"""The plugin's command-line options and what they set when the run is configured: the drivers
+and rules it selects, strict mode, the scaling probe's plan, the run's state; and the header
+line of each selected driver. The rooms they feed have their own modules: the driver selection
+(:mod:`~aalis_memory.conformance.registration.selection`), the rule selection
+(:mod:`.rule_selection`), the stdio adapter (:mod:`.stdio_option`), the drivers' session
+resources (:mod:`~aalis_memory.conformance.harness.session_options`), the provisioning check at
+the start (:mod:`.provisioning`), Ctrl-C (:mod:`.interrupt`) and the hint of unselected drivers
+(:mod:`.hint`)."""
 
 from __future__ import annotations
 
-import contextlib
-import fnmatch
-import shlex
-from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import pytest
 
 from aalis_memory.conformance.harness import watchdog
 from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
+from aalis_memory.conformance.harness.session_options import SESSION_OPTIONS, SessionOptions
+from aalis_memory.conformance.plugin.interrupt import CallsInFlight
+from aalis_memory.conformance.plugin.rule_selection import RULES, rule_selection
+from aalis_memory.conformance.plugin.stdio_option import register_stdio
 from aalis_memory.conformance.probes.scaling import DEFAULT_SIZES, QUICK, ScalingSizes
 from aalis_memory.conformance.registration import registry
-from aalis_memory.conformance.registration.registry import (
-    DEFAULT_CALL_TIMEOUT,
-    DriverRegistration,
+from aalis_memory.conformance.registration.registry import DEFAULT_CALL_TIMEOUT
+from aalis_memory.conformance.registration.selection import (
+    SELECTED,
+    requested_drivers,
+    selected_drivers,
+    split_names,
 )
-from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.suites import SUITES
 from aalis_memory.conformance.verdicts import render as report_render
 from aalis_memory.conformance.verdicts import reporter as report
 
-SELECTED: Final = pytest.StashKey[list[str]]()
 STRICT: Final = pytest.StashKey[bool]()
-SESSION_OPTIONS: Final = pytest.StashKey["SessionOptions"]()
-RULES: Final = pytest.StashKey["RuleSelection"]()
 #: The scaling probe's plan: the full probe's with ``--memory-scaling``, else the quick one's.
 SCALING: Final = pytest.StashKey[ScalingSizes]()
-
-
-class RuleSelection:
-    """The rules ``--memory-rules`` selected (every rule when it was not given)."""
-
-    def __init__(self, patterns: list[str]) -> None:
-        self.patterns = patterns
-
-    def __call__(self, rule_id: str) -> bool:
-        return not self.patterns or any(fnmatch.fnmatchcase(rule_id, p) for p in self.patterns)
-
-
-def rule_selection(patterns: list[str]) -> RuleSelection:
-    """A selection whose every pattern names at least one rule of the catalogue."""
-    upper = [p.upper() for p in patterns]
-    unknown = [p for p in upper if not any(fnmatch.fnmatchcase(r, p) for r in CATALOGUE)]
-    if unknown:
-        raise pytest.UsageError(
-            f"--memory-rules: {', '.join(unknown)} matches no rule of the catalogue (list them "
-            "with `python -m aalis_memory.conformance rules`)"
-        )
-    return RuleSelection(upper)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -153,7 +135,7 @@ def pytest_configure(config: pytest.Config) -> None:
     registry.load_entry_points()
     if registry.conflicts:
         raise pytest.UsageError("\n".join(registry.conflicts.values()))
-    names = _register_stdio(config.getoption("--memory-stdio-command"), requested_drivers(config))
+    names = register_stdio(config.getoption("--memory-stdio-command"), requested_drivers(config))
     config.stash[SELECTED] = names
     strict = config.getoption("--memory-strict")
     config.stash[STRICT] = bool(config.getini("aalis_memory_strict") if strict is None else strict)
@@ -190,147 +172,15 @@ def pytest_configure(config: pytest.Config) -> None:
         watchdog.keep_terminal()  # before pytest captures the tests' output
 
 
-#: The name ``--memory-stdio-command`` registers its adapter under.
-STDIO_DRIVER: Final = "stdio"
-
-
-def _register_stdio(command: str | None, names: list[str]) -> list[str]:
-    """``--memory-stdio-command``: the adapter it starts becomes the driver ``stdio:NAME``, NAME
-    being the one its handshake gives (the name handed to ``serve()``), so every output names
-    the backend; ``--memory-driver=stdio`` (or that full name) selects it. The selected names,
-    ``stdio`` replaced by the full one."""
-    asked = [n for n in names if n == STDIO_DRIVER or n.startswith(f"{STDIO_DRIVER}:")]
-    if command is None:
-        if asked and not all(n in registry.registered() for n in asked):
-            raise pytest.UsageError(
-                f"--memory-driver={asked[0]}: give the adapter's command with "
-                '--memory-stdio-command (e.g. --memory-stdio-command="node dist/adapter.js")'
-            )
-        return names
-    from aalis_memory.conformance.stdio import StdioBridgeError, stdio_driver
-    from aalis_memory.conformance.stdio.driver import probe
-
-    argv = shlex.split(command)
-    if not argv:
-        raise pytest.UsageError("--memory-stdio-command: empty command")
-    try:
-        hello = probe(STDIO_DRIVER, argv)
-        full = f"{STDIO_DRIVER}:{hello['adapter']}"
-        stdio_driver(full, argv, hello=hello)
-    except StdioBridgeError as exc:
-        raise pytest.UsageError(f"--memory-stdio-command: the adapter failed its handshake: {exc}") from None
-    wrong = [n for n in asked if n not in (STDIO_DRIVER, full)]
-    if wrong:
-        raise pytest.UsageError(
-            f"--memory-driver={wrong[0]}: the adapter of --memory-stdio-command is {full!r}"
-        )
-    return list(dict.fromkeys(full if n in asked else n for n in names))
-
-
-def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """Drivers registered by the user's project but not selected: say how to run them."""
-    if config.stash.get(SELECTED, []):
-        return
-    own = sorted(
-        name
-        for name, reg in registry.registered().items()
-        if not getattr(reg.factory, "__module__", "").startswith("aalis_memory.")
-    )
-    if own:
-        terminalreporter.write_line(
-            f"aalis-memory: driver(s) {', '.join(own)} registered but none selected: run the "
-            f"conformance suite with --memory-driver={','.join(own)}"
-        )
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """A driver the user named that cannot be provisioned (no server, a missing package) is a
-    usage error, once, saying what was tried: a run that tested nothing must not end green.
-    Drivers brought in by ``all`` may still skip."""
-    config = session.config
-    if config.stash.get(SELECTED, []):
-        config.stash[RUN_STATE].shared = _shared_folder(config)
-    named = [name for name in config.stash.get(SELECTED, []) if name != "all"]
-    if not named or hasattr(config, "workerinput"):  # xdist workers: the controller checked
-        return
-    options = config.stash[SESSION_OPTIONS]
-    for name in selected_drivers(config):
-        registration = registry.get(name)
-        if name not in named or registration.session_setup is None:
-            continue
-        try:
-            options.for_driver(registration)
-        except pytest.skip.Exception as exc:
-            raise pytest.UsageError(
-                f"--memory-driver={name}: the driver cannot be provisioned: {exc.msg}"
-            ) from None
-
-
-def _shared_folder(config: pytest.Config) -> Path | None:
-    """A folder of this run that all its processes see: the base temporary folder (a
-    pytest-xdist worker's is a subfolder of the controller's)."""
-    factory = getattr(config, "_tmp_path_factory", None)
-    if factory is None:
-        return None
-    base = Path(factory.getbasetemp())
-    return (base.parent if hasattr(config, "workerinput") else base) / "aalis-memory-unusable"
-
-
-class CallsInFlight:
-    """Ctrl-C during a run names the driver calls that were in progress (a plugin object: the
-    interrupt hook is handed no config to find the run's state in)."""
-
-    def __init__(self, state: RunState) -> None:
-        self._state = state
-
-    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
-        calls = self._state.in_flight()
-        if calls:
-            lines = "\n".join(f"  {call}" for call in calls)
-            print(f"\naalis-memory: interrupted during driver call(s):\n{lines}", flush=True)
-
-
 def pytest_unconfigure(config: pytest.Config) -> None:
     options = config.stash.get(SESSION_OPTIONS, None)
     if options is not None:
         options.close()
 
 
-def requested_drivers(config: pytest.Config) -> list[str]:
-    """The driver names the run asks for, as given: ``--memory-driver``, else the ini file's."""
-    return split_names(config.getoption("--memory-driver")) or split_names(
-        config.getini("aalis_memory_drivers")
-    )
-
-
-def split_names(values: list[str]) -> list[str]:
-    """The names of a repeatable option of comma lists (or an ini line list), in order, once each."""
-    names: list[str] = []
-    for value in values:
-        for name in value.split(","):
-            name = name.strip()
-            if name and name not in names:
-                names.append(name)
-    return names
-
-
 def _covers(arg: str, path: Path) -> bool:
     target = Path(arg.split("::")[0]).resolve()
     return target == path or target in path.parents or path in target.parents
-
-
-def selected_drivers(config: pytest.Config) -> list[str]:
-    """The selected driver names, ``all`` expanded; unknown names are a usage error."""
-    return select_or_usage_error(registry.select, config.stash[SELECTED], "--memory-driver")
-
-
-def select_or_usage_error(
-    select: Callable[[list[str]], list[str]], names: list[str], option: str
-) -> list[str]:
-    try:
-        return select(names)
-    except LookupError as exc:
-        raise pytest.UsageError(f"{option}: {exc}") from None
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -343,34 +193,3 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         weaker = " (weaker than the documents grant: see the summary)" if warnings else ""
         lines.append(f"  driver {name}: {declared}{weaker}")
     return lines
-
-
-# -- collection --------------------------------------------------------------------------
-
-
-class SessionOptions:
-    """Per-driver session resources (``session_setup``), entered once, closed at the end."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self._config = config
-        self._stack = contextlib.ExitStack()
-        self._options: dict[str, Mapping[str, Any]] = {}
-        self._skips: dict[str, str] = {}
-
-    def for_driver(self, registration: DriverRegistration) -> Mapping[str, Any]:
-        name = registration.name
-        if name in self._skips:
-            pytest.skip(self._skips[name])
-        if name not in self._options:
-            if registration.session_setup is None:
-                self._options[name] = {}
-            else:
-                try:
-                    self._options[name] = self._stack.enter_context(registration.session_setup(self._config))
-                except pytest.skip.Exception as exc:
-                    self._skips[name] = str(exc.msg)
-                    raise
-        return self._options[name]
-
-    def close(self) -> None:
-        self._stack.close()

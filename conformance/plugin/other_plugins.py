@@ -26,7 +26,7 @@ from typing import Final
 import pytest
 
 from aalis_memory.conformance.compression.plugin import requested_providers
-from aalis_memory.conformance.plugin.options import requested_drivers
+from aalis_memory.conformance.registration.selection import requested_drivers
 
 #: The start of pytest-asyncio's warning about its unset option (0.24 to 1.x; the rest of the
 #: text has changed between versions).

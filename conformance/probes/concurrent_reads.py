@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import attrs
 
-from aalis_memory.conformance.harness.steps import unverified_part
+from aalis_memory.conformance.steps import unverified_part
 
 T = TypeVar("T")
 

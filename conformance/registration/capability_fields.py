@@ -3,7 +3,7 @@
 :class:`~aalis_memory.conformance.registration.registry.Capabilities` is the only place its fields are
 named: the stdio handshake (camelCase on the wire), the JSON report and the Markdown matrix all
 derive theirs here, so a field added to the class cannot be silently dropped by one of them
-(``tests/test_capabilities_serialized.py`` checks every surface, the JSON schemas included).
+(``tests/kit/test_capabilities_serialized.py`` checks every surface, the JSON schemas included).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 from aalis_memory.conformance.registration.registry import DriverRegistration
-from aalis_memory.conformance.verdicts.model import Verdict
+from aalis_memory.conformance.rules.verdict import Verdict
 from aalis_memory.service import OPTIONAL_METHODS
 
 

@@ -17,7 +17,7 @@ from typing import Any, Final
 import attrs
 import pytest
 
-from aalis_memory.conformance.verdicts.model import Verdict
+from aalis_memory.conformance.rules.verdict import Verdict
 
 #: Value kinds a transport may carry beyond JSON (the protocol's tags):
 #: ``non-finite`` NaN and the infinities, ``big-integer`` integers past ``safe_integer``,
@@ -27,7 +27,7 @@ from aalis_memory.conformance.verdicts.model import Verdict
 KINDS: Final = frozenset({"non-finite", "big-integer", "bytes", "map", "opaque", "cycle", "deep"})
 
 #: An adapter that declares no transport: the encoding of protocol version 1 as it was (the
-#: tags of :mod:`~aalis_memory.conformance.stdio.codec`, nesting cut at 40 levels).
+#: tags of :mod:`~aalis_memory.drivers.stdio.codec`, nesting cut at 40 levels).
 LEGACY_KINDS: Final = frozenset({"non-finite", "big-integer", "bytes", "map", "opaque"})
 
 

@@ -41,7 +41,7 @@ OUT_OF_SCOPE = (
         "Automatic compressions on usage or count are started by the provider in the "
         "background, not through compress.",
         "Provider scheduling; the trigger arithmetic is CMP-01..09 and the reference "
-        "provider's automatic path is tested in tests/test_summary_service.py.",
+        "provider's automatic path is tested in tests/drivers/test_summary_service.py.",
     ),
     OutOfScope(
         "api-memory §钩子与贡献点",

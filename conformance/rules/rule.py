@@ -182,7 +182,7 @@ class Rule:
     #: history in the wrong order breaks the order rules alone.
     judges_order: bool = False
     #: The contract methods whose calls the rule judges: in its tests a call of any other method
-    #: is a step, which blocks the test when it fails (see ``harness.steps``). ``None``: every
+    #: is a step, which blocks the test when it fails (see ``conformance.steps``). ``None``: every
     #: call is under test (hostile input, concurrency); empty: none is, the rule is about kit
     #: code run over the store (the clearing helper).
     subjects: frozenset[str] | None = attrs.field(default=None, converter=_subjects)

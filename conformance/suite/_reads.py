@@ -6,8 +6,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Final, TypeVar
 
 from aalis_memory.conformance.checks import contents
-from aalis_memory.conformance.harness.steps import aside
 from aalis_memory.conformance.machine.copies import copied
+from aalis_memory.conformance.steps import aside
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import RecentMessageRecord
 
@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 
 async def witness(read: Callable[[], Awaitable[T]]) -> T | None:
-    """``read()`` as a witness (:func:`~aalis_memory.conformance.harness.steps.aside`): nothing the check
+    """``read()`` as a witness (:func:`~aalis_memory.conformance.steps.aside`): nothing the check
     stands on, and ``None`` when it raises, as a witness that fails only leaves a lean as it is
     (the guard turns its error or hang into ``Blocked`` by the read's own rule, charging a hang
     there, as for any step)."""

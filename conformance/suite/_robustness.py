@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from aalis_memory.conformance.checks import describe, expect_no_failures
-from aalis_memory.conformance.harness.steps import Blocked, set_aside
+from aalis_memory.conformance.steps import Blocked, set_aside
 from aalis_memory.service import MemoryService
 
 #: One case: a readable label and the call to make on the store.

@@ -16,9 +16,9 @@ from aalis_memory.conformance.checks import (
     expect_raises,
     same_records,
 )
-from aalis_memory.conformance.harness.steps import stands_on
 from aalis_memory.conformance.probes.concurrent_reads import Read, only_from_outside, watch_write
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.steps import stands_on
 from aalis_memory.conformance.suite._builders import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._reads import active, as_read, everything
 from aalis_memory.service import FullMemoryService, MemoryService

@@ -13,9 +13,9 @@ import pytest
 
 from aalis_memory.clearing import ClearNamespaces
 from aalis_memory.conformance.checks import expect, expect_equal
-from aalis_memory.conformance.harness.steps import calls_stand_on, stands_on, unverified_part
 from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.steps import calls_stand_on, stands_on, unverified_part
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import MetadataOp
 

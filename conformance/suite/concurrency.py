@@ -25,8 +25,8 @@ from aalis_memory.conformance.checks import (
     fail,
 )
 from aalis_memory.conformance.harness.health import CallTimeout
-from aalis_memory.conformance.harness.steps import Blocked
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.steps import Blocked
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import MetadataPut

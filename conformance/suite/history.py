@@ -7,8 +7,8 @@ import math
 import pytest
 
 from aalis_memory.conformance.checks import contents, expect, expect_equal
-from aalis_memory.conformance.harness.steps import Blocked, confirmed
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.steps import Blocked, confirmed
 from aalis_memory.conformance.suite._builders import conversation, marker, msg, save_all, timeline
 from aalis_memory.conformance.suite._reads import ALL, active, everything, witness
 from aalis_memory.service import FullMemoryService, MemoryService

@@ -12,9 +12,9 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.checks import contents, expect_equal, expect_raises, same_records
-from aalis_memory.conformance.harness.steps import Blocked, set_aside
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import integer_limit
+from aalis_memory.conformance.steps import Blocked, set_aside
 from aalis_memory.conformance.suite._builders import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._reads import active, witness
 from aalis_memory.service import FullMemoryService, MemoryService

@@ -14,15 +14,15 @@ from aalis_memory.conformance.checks import (
     expect_raises,
     fail,
 )
-from aalis_memory.conformance.harness.steps import unverified_part
+from aalis_memory.conformance.json_values import json_difference
 from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.steps import unverified_part
 from aalis_memory.conformance.suite._metadata_reads import (
     CLOCK_SKEW_MS,
     UNSERIALIZABLE,
     entries,
     entry,
-    json_difference,
     now_ms,
     now_ms_ceil,
     wait_past,

@@ -20,13 +20,14 @@ from pathlib import Path
 import pytest
 
 from aalis_memory.conformance.harness.run_state import RunState
+from aalis_memory.conformance.harness.session_options import SESSION_OPTIONS
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
 from aalis_memory.conformance.machine.budget import BUDGET_ROUND
 from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.runner import run_machine
-from aalis_memory.conformance.plugin.options import SESSION_OPTIONS, selected_drivers
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.registration.registry import get as get_driver
+from aalis_memory.conformance.registration.selection import selected_drivers
 from aalis_memory.conformance.verdicts.properties import PROP_ADVISORIES, PROP_CHECKED, PROP_EXAMPLES, attach
 
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from aalis_memory.conformance.checks import contents, expect, expect_equal
-from aalis_memory.conformance.harness.steps import stands_on
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import transport_of
+from aalis_memory.conformance.steps import stands_on
 from aalis_memory.conformance.suite._builders import save_all
 from aalis_memory.conformance.suite._reads import records
 from aalis_memory.conformance.verdicts.model import Verdict, skip

@@ -19,8 +19,8 @@ import pytest
 from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.harness.adapters import RAISED_BY
 from aalis_memory.conformance.harness.health import CallTimeout
-from aalis_memory.conformance.harness.steps import Blocked, TestSteps
 from aalis_memory.conformance.rules import CATALOGUE, Level
+from aalis_memory.conformance.steps import Blocked, TestSteps
 from aalis_memory.conformance.verdicts.details import skip_reason, unexpected, where_failed
 from aalis_memory.conformance.verdicts.model import FAILED, Outcome, Verdict, skip_verdict
 from aalis_memory.conformance.verdicts.properties import (

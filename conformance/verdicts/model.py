@@ -12,35 +12,14 @@ Pure functions: the pytest glue is in :mod:`aalis_memory.conformance.verdicts.re
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, NoReturn
 
 import attrs
 import pytest
 
-
-class Verdict(enum.Enum):
-    """The states of a rule, from the one that decides a rule's verdict first to the last."""
-
-    FAIL = "fail"
-    ADVISORY = "advisory"
-    KNOWN_FAILURE = "known failure"
-    #: A rule state only (never one test's outcome): passes, and a part unverified or blocked.
-    PARTIAL = "partial pass"
-    PASS = "pass"
-    BLOCKED = "blocked"
-    UNVERIFIED = "unverified"
-    EXCLUDED = "excluded by tier"
-    NOT_IMPLEMENTED = "not implemented"
-    NOT_RUN = "not run"
-
-    @property
-    def rank(self) -> int:
-        return _ORDER.index(self)
-
-
-_ORDER: Final = tuple(Verdict)
+# The states are the catalogue's (a registration names them too); the verdicts' modules read them here.
+from aalis_memory.conformance.rules.verdict import Verdict as Verdict
 
 #: Verdicts a skipped test can give, by the prefix of its skip reason (see :func:`skip`).
 SKIP_CATEGORIES: Final = (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED)

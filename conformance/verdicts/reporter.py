@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.harness import steps
+from aalis_memory.conformance import steps
 from aalis_memory.conformance.harness.run_state import RUN_STATE
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.verdicts.details import known_failures

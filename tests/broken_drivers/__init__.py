@@ -2,7 +2,7 @@
 
 A broken driver is a subclass of a reference driver with one behaviour changed. Declare it with
 :func:`broken` in a module of this package listed in ``MODULES``; ``plugin.py`` registers every one
-as ``broken-<name>`` and ``tests/test_broken_drivers.py`` runs the whole suite against them.
+as ``broken-<name>`` and ``tests/proofs/test_broken_drivers.py`` runs the whole suite against them.
 
 A subclass that overrides a whole method would also drop the reference driver's argument checks
 and so break the hostile-input rules by accident; every broken store is therefore run behind
@@ -56,7 +56,7 @@ class Broken:
     #: Run behind :class:`ArgumentChecks` (see the module docstring).
     checks_arguments: bool = True
     #: Declared rules no example test reaches for this driver, only the state machine (its
-    #: check is tests/test_state_machine_catches_broken.py); the example suite must flag the rest.
+    #: check is tests/proofs/test_state_machine_catches_broken.py); the example suite must flag the rest.
     examples_miss: frozenset[str] = frozenset()
 
 

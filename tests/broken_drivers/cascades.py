@@ -3,7 +3,7 @@
 Each breaks one basic behaviour that other rules' tests lean on: a required method missing, a
 read of the whole history with ``math.inf`` raising. The suite must fail the broken rule and
 report every rule whose tests needed it ``blocked`` by it, and no other rule may fail
-(``tests/test_blocked_verdicts.py`` checks the blocked part; ``tests/test_broken_drivers.py``
+(``tests/proofs/test_blocked_verdicts.py`` checks the blocked part; ``tests/proofs/test_broken_drivers.py``
 the failing part).
 """
 

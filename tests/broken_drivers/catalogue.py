@@ -1,10 +1,10 @@
 """Broken stores for the checks the catalogue work added or changed: exact caps (RANGE-01,
 CROSS-01), kinds coming back (MSG-05) and timestamps kept by a rewrite (UPD-04).
 
-Each is caught by exactly the rules it lists (``tests/test_broken_drivers.py``, in the default
+Each is caught by exactly the rules it lists (``tests/proofs/test_broken_drivers.py``, in the default
 mode: MUST rules fail, SHOULD rules are advisories). The required-methods rule (REQ-01) has a
 broken store here too: the missing method fails REQ-01 alone, and the tests that need it are
-blocked by REQ-01 (``tests/test_blocked_verdicts.py``).
+blocked by REQ-01 (``tests/proofs/test_blocked_verdicts.py``).
 """
 
 from __future__ import annotations

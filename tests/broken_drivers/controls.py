@@ -2,7 +2,7 @@
 into, and must therefore get no MUST failure.
 
 Each control is a reference store with one behaviour the documents leave to the backend. The kit
-test ``tests/test_controls.py`` runs the suite (its example tests) against every control and
+test ``tests/proofs/test_controls.py`` runs the suite (its example tests) against every control and
 checks that no rule is reported ``fail`` and that the rule the control stands at the edge of
 gets the verdict it names (``expected``). ``plugin.py`` registers each as ``control-NAME``.
 """

@@ -1,5 +1,5 @@
 """Broken cross-session reads that only filters used together reveal: each is caught by exactly
-the rules it lists (``tests/test_broken_drivers.py``, default mode: MUST rules fail, SHOULD rules
+the rules it lists (``tests/proofs/test_broken_drivers.py``, default mode: MUST rules fail, SHOULD rules
 are advisories)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Broken durable stores, for the crash tests only (``-p broken_drivers.durable``).
 
-They are SQLite stores with one durability bug each; ``tests/test_crash_catches_broken.py`` runs
+They are SQLite stores with one durability bug each; ``tests/proofs/test_crash_catches_broken.py`` runs
 the crash module of the suite against them and checks that exactly the declared rule fails. Two
 more are no durability bug: one whose reopen hook refuses an empty folder (the crash rules must
 be unverified, with the hook's error), one with a ``crash_cleanup`` hook (it must run per kill).

@@ -4,7 +4,7 @@ Each driver keeps ``count_history`` in a counter that ``delete_messages_by_times
 lower (COUNT-01, MUST). The second also drops ``images``/``audios`` (MSG-02, SHOULD) and the third
 also answers ``[]`` for a negative limit instead of raising (LIM-06, SHOULD). In the default,
 non-strict mode a SHOULD divergence is an advisory and the run goes on, so all three must still
-end with COUNT-01 failing (``tests/test_state_machine_no_masking.py``). The fourth raises on a
+end with COUNT-01 failing (``tests/proofs/test_state_machine_no_masking.py``). The fourth raises on a
 deletion by an empty list (DEL-02, SHOULD): tolerating DEL-02 must stop only the empty lists,
 never the deletions that leave the count stale.
 """

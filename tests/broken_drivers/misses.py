@@ -1,5 +1,5 @@
 """Bugs the kit once let pass (issue 26): each is caught by exactly the rules it declares, now
-that the suite's data reaches them (``tests/test_broken_drivers.py``, default mode: MUST rules
+that the suite's data reaches them (``tests/proofs/test_broken_drivers.py``, default mode: MUST rules
 fail, SHOULD rules are advisories)."""
 
 from __future__ import annotations

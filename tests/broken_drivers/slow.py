@@ -1,8 +1,8 @@
 """Drivers that are correct but slow: every answer right, the cost growing with the session.
 
 Only the scaling probe (PERF-01) can tell them from the reference drivers. The quick probe runs
-by default, so ``tests/test_broken_drivers.py`` expects exactly PERF-01 of them; the full probe
-(``--memory-scaling``) is ``tests/test_scaling_probe.py``'s. Every other broken driver declares
+by default, so ``tests/proofs/test_broken_drivers.py`` expects exactly PERF-01 of them; the full probe
+(``--memory-scaling``) is ``tests/proofs/test_scaling_probe.py``'s. Every other broken driver declares
 ``skip_quick_scaling`` (see :func:`broken_drivers.registration`): their one bug is elsewhere, and
 the code around it is written plainly, not for speed.
 """

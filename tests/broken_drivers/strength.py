@@ -4,7 +4,7 @@ Every one is a bug the earlier suite let through: a store that keeps or hands ou
 message objects, timestamps 0 or fractions treated as special, and strict-JSON checks that stop
 at the first level of lists or let a RecursionError out. The constructor-setting bugs (CFG-01,
 CFG-02) are plain classes at the end: the suite always builds drivers with its own caps, so
-``tests/test_reference_settings.py`` checks them directly.
+``tests/drivers/test_reference_settings.py`` checks them directly.
 """
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ class MessageFieldsUnchecked(InMemoryMemory):
 
 # -- strict JSON -----------------------------------------------------------------------------
 #: These break META-08, which the state machine covers, but its generated payloads are sets, NaN
-#: and bytes only: tests/test_state_machine_catches_broken.py lists them as such. Each encodes the
+#: and bytes only: tests/proofs/test_state_machine_catches_broken.py lists them as such. Each encodes the
 #: whole batch before writing, so a batch it refuses applies nothing (COMMIT-04 holds).
 
 
@@ -358,7 +358,7 @@ class RecursionErrorLeaks(_Encoding):
 
 # -- edges of existing rules ------------------------------------------------------------------
 #: LIM-06 and ARCH-11 are covered by the state machine, but its bad values are other ones:
-#: tests/test_state_machine_catches_broken.py lists these two as out of its reach.
+#: tests/proofs/test_state_machine_catches_broken.py lists these two as out of its reach.
 
 
 @broken("limit-bool-is-one", "LIM-06")
@@ -422,7 +422,7 @@ class UpdatedAtCounter(InMemoryMemory):
                 meta.updated_at = stamp + 1
 
 
-# -- constructor settings (not registered: see tests/test_reference_settings.py) ------------
+# -- constructor settings (not registered: see tests/drivers/test_reference_settings.py) ------------
 
 
 class SmallDefaultCaps(InMemoryMemory):

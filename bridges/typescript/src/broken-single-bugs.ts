@@ -1,7 +1,7 @@
 /**
  * Deliberately broken: fifteen TypeScript backends, each the reference with ONE method changed
  * the way a JavaScript author might slip, each failing exactly the rules whose words its bug
- * contradicts (tests/test_stdio_bridge.py, BROKEN; the Python twins are in
+ * contradicts (tests/drivers/test_stdio_bridge.py, BROKEN; the Python twins are in
  * tests/broken_drivers/). Run one as an adapter: `node dist/cjs/broken-single-bugs.js NAME`,
  * where NAME is a key of VARIANTS; serve() names it `broken-NAME` in the handshake.
  *

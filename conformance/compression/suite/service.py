@@ -28,10 +28,10 @@ from aalis_memory.compression_service import (
 )
 from aalis_memory.conformance.checks import contents, expect, expect_equal, expect_raises
 from aalis_memory.conformance.compression.harness import CLOCK_START, Harness
+from aalis_memory.conformance.compression.summary import CompressionSettings
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import conversation, marker, msg, save_all, turn
 from aalis_memory.conformance.verdicts.model import Verdict, skip
-from aalis_memory.drivers.summary import CompressionSettings
 from aalis_memory.service import MemoryService
 from aalis_memory.types import Message
 
