@@ -117,6 +117,27 @@ def test_the_typescript_contract_declares_every_method() -> None:
         )
 
 
+def test_the_protocol_document_has_a_row_for_every_method() -> None:
+    """docs/stdio-protocol.md's table of methods is written by hand (it says more than the schema):
+    each method of the table has its row there, marked optional when it is, with its params."""
+    text = (REPO / "docs/stdio-protocol.md").read_text(encoding="utf-8")
+    rows: dict[str, tuple[bool, str]] = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)]
+        if len(cells) == 5 and (name := re.fullmatch(r"`(\w+)`(\\\*)?", cells[1])):
+            rows[name.group(1)] = (bool(name.group(2)), cells[2])
+    for m in METHODS:
+        assert m.protocol in rows, f"docs/stdio-protocol.md's table of methods has no row for `{m.protocol}`"
+        optional, params = rows[m.protocol]
+        assert optional is not m.required, (
+            f"docs/stdio-protocol.md: `{m.protocol}` is marked wrongly (\\* = optional)"
+        )
+        for param in m.params:
+            assert f"`{param.wire}" in params, (
+                f"docs/stdio-protocol.md: `{m.protocol}`'s row lacks its param {param.wire}"
+            )
+
+
 # -- the generated copies -------------------------------------------------------------------------
 
 
