@@ -79,6 +79,13 @@ class Method:
         """The protocol (and TypeScript) name of the method."""
         return camel(self.name)
 
+    @property
+    def hands_out_messages(self) -> bool:
+        """Whether it returns stored messages (alone or in records): the reads whose results the
+        isolation probe changes in place (ISO-02) and whose absent fields the stdio client
+        reads back (MSG-07)."""
+        return self.returns in ("messages", "records")
+
 
 def _p(*wire: str, optional: tuple[str, ...] = ()) -> tuple[Param, ...]:
     return tuple(Param(name, name in optional) for name in wire)

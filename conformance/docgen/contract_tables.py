@@ -74,6 +74,9 @@ def schema(text: str) -> str:
     spec["hello"]["properties"]["methods"]["items"]["enum"] = [*names, _RAW]
     spec["params"] = _rebuilt(spec["params"], {m.protocol: _params_schema(m) for m in METHODS})
     spec["results"] = _rebuilt(spec["results"], {m.protocol: RESULT_SCHEMAS[m.returns] for m in METHODS})
+    spec["params"]["isolationProbe"]["properties"]["read"]["enum"] = [
+        m.protocol for m in METHODS if m.hands_out_messages
+    ]
     return json.dumps(found, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -100,6 +103,14 @@ def ts_table() -> str:
         for m in METHODS
         if any(p.optional for p in m.params)
     )
+    reads = "\n".join(
+        textwrap.wrap(
+            ", ".join(f"'{m.protocol}'" for m in METHODS if m.hands_out_messages),
+            98,
+            initial_indent="  ",
+            subsequent_indent="  ",
+        )
+    )
     constants = "\n".join(
         f"export const {name}{': readonly string[]' * isinstance(value, tuple)} = {_ts_value(value)};"
         for name, value in defaults.ALL.items()
@@ -124,6 +135,11 @@ export const OPTIONAL_METHODS = [
 export const PARAMS: Readonly<Record<string, readonly string[]>> = {{
 {params}
 }};
+
+/** The reads that return stored messages (alone or in records): what the isolation probe reads. */
+export const MESSAGE_READS = [
+{reads}
+] as const;
 
 /** The params the kit may leave out (the backend's own default applies), by method. */
 export const OPTIONAL_PARAMS: Readonly<Record<string, readonly string[]>> = {{

@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 from aalis_memory.conformance.registration.transport import Transport
 from aalis_memory.conformance.stdio import codec
 from aalis_memory.conformance.stdio.client import Connection
-from aalis_memory.methods import OPTIONAL_METHODS, PROTOCOL_NAMES, REQUIRED_METHODS
+from aalis_memory.methods import METHODS, OPTIONAL_METHODS, PROTOCOL_NAMES, REQUIRED_METHODS
 from aalis_memory.service import Limit
 from aalis_memory.types import (
     ABSENT,
@@ -27,12 +27,7 @@ from aalis_memory.types import (
 )
 
 #: The reads the isolation probe can make (ISO-02), by the Python method name.
-ISOLATION_READS: Final = (
-    "get_history",
-    "get_full_history",
-    "get_messages_by_session_range",
-    "get_recent_messages_across_sessions",
-)
+ISOLATION_READS: Final = tuple(m.name for m in METHODS if m.hands_out_messages)
 
 #: What a message was saved with in ``reasoningContent``, by (session, timestamp) and by
 #: (session, role, content).

@@ -38,6 +38,11 @@ export const PARAMS: Readonly<Record<string, readonly string[]>> = {
   deleteMessagesByTimestamps: ['sessionId', 'timestamps'],
 };
 
+/** The reads that return stored messages (alone or in records): what the isolation probe reads. */
+export const MESSAGE_READS = [
+  'getHistory', 'getFullHistory', 'getMessagesBySessionRange', 'getRecentMessagesAcrossSessions'
+] as const;
+
 /** The params the kit may leave out (the backend's own default applies), by method. */
 export const OPTIONAL_PARAMS: Readonly<Record<string, readonly string[]>> = {
   getHistory: ['limit'],

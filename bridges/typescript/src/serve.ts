@@ -6,7 +6,7 @@
 import * as readline from 'node:readline';
 import { decode, encode, TRANSPORT } from './codec';
 import { BackendFactory, Capabilities, ConfigError, MemoryService, Message, RawMetadataAccess, ValueError } from './contract';
-import { OPTIONAL_METHODS, OPTIONAL_PARAMS, PARAMS, REQUIRED_METHODS } from './contract-table';
+import { MESSAGE_READS, OPTIONAL_METHODS, OPTIONAL_PARAMS, PARAMS, REQUIRED_METHODS } from './contract-table';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -38,7 +38,7 @@ class ProtocolError extends Error {
 }
 
 /** The reads whose returned messages the isolation probe changes (ISO-02). */
-const READS = new Set(['getHistory', 'getFullHistory', 'getMessagesBySessionRange', 'getRecentMessagesAcrossSessions']);
+const READS = new Set<string>(MESSAGE_READS);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
