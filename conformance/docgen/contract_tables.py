@@ -4,10 +4,10 @@ generated from :mod:`aalis_memory.methods` and :mod:`aalis_memory.defaults`.
 ``python -m aalis_memory.conformance contract-tables`` rewrites them; ``--check`` (and the kit's
 ``tests/test_method_table.py``) fails while one is stale:
 
-- the stdio protocol schema: both lists of method names, and each contract method's params and
-  result (the rest of the schema is written by hand);
-- ``bridges/typescript/src/contract-table.ts``: the method lists, each method's params and the
-  defaults, for the bridge's ``serve`` and its reference backend;
+- the stdio protocol schema: both lists of method names, each contract method's params and
+  result, and the reads the isolation probe may make (the rest of the schema is written by hand);
+- ``bridges/typescript/src/contract-table.ts``: the method lists, each method's params, the reads
+  that hand out messages and the defaults, for the bridge's ``serve`` and its reference backend;
 - the README's list of required and optional methods (between its ``methods`` markers);
 - the ``const DEFAULT_* = ...;`` lines of the TypeScript example, which imports nothing of the kit.
 """
