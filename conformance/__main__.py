@@ -1,5 +1,5 @@
-"""Command line: ``python -m aalis_memory.conformance spec-map | contract-doc | rules | explain ID |
-replay FILE``."""
+"""Command line: ``python -m aalis_memory.conformance spec-map | contract-doc | contract-tables |
+rules | explain ID | replay FILE``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from aalis_memory.conformance.docgen import contract_doc, rule_cli, spec_map
+from aalis_memory.conformance.docgen import contract_doc, contract_tables, rule_cli, spec_map
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,6 +22,14 @@ def main(argv: list[str] | None = None) -> int:
     doc.add_argument("--repo", type=Path, default=Path.cwd(), help="repository root (default: .)")
     doc.add_argument("--output", type=Path, default=None, help="default: REPO/docs/contract.md")
     doc.add_argument("--check", action="store_true", help="fail if stale")
+    tables = commands.add_parser(
+        "contract-tables",
+        help="write (or --check) the copies of the method table and the defaults: the protocol "
+        "schema, the TypeScript bridge's contract-table.ts, the README's method list, the "
+        "TypeScript example's defaults",
+    )
+    tables.add_argument("--repo", type=Path, default=Path.cwd(), help="repository root (default: .)")
+    tables.add_argument("--check", action="store_true", help="fail if one is stale")
     listing = commands.add_parser("rules", help="list the rule catalogue (ID, level, text)")
     listing.add_argument("patterns", nargs="*", help="IDs or glob patterns (default: all)")
     explaining = commands.add_parser("explain", help="a rule: its ground and the tests of it")
@@ -63,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "contract-doc":
         return _contract_doc(args.repo, args.output, check=args.check)
+    if args.command == "contract-tables":
+        return _contract_tables(args.repo, check=args.check)
 
     repo: Path = args.repo
     if not spec_map.is_repository(repo):
@@ -102,6 +112,24 @@ def _replay(path: Path, command: str | None, timeout: float) -> int:
     except OSError as exc:
         print(f"replay: cannot start the adapter: {exc}", file=sys.stderr)
         return 2
+
+
+def _contract_tables(repo: Path, *, check: bool) -> int:
+    """``contract-tables``: the generated copies of the method table and of the defaults."""
+    if not spec_map.is_repository(repo):
+        print(
+            f"contract-tables: needs a checkout of the kit's repository ({repo.resolve()} is not one)",
+            file=sys.stderr,
+        )
+        return 2
+    if check:
+        stale = contract_tables.stale(repo)
+        for path in stale:
+            print(f"contract-tables: {path} is stale; run `{contract_tables.GENERATED_BY}`", file=sys.stderr)
+        return 1 if stale else 0
+    for path in contract_tables.write(repo):
+        print(f"contract-tables: wrote {repo / path}")
+    return 0
 
 
 def _contract_doc(repo: Path, output: Path | None, *, check: bool) -> int:

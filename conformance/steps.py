@@ -25,6 +25,7 @@ from typing import Any, Final
 import attrs
 
 from aalis_memory.conformance.rules import CATALOGUE
+from aalis_memory.methods import METHODS
 from aalis_memory.service import REQUIRED_METHODS
 
 #: The rule a driver lacking a required method breaks; steps calling it are blocked by it.
@@ -41,25 +42,7 @@ SUBJECTS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
 
 #: The rule a step of each method stands on (the reads are refined by their limit, see
 #: :func:`leaned_on`): the rule whose behaviour failed when the step fails.
-_STANDS_ON: Final[Mapping[str, str]] = MappingProxyType(
-    {
-        "save_message": "MSG-01",
-        "count_history": "COUNT-01",
-        "archive_span": "ARCH-01",
-        "clear_session": "CLEAR-01",
-        "clear_all": "CLEAR-03",
-        "get_messages_by_session_range": "RANGE-02",
-        "get_recent_messages_across_sessions": "CROSS-02",
-        "update_message_content": "UPD-02",
-        "delete_messages_by_timestamps": "DEL-01",
-        "save_metadata": "META-01",
-        "get_metadata": "META-01",
-        "list_metadata": "META-02",
-        "delete_metadata": "META-03",
-        "list_metadata_keys": "META-10",
-        "commit_metadata": "COMMIT-01",
-    }
-)
+_STANDS_ON: Final[Mapping[str, str]] = MappingProxyType({m.name: m.stands_on for m in METHODS})
 
 
 def also_stood_on(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[str, ...]:

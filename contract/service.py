@@ -1,14 +1,16 @@
-"""The MemoryService protocol: nine required async methods and eight optional ones.
+"""The MemoryService protocol: the required async methods and the optional ones.
 
 Optional methods are detected by presence (``hasattr``), never by a flag, so a backend
-advertises exactly what it implements.
+advertises exactly what it implements. Which method is which, and every list of them the kit
+keeps, comes from the one table :mod:`aalis_memory.methods`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
+from aalis_memory.methods import OPTIONAL_METHODS, REQUIRED_METHODS
 from aalis_memory.types import (
     JsonObject,
     Message,
@@ -18,31 +20,10 @@ from aalis_memory.types import (
     RecentMessagesAcrossSessionsQuery,
 )
 
+__all__ = ["OPTIONAL_METHODS", "REQUIRED_METHODS", "FullMemoryService", "Limit", "MemoryService"]
+
 #: Limits are non-negative integers or ``math.inf``; ``None`` asks for the documented default.
 Limit = int | float | None
-
-REQUIRED_METHODS: Final[tuple[str, ...]] = (
-    "save_message",
-    "get_history",
-    "clear_session",
-    "archive_span",
-    "save_metadata",
-    "get_metadata",
-    "list_metadata",
-    "delete_metadata",
-    "commit_metadata",
-)
-
-OPTIONAL_METHODS: Final[tuple[str, ...]] = (
-    "clear_all",
-    "get_full_history",
-    "count_history",
-    "get_messages_by_session_range",
-    "get_recent_messages_across_sessions",
-    "list_metadata_keys",
-    "update_message_content",
-    "delete_messages_by_timestamps",
-)
 
 
 @runtime_checkable
@@ -69,7 +50,8 @@ class MemoryService(Protocol):
         the window come along (HIST-04, HIST-05).
 
         ``limit`` 0 gives ``[]`` (LIM-01), ``math.inf`` everything (LIM-02), a count past 64
-        bits is an ordinary count (LIM-07), ``None`` the default 50 (LIM-05); a negative or
+        bits is an ordinary count (LIM-07), ``None`` the default ``DEFAULT_HISTORY_LIMIT``
+        (LIM-05; :mod:`aalis_memory.defaults`); a negative or
         fractional limit raises ``ValueError`` (LIM-06). An unknown session reads as ``[]``
         (MSG-04).
         """
@@ -122,7 +104,8 @@ class FullMemoryService(MemoryService, Protocol):
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         """The newest ``limit`` messages, archived ones included, ascending; here control records
-        count toward the limit (FULL-01, FULL-02). Defaults to 200 (LIM-05)."""
+        count toward the limit (FULL-01, FULL-02). Defaults to ``DEFAULT_FULL_HISTORY_LIMIT``
+        (LIM-05)."""
 
     async def count_history(self, session_id: str) -> int:
         """The number of active conversation messages: the non-control part of
@@ -154,7 +137,8 @@ class FullMemoryService(MemoryService, Protocol):
         self, session_id: str, old_text: str, new_text: str, recent_limit: Limit = None
     ) -> int:
         """Replace every occurrence of ``old_text`` in the string content of the newest
-        ``recent_limit`` active messages (default 100); return how many messages changed
+        ``recent_limit`` active messages (default ``DEFAULT_UPDATE_RECENT_LIMIT``); return how
+        many messages changed
         (UPD-01, UPD-02, LIM-03). Timestamps never change (UPD-04); an empty ``old_text``
         raises ``ValueError`` (UPD-03)."""
 

@@ -257,7 +257,8 @@ class RecentMessagesAcrossSessionsQuery:
     - ``since_ts``: keeps timestamps ``>= since_ts`` (epoch ms, ``int`` or ``float``).
     - ``platform``: keeps messages whose ``metadata["platform"]`` equals it (a ``str``).
     - ``exclude_session_ids``: each element a session id ``str`` whose messages are dropped.
-    - ``roles``: each element a role ``str``; a whitelist, by default ``user`` and ``assistant``.
+    - ``roles``: each element a role ``str``; a whitelist, by default
+      ``DEFAULT_CROSS_SESSION_ROLES`` (:mod:`aalis_memory.defaults`).
     - ``kinds``: each element a kind ``str``; a whitelist that drops kind-less messages.
     - ``exclude_kinds``: each element a kind ``str`` to drop; it wins over ``kinds`` and keeps
       kind-less messages.

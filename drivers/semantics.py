@@ -15,6 +15,7 @@ from typing import Any, Final, TypeVar, cast
 
 import attrs
 
+from aalis_memory import defaults
 from aalis_memory.types import (
     ABSENT,
     JsonObject,
@@ -27,12 +28,14 @@ from aalis_memory.types import (
 
 T = TypeVar("T")
 
-DEFAULT_HISTORY_LIMIT: Final = 50
-DEFAULT_FULL_HISTORY_LIMIT: Final = 200
-DEFAULT_UPDATE_RECENT_LIMIT: Final = 100
-DEFAULT_RANGE_QUERY_LIMIT: Final = 500
-DEFAULT_CROSS_SESSION_MAX_LIMIT: Final = 1000
-DEFAULT_CROSS_SESSION_ROLES: Final = ("user", "assistant")
+#: The contract's defaults under the names the drivers read (``sem.DEFAULT_*``); their one source
+#: is :mod:`aalis_memory.defaults`.
+DEFAULT_HISTORY_LIMIT: Final = defaults.DEFAULT_HISTORY_LIMIT
+DEFAULT_FULL_HISTORY_LIMIT: Final = defaults.DEFAULT_FULL_HISTORY_LIMIT
+DEFAULT_UPDATE_RECENT_LIMIT: Final = defaults.DEFAULT_UPDATE_RECENT_LIMIT
+DEFAULT_RANGE_QUERY_LIMIT: Final = defaults.DEFAULT_RANGE_QUERY_LIMIT
+DEFAULT_CROSS_SESSION_MAX_LIMIT: Final = defaults.DEFAULT_CROSS_SESSION_MAX_LIMIT
+DEFAULT_CROSS_SESSION_ROLES: Final = defaults.DEFAULT_CROSS_SESSION_ROLES
 
 
 def now_ms() -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import itertools
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
@@ -24,6 +25,7 @@ from typing import Any, Final
 import attrs
 
 import aalis_memory.conformance as conformance_package
+from aalis_memory import defaults
 from aalis_memory.conformance.registration.registry import (
     Capabilities,
     DriverContext,
@@ -32,6 +34,7 @@ from aalis_memory.conformance.registration.registry import (
 )
 from aalis_memory.conformance.rules import CATALOGUE, Rule
 from aalis_memory.conformance.rules.rule import MUST
+from aalis_memory.methods import camel
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS, FullMemoryService
 from aalis_memory.types import (
     Message,
@@ -167,12 +170,6 @@ def _member(text: str) -> TsMember:
     if match is None:
         raise ValueError(f"not an interface member: {text!r}")
     return TsMember(match.group(1), bool(match.group(2)), text)
-
-
-def camel(name: str) -> str:
-    """``session_id`` -> ``sessionId``."""
-    head, *rest = name.split("_")
-    return head + "".join(word.title() for word in rest)
 
 
 def _ts_type_at(text: str, start: int) -> str:
@@ -568,6 +565,39 @@ def export_doc(name: str) -> str:
     return said.split("`: ", 1)[1] if "`: " in said else ""
 
 
+def constant_docs(module: Any) -> dict[str, str]:
+    """The docstring below each module-level assignment of ``module``, by the assigned name."""
+    body = ast.parse(inspect.getsource(module)).body
+    found: dict[str, str] = {}
+    for stmt, after in itertools.pairwise(body):
+        if (
+            isinstance(stmt, ast.AnnAssign | ast.Assign)
+            and isinstance(
+                target := stmt.target if isinstance(stmt, ast.AnnAssign) else stmt.targets[0], ast.Name
+            )
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            found[target.id] = " ".join(after.value.value.split())
+    return found
+
+
+def defaults_section() -> list[str]:
+    """The table of the contract's defaults and caps, from :mod:`aalis_memory.defaults`."""
+    said = constant_docs(defaults)
+    return [
+        "## Defaults and caps",
+        "",
+        "Written once, in `aalis_memory.defaults` (a backend may import them from there).",
+        "",
+        "| Name | Value | What |",
+        "|---|---|---|",
+        *(f"| `{name}` | `{value!r}` | {_cell(said[name])} |" for name, value in defaults.ALL.items()),
+        "",
+    ]
+
+
 def render(ts_source: str, catalogue: Mapping[str, Rule] = CATALOGUE) -> str:
     """The full text of docs/contract.md."""
     ts = ts_interfaces(ts_source)
@@ -580,6 +610,7 @@ def render(ts_source: str, catalogue: Mapping[str, Rule] = CATALOGUE) -> str:
         for m in REQUIRED_METHODS + OPTIONAL_METHODS
     ]
     out.append("")
+    out += defaults_section()
     for method in REQUIRED_METHODS:
         out += _method_section(method, True, ts_methods, catalogue)
     for method in OPTIONAL_METHODS:

@@ -11,12 +11,14 @@ import importlib.util
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Final
 
 import attrs
 
 from aalis_memory.conformance.rules import CATALOGUE, OUT_OF_SCOPE, Rule
 from aalis_memory.conformance.rules.rule import DOCUMENTS, Document
 from aalis_memory.conformance.suites import SUITES
+from aalis_memory.methods import METHODS
 
 HEADER = """# SPEC_MAP
 
@@ -43,21 +45,16 @@ this file.
 """
 
 
-#: Headings of the rule groups (an ID's prefix); a group missing here is headed by its prefix.
-GROUP_TITLES = {
+#: Headings of the rule groups (an ID's prefix): a method's own group is headed by its name (the
+#: method table's ``group``); a group missing here is headed by its prefix.
+GROUP_TITLES: Final[dict[str, str]] = {
     "LIM": "Limits",
     "MSG": "Saving and reading messages",
-    "HIST": "get_history",
-    "COUNT": "count_history",
-    "FULL": "get_full_history",
-    "ARCH": "archive_span",
+    **{m.group: m.name for m in METHODS if m.group is not None},
     "CLEAR": "Clearing",
     "RANGE": "Session range reads",
     "CROSS": "Cross-session reads",
-    "UPD": "update_message_content",
-    "DEL": "delete_messages_by_timestamps",
     "META": "Metadata",
-    "COMMIT": "commit_metadata",
     "MDB": "MongoDB reference backend",
     "CMP": "Compression triggers",
     "CLR": "Clearing helpers",

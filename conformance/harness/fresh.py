@@ -34,6 +34,7 @@ from _pytest.outcomes import Failed  # pytest.fail.Exception, named so a class c
 from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.harness.sync import CONTRACT_METHODS
 from aalis_memory.conformance.registration.registry import DriverFactory, DriverRegistration
+from aalis_memory.methods import METHODS
 from aalis_memory.types import MetadataDel, MetadataPut
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
@@ -46,22 +47,8 @@ _ROLES: Final = ("user", "assistant", "system", "tool")
 SESSION_READS: Final = ("get_full_history", "get_history")
 NAMESPACE_READS: Final = ("list_metadata_keys", "list_metadata")
 #: The methods whose first argument is a session id, and those whose first is a namespace.
-_BY_SESSION: Final = frozenset(
-    {
-        "save_message",
-        "get_history",
-        "clear_session",
-        "archive_span",
-        "get_full_history",
-        "count_history",
-        "get_messages_by_session_range",
-        "update_message_content",
-        "delete_messages_by_timestamps",
-    }
-)
-_BY_NAMESPACE: Final = frozenset(
-    {"save_metadata", "get_metadata", "list_metadata", "delete_metadata", "list_metadata_keys"}
-)
+_BY_SESSION: Final = frozenset(m.name for m in METHODS if m.scope == "session")
+_BY_NAMESPACE: Final = frozenset(m.name for m in METHODS if m.scope == "namespace")
 #: The attribute of a guarded store that holds its :class:`Checker`.
 CHECKER: Final = "_aalis_fresh_checker"
 

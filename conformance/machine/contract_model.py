@@ -19,6 +19,7 @@ from typing import Any, Final, Literal
 
 import attrs
 
+from aalis_memory import defaults
 from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.types import (
     CONTROL_KINDS,
@@ -31,12 +32,12 @@ from aalis_memory.types import (
     RecentMessagesAcrossSessionsQuery,
 )
 
-#: Documented defaults of omitted limits (LIM-05, READING_NOTES #1).
-HISTORY_DEFAULT: Final = 50
-FULL_HISTORY_DEFAULT: Final = 200
-UPDATE_DEFAULT: Final = 100
-#: Roles a cross-session read keeps when the query names none (CROSS-03).
-CROSS_DEFAULT_ROLES: Final = ("user", "assistant")
+#: The documented defaults of omitted limits (LIM-05) and the roles a cross-session read keeps
+#: when the query names none (CROSS-03), under the model's names.
+HISTORY_DEFAULT: Final = defaults.DEFAULT_HISTORY_LIMIT
+FULL_HISTORY_DEFAULT: Final = defaults.DEFAULT_FULL_HISTORY_LIMIT
+UPDATE_DEFAULT: Final = defaults.DEFAULT_UPDATE_RECENT_LIMIT
+CROSS_DEFAULT_ROLES: Final = defaults.DEFAULT_CROSS_SESSION_ROLES
 
 Ordering = Literal["timestamp", "write"]
 

@@ -35,6 +35,7 @@ from aalis_memory.conformance.machine.inputs import (
     MessageSpec,
     build_message,
 )
+from aalis_memory.defaults import DEFAULT_HISTORY_LIMIT
 from aalis_memory.types import Message
 
 #: The rules that fix which messages a window read returns, besides its limit.
@@ -165,12 +166,14 @@ class MessageSteps(DerivedReads):
 
     @precondition(lambda self: self.tally.long_runs < MAX_LONG_RUNS and len(self.history.rule_log) >= 20)
     @rule(
-        session=st.sampled_from(SESSIONS), size=st.integers(55, 70), marker_every=st.sampled_from((0, 7, 11))
+        session=st.sampled_from(SESSIONS),
+        size=st.integers(DEFAULT_HISTORY_LIMIT + 5, DEFAULT_HISTORY_LIMIT + 20),
+        marker_every=st.sampled_from((0, 7, 11)),
     )
     @logged
     def save_long_run(self, session: str, size: int, marker_every: int) -> None:
-        """A run past the default window (50) in one step: omitted limits are the documented
-        defaults (LIM-05) and math.inf is not one of them (LIM-02)."""
+        """A run past the default window (``DEFAULT_HISTORY_LIMIT``) in one step: omitted limits
+        are the documented defaults (LIM-05) and math.inf is not one of them (LIM-02)."""
         self.tally.long_runs += 1
         for index in range(size):
             control = marker_every and index % marker_every == marker_every - 1

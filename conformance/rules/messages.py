@@ -9,6 +9,12 @@ from aalis_memory.conformance.rules.rule import (
     ordered,
     should,
 )
+from aalis_memory.defaults import (
+    DEFAULT_CROSS_SESSION_ROLES,
+    DEFAULT_FULL_HISTORY_LIMIT,
+    DEFAULT_HISTORY_LIMIT,
+    DEFAULT_UPDATE_RECENT_LIMIT,
+)
 
 CORE = "核心方法"
 A = "api-memory"
@@ -53,7 +59,8 @@ RULES = (
     ),
     should(
         "LIM-05",
-        "Omitted limits default to 50 (get_history), 200 (get_full_history) and 100 "
+        f"Omitted limits default to {DEFAULT_HISTORY_LIMIT} (get_history), "
+        f"{DEFAULT_FULL_HISTORY_LIMIT} (get_full_history) and {DEFAULT_UPDATE_RECENT_LIMIT} "
         "(update_message_content).",
         point="the value of an omitted limit",
         argument="the upstream plugins use these windows, and callers written against them omit "
@@ -391,7 +398,7 @@ RULES = (
     ),
     should(
         "CROSS-03",
-        "roles defaults to user and assistant; given roles are a whitelist.",
+        f"roles defaults to {' and '.join(DEFAULT_CROSS_SESSION_ROLES)}; given roles are a whitelist.",
         point="the roles of a cross-session read when none are given",
         argument="tool and system messages of another session mean nothing in this session's "
         "prompt; user and assistant is the upstream query default. An empty roles list is read "

@@ -14,6 +14,10 @@ from aalis_memory.conformance.rules.rule import (
     ordered,
     should,
 )
+from aalis_memory.defaults import (
+    DEFAULT_CROSS_SESSION_MAX_LIMIT,
+    DEFAULT_RANGE_QUERY_LIMIT,
+)
 
 DOC = "plugin-memory-mongodb"
 CFG = f"{DOC} §配置"
@@ -32,7 +36,7 @@ RULES = (
         "MDB-01",
         "Settings and defaults: uri mongodb://localhost:27017, database empty (derived), "
         "claim_from empty, collection 'messages', connect_timeout_ms 5000, range_query_limit "
-        "500, cross_session_max_limit 1000.",
+        f"{DEFAULT_RANGE_QUERY_LIMIT}, cross_session_max_limit {DEFAULT_CROSS_SESSION_MAX_LIMIT}.",
         "'mongodb://localhost:27017'",
         "'messages'集合名",
         "5000连接超时(毫秒)",

@@ -7,6 +7,10 @@ the one-line argument for its reading.
 """
 
 from aalis_memory.conformance.rules.rule import Binds, cite, ordered, should
+from aalis_memory.defaults import (
+    DEFAULT_CROSS_SESSION_MAX_LIMIT,
+    DEFAULT_RANGE_QUERY_LIMIT,
+)
 
 NUMBER = cite("api-memory", "核心方法", "fromTs: number")
 #: The kit's own reference drivers (constructor settings are theirs, not the contract's).
@@ -77,8 +81,8 @@ RULES = (
     # -- constructor settings of the reference drivers (kit tests in tests/) ----------------
     should(
         "CFG-01",
-        "A reference driver built without settings cuts range reads at 500 messages and "
-        "cross-session reads at 1000.",
+        f"A reference driver built without settings cuts range reads at {DEFAULT_RANGE_QUERY_LIMIT} "
+        f"messages and cross-session reads at {DEFAULT_CROSS_SESSION_MAX_LIMIT}.",
         point="the caps of the in-memory and SQLite reference drivers",
         argument="the MongoDB document's defaults (rangeQueryLimit 500, crossSessionMaxLimit "
         "1000) taken by every reference driver give a host the same caps whichever "

@@ -16,6 +16,7 @@ from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.conformance.suite._reads import records
+from aalis_memory.defaults import DEFAULT_CROSS_SESSION_ROLES
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
@@ -140,24 +141,21 @@ async def test_cross_session_same_millisecond_newest_write_wins(aalis_memory: Fu
 
 @pytest.mark.aalis_spec("CROSS-03")
 async def test_cross_session_roles(aalis_memory: FullMemoryService) -> None:
-    await save_all(
-        aalis_memory,
-        A,
-        [
-            msg("u", 100),
-            msg("s", 200, role="system"),
-            msg("t", 300, role="tool"),
-            msg("a", 400, role="assistant"),
-            msg("n", 500, role="notice"),
-        ],
-    )
+    stored = [
+        msg("u", 100),
+        msg("s", 200, role="system"),
+        msg("t", 300, role="tool"),
+        msg("a", 400, role="assistant"),
+        msg("n", 500, role="notice"),
+    ]
+    await save_all(aalis_memory, A, stored)
     # A limit that takes every message stored: which roles pass is the filter's alone, never
     # which newest messages a limit picks (CROSS-02's).
     expect_equal(
         "CROSS-03",
         "cross-session read without roles",
         await _read(aalis_memory, limit=5),
-        [(A, "u"), (A, "a")],
+        [(A, m.content) for m in stored if m.role in DEFAULT_CROSS_SESSION_ROLES],
     )
     expect_equal(
         "CROSS-03",

@@ -17,6 +17,11 @@ from aalis_memory.conformance.registration.transport import integer_limit
 from aalis_memory.conformance.steps import Blocked, set_aside
 from aalis_memory.conformance.suite._builders import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._reads import active, witness
+from aalis_memory.defaults import (
+    DEFAULT_FULL_HISTORY_LIMIT,
+    DEFAULT_HISTORY_LIMIT,
+    DEFAULT_UPDATE_RECENT_LIMIT,
+)
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery
 
@@ -27,42 +32,49 @@ BAD_LIMITS: Final[tuple[object, ...]] = (-1, -math.inf, math.nan, 2.5, "5")
 
 
 @pytest.mark.aalis_spec("LIM-05")
-async def test_history_default_limit_is_50(aalis_memory: MemoryService) -> None:
-    """LIM-05 judges the default, not the window: an omitted limit reads what 50 reads (which
-    messages a limit of 50 holds is HIST-04's)."""
-    await save_all(aalis_memory, S, conversation("m", 60))
+async def test_history_default_limit(aalis_memory: MemoryService) -> None:
+    """LIM-05 judges the default, not the window: an omitted limit reads what the default
+    (:data:`~aalis_memory.defaults.DEFAULT_HISTORY_LIMIT`) reads (which messages that limit holds
+    is HIST-04's)."""
+    window, stored = DEFAULT_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT + 10
+    await save_all(aalis_memory, S, conversation("m", stored))
     expect_equal(
         "LIM-05",
-        "get_history(s) over m0..m59, beside get_history(s, 50)",
+        f"get_history(s) over m0..m{stored - 1}, beside get_history(s, {window})",
         contents(await aalis_memory.get_history(S)),
-        contents(await aalis_memory.get_history(S, 50)),
+        contents(await aalis_memory.get_history(S, window)),
     )
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-05")
-async def test_full_history_default_limit_is_200(aalis_memory: FullMemoryService) -> None:
-    """An omitted limit reads what 200 reads (which messages that holds is FULL-02's)."""
-    await save_all(aalis_memory, S, conversation("m", 210))
+async def test_full_history_default_limit(aalis_memory: FullMemoryService) -> None:
+    """An omitted limit reads what the default (:data:`~aalis_memory.defaults.DEFAULT_FULL_HISTORY_LIMIT`)
+    reads (which messages that holds is FULL-02's)."""
+    window, stored = DEFAULT_FULL_HISTORY_LIMIT, DEFAULT_FULL_HISTORY_LIMIT + 10
+    await save_all(aalis_memory, S, conversation("m", stored))
     expect_equal(
         "LIM-05",
-        "get_full_history(s) over m0..m209, beside get_full_history(s, 200)",
+        f"get_full_history(s) over m0..m{stored - 1}, beside get_full_history(s, {window})",
         contents(await aalis_memory.get_full_history(S)),
-        contents(await aalis_memory.get_full_history(S, 200)),
+        contents(await aalis_memory.get_full_history(S, window)),
     )
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-05")
-async def test_update_default_recent_limit_is_100(aalis_memory: FullMemoryService) -> None:
-    await save_all(aalis_memory, S, [msg(f"cat {i}", 1000 + i) for i in range(110)])
+async def test_update_default_recent_limit(aalis_memory: FullMemoryService) -> None:
+    """An omitted ``recent_limit`` rewrites the newest
+    :data:`~aalis_memory.defaults.DEFAULT_UPDATE_RECENT_LIMIT` messages."""
+    recent, stored = DEFAULT_UPDATE_RECENT_LIMIT, DEFAULT_UPDATE_RECENT_LIMIT + 10
+    await save_all(aalis_memory, S, [msg(f"cat {i}", 1000 + i) for i in range(stored)])
     changed = await aalis_memory.update_message_content(S, "cat", "dog")
-    expect_equal("LIM-05", "update_message_content(s, cat, dog) over 110 matches", changed, 100)
+    expect_equal("LIM-05", f"update_message_content(s, cat, dog) over {stored} matches", changed, recent)
     expect_equal(
         "LIM-05",
         "get_history after update_message_content(s, cat, dog)",
         await active(aalis_memory, S, 1000),
-        [f"cat {i}" for i in range(10)] + [f"dog {i}" for i in range(10, 110)],
+        [f"cat {i}" for i in range(stored - recent)] + [f"dog {i}" for i in range(stored - recent, stored)],
     )
 
 

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from aalis_memory.conformance.registration.transport import Transport, Uncarriable
+from aalis_memory.methods import METHODS
 from aalis_memory.types import (
     Message,
     MetadataDel,
@@ -250,7 +251,9 @@ NULLABLE_AS_ABSENT: Final = (
     "audios",
     "metadata",
 )
-_MESSAGE_LISTS: Final = frozenset({"getHistory", "getFullHistory", "getMessagesBySessionRange"})
+#: The reads that return a list of messages, and those that return records holding one each.
+_MESSAGE_LISTS: Final = frozenset(m.protocol for m in METHODS if m.returns == "messages")
+_RECORD_LISTS: Final = frozenset(m.protocol for m in METHODS if m.returns == "records")
 
 
 def _listed(value: Any) -> list[Any]:
@@ -266,7 +269,7 @@ def drop_absent_nulls(method: str, result: Any) -> list[str]:
         messages = [m.get("message") if isinstance(m, dict) and "sessionId" in m else m for m in listed]
     elif method in _MESSAGE_LISTS:
         messages = _listed(result)
-    elif method == "getRecentMessagesAcrossSessions":
+    elif method in _RECORD_LISTS:
         messages = [r.get("message") for r in _listed(result) if isinstance(r, dict)]
     else:
         return []

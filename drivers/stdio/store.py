@@ -14,7 +14,8 @@ from typing import Any, Final, Literal
 from aalis_memory.conformance.registration.transport import Transport
 from aalis_memory.drivers.stdio import codec
 from aalis_memory.drivers.stdio.client import Connection
-from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS, Limit
+from aalis_memory.methods import METHODS, OPTIONAL_METHODS, PROTOCOL_NAMES, REQUIRED_METHODS
+from aalis_memory.service import Limit
 from aalis_memory.types import (
     ABSENT,
     JsonObject,
@@ -25,35 +26,8 @@ from aalis_memory.types import (
     RecentMessagesAcrossSessionsQuery,
 )
 
-#: Python method name -> protocol method name.
-PROTOCOL_NAMES: Final[dict[str, str]] = {
-    "save_message": "saveMessage",
-    "get_history": "getHistory",
-    "clear_session": "clearSession",
-    "archive_span": "archiveSpan",
-    "save_metadata": "saveMetadata",
-    "get_metadata": "getMetadata",
-    "list_metadata": "listMetadata",
-    "delete_metadata": "deleteMetadata",
-    "commit_metadata": "commitMetadata",
-    "clear_all": "clearAll",
-    "get_full_history": "getFullHistory",
-    "count_history": "countHistory",
-    "get_messages_by_session_range": "getMessagesBySessionRange",
-    "get_recent_messages_across_sessions": "getRecentMessagesAcrossSessions",
-    "list_metadata_keys": "listMetadataKeys",
-    "update_message_content": "updateMessageContent",
-    "delete_messages_by_timestamps": "deleteMessagesByTimestamps",
-}
-
-
 #: The reads the isolation probe can make (ISO-02), by the Python method name.
-ISOLATION_READS: Final = (
-    "get_history",
-    "get_full_history",
-    "get_messages_by_session_range",
-    "get_recent_messages_across_sessions",
-)
+ISOLATION_READS: Final = tuple(m.name for m in METHODS if m.hands_out_messages)
 
 #: What a message was saved with in ``reasoningContent``, by (session, timestamp) and by
 #: (session, role, content).

@@ -84,7 +84,7 @@ class CrossCapIgnored(InMemoryMemory):
 
 @broken("short-defaults", "LIM-05")
 class ShortDefaults(InMemoryMemory):
-    """Omitted limits default to 20, 100 and 10 instead of 50, 200 and 100."""
+    """Omitted limits default to 20, 100 and 10 instead of the contract's (aalis_memory.defaults)."""
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         return await super().get_history(session_id, 20 if limit is None else limit)
@@ -357,7 +357,7 @@ class WindowOneShort(InMemoryMemory):
     HIST-04: not "every active message after the (limit+1)-th newest conversation message";
     HIST-05: with at most limit conversation messages, not the whole history. Not HIST-02 (what
     comes back is ascending), HIST-03 (the conversation alone is cut as short: control records use
-    no slot) nor LIM-05 (an omitted limit reads what 50 reads).
+    no slot) nor LIM-05 (an omitted limit reads what the default limit reads).
     """
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:

@@ -16,6 +16,7 @@ from aalis_memory.conformance.docgen import contract_doc, rule_cli, spec_map
 from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.rules.english import ENGLISH
 from aalis_memory.conformance.rules.rule import MUST, cite, must
+from aalis_memory.methods import camel
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 from aalis_memory.types import Message, RecentMessagesAcrossSessionsQuery
 
@@ -48,9 +49,9 @@ def test_every_method_has_both_signatures_and_its_rules() -> None:
         assert heading in text, heading
         section = text.split(heading, 1)[1].split("\n### ", 1)[0]
         assert f"async def {method}(" in section
-        member = ts[contract_doc.camel(method)]
+        member = ts[camel(method)]
         assert member.optional is not required, f"{method}: TypeScript and Python disagree"
-        assert f"{contract_doc.camel(method)}{'' if required else '?'}(" in section
+        assert f"{camel(method)}{'' if required else '?'}(" in section
         assert "| Rule | Level |" in section, f"{method} lists no rule"
 
 

@@ -141,6 +141,7 @@ SLICE_BUG = '''
 import math
 
 from aalis_memory.conformance import Capabilities, memory_driver
+from aalis_memory.defaults import DEFAULT_HISTORY_LIMIT
 from aalis_memory.drivers.inmemory import InMemoryMemory
 
 
@@ -149,7 +150,7 @@ class SliceInf(InMemoryMemory):
 
     async def get_history(self, session_id, limit=None):
         rows = await super().get_history(session_id, math.inf)
-        wanted = 50 if limit is None else limit
+        wanted = DEFAULT_HISTORY_LIMIT if limit is None else limit
         return rows[-wanted:] if wanted else []
 
 

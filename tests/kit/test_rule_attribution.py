@@ -43,6 +43,7 @@ from aalis_memory.conformance.registration.registry import (
     MetadataAtomicity,
 )
 from aalis_memory.conformance.rules import CATALOGUE, Level
+from aalis_memory.defaults import DEFAULT_FULL_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.types import (
     Message,
@@ -74,7 +75,7 @@ MARKER = "event-marker"
         (math.inf, {"LIM-02", "HIST-02"}, {"LIM-01", "HIST-04", "HIST-05"}),
         (2, {"HIST-04", "HIST-02"}, {"LIM-01", "LIM-02", "HIST-05", "LIM-05"}),
         (10, {"HIST-05"}, {"HIST-04", "LIM-01"}),
-        (None, {"HIST-05"}, {"LIM-05"}),  # the default window (50) cut nothing
+        (None, {"HIST-05"}, {"LIM-05"}),  # the default window cut nothing
     ],
 )
 def test_history_reads(limit: float | None, wanted: set[str], unwanted: set[str]) -> None:
@@ -96,10 +97,11 @@ def test_markers_exercise_hist_03_only_where_counting_them_would_cut_elsewhere()
     assert "HIST-03" not in history_read_exercises(with_marker, math.inf, archived=False)
 
 
-def test_default_window_is_exercised_past_50_conversation_messages() -> None:
-    assert "LIM-05" in history_read_exercises(conversation(51), None, archived=False)
-    assert "LIM-05" not in history_read_exercises(conversation(50), None, archived=False)
-    assert "LIM-05" in full_read_exercises(conversation(201), None, archived=set())
+def test_default_window_is_exercised_past_its_conversation_messages() -> None:
+    window, full = DEFAULT_HISTORY_LIMIT, DEFAULT_FULL_HISTORY_LIMIT
+    assert "LIM-05" in history_read_exercises(conversation(window + 1), None, archived=False)
+    assert "LIM-05" not in history_read_exercises(conversation(window), None, archived=False)
+    assert "LIM-05" in full_read_exercises(conversation(full + 1), None, archived=set())
 
 
 def test_archived_rows_exercise_hist_01_full_01_and_arch_09() -> None:

@@ -1,7 +1,7 @@
 """Every rule ID the kit names outside the catalogue is one the catalogue has.
 
 Rule IDs are written by hand all over the kit: test markers, ``stands_on`` and ``calls_stand_on``
-calls, the rules a step leans on (``harness.steps``), broken drivers' declarations, docstrings
+calls, the rules a step leans on (``conformance.steps``), broken drivers' declarations, docstrings
 and the docs. A renamed or mistyped ID there would quietly lean on, declare or point to nothing,
 so this test reads them all against the catalogue.
 """

@@ -6,11 +6,13 @@
 import { Opaque } from './codec';
 import { CONTROL_KINDS, Message, ValueError } from './contract';
 
-export const DEFAULT_HISTORY_LIMIT = 50;
-export const DEFAULT_FULL_HISTORY_LIMIT = 200;
-export const DEFAULT_UPDATE_RECENT_LIMIT = 100;
-export const DEFAULT_CROSS_SESSION_MAX_LIMIT = 1000;
-export const DEFAULT_CROSS_SESSION_ROLES = ['user', 'assistant'];
+export {
+  DEFAULT_CROSS_SESSION_MAX_LIMIT,
+  DEFAULT_CROSS_SESSION_ROLES,
+  DEFAULT_FULL_HISTORY_LIMIT,
+  DEFAULT_HISTORY_LIMIT,
+  DEFAULT_UPDATE_RECENT_LIMIT,
+} from './contract-table';
 export const MAX_TEXT_BYTES = 15 * 1024 * 1024;
 export const MAX_NESTING = 32;
 const INT64_MIN = -(2n ** 63n);

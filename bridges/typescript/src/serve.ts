@@ -6,49 +6,30 @@
 import * as readline from 'node:readline';
 import { decode, encode, TRANSPORT } from './codec';
 import { BackendFactory, Capabilities, ConfigError, MemoryService, Message, RawMetadataAccess, ValueError } from './contract';
+import { MESSAGE_READS, OPTIONAL_METHODS, OPTIONAL_PARAMS, PARAMS, REQUIRED_METHODS } from './contract-table';
 
 export const PROTOCOL_VERSION = 1;
-
-const REQUIRED_METHODS = [
-  'saveMessage', 'getHistory', 'clearSession', 'archiveSpan', 'saveMetadata', 'getMetadata',
-  'listMetadata', 'deleteMetadata', 'commitMetadata',
-] as const;
-
-const OPTIONAL_METHODS = [
-  'clearAll', 'getFullHistory', 'countHistory', 'getMessagesBySessionRange',
-  'getRecentMessagesAcrossSessions', 'listMetadataKeys', 'updateMessageContent',
-  'deleteMessagesByTimestamps',
-] as const;
 
 type Params = Record<string, unknown>;
 type Store = MemoryService & Partial<RawMetadataAccess>;
 
-/** How each contract method's params become its arguments (absent optional params stay absent). */
-const ARGUMENTS: Record<string, (p: Params) => unknown[]> = {
-  saveMessage: (p) => [p.sessionId, p.message],
-  getHistory: (p) => ('limit' in p ? [p.sessionId, p.limit] : [p.sessionId]),
-  clearSession: (p) => [p.sessionId],
-  archiveSpan: (p) => [p.sessionId, p.span],
-  saveMetadata: (p) => [p.namespace, p.key, p.data],
-  getMetadata: (p) => [p.namespace, p.key],
-  listMetadata: (p) => [p.namespace],
-  deleteMetadata: (p) => [p.namespace, p.key],
-  commitMetadata: (p) => [p.ops],
-  clearAll: () => [],
-  getFullHistory: (p) => ('limit' in p ? [p.sessionId, p.limit] : [p.sessionId]),
-  countHistory: (p) => [p.sessionId],
-  getMessagesBySessionRange: (p) => {
-    const args = [p.sessionId, p.fromTs, p.toTs, p.roles, p.excludeKinds];
-    while (args.length > 3 && args[args.length - 1] === undefined) args.pop();
+/**
+ * How a call's params become the method's arguments, in the order of the method table
+ * (contract-table.ts): trailing optional params the kit left out stay absent, so the backend's
+ * own defaults apply.
+ */
+function argumentsOf(method: string): ((p: Params) => unknown[]) | undefined {
+  if (method === 'plantRawMetadata') return (p) => [p.namespace, p.key, p.kind];
+  if (!Object.hasOwn(PARAMS, method)) return undefined;
+  const names = PARAMS[method] as readonly string[];
+  const optional = OPTIONAL_PARAMS[method] ?? [];
+  return (p) => {
+    const args = names.map((name) => p[name]);
+    const last = (): string => names[args.length - 1] as string;
+    while (args.length > 0 && optional.includes(last()) && !(last() in p)) args.pop();
     return args;
-  },
-  getRecentMessagesAcrossSessions: (p) => [p.query],
-  listMetadataKeys: (p) => [p.namespace],
-  updateMessageContent: (p) =>
-    'recentLimit' in p ? [p.sessionId, p.oldText, p.newText, p.recentLimit] : [p.sessionId, p.oldText, p.newText],
-  deleteMessagesByTimestamps: (p) => [p.sessionId, p.timestamps],
-  plantRawMetadata: (p) => [p.namespace, p.key, p.kind],
-};
+  };
+}
 
 class ProtocolError extends Error {
   constructor(readonly code: number, message: string) {
@@ -57,7 +38,7 @@ class ProtocolError extends Error {
 }
 
 /** The reads whose returned messages the isolation probe changes (ISO-02). */
-const READS = new Set(['getHistory', 'getFullHistory', 'getMessagesBySessionRange', 'getRecentMessagesAcrossSessions']);
+const READS = new Set<string>(MESSAGE_READS);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -197,7 +178,7 @@ export function serve(factory: BackendFactory): void {
       case 'isolationProbe':
         return encode(await isolationProbe(storeOf(params), params));
       default: {
-        const toArgs = ARGUMENTS[method];
+        const toArgs = argumentsOf(method);
         if (toArgs === undefined) throw new ProtocolError(-32601, `unknown method ${method}`);
         const store = storeOf(params);
         const fn = (store as unknown as Record<string, unknown>)[method];
@@ -220,7 +201,7 @@ export function serve(factory: BackendFactory): void {
     const messages = decode(params.messages) as unknown[];
     const read = String(params.read);
     const fn = (store as unknown as Record<string, unknown>)[read];
-    const toArgs = ARGUMENTS[read];
+    const toArgs = argumentsOf(read);
     if (!READS.has(read) || typeof fn !== 'function' || toArgs === undefined) {
       throw new ProtocolError(-32602, `the isolation probe cannot read with ${read}`);
     }

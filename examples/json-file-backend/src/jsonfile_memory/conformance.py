@@ -46,9 +46,6 @@ async def reopen(ctx: DriverContext) -> AsyncIterator[JsonFileMemory]:
     ),
     raw_metadata=plant,
     reopen=reopen,
-    known_failures={
-        "LIM-05": "get_full_history() without a limit returns the whole history (export view)",
-    },
     # The quick scaling probe (PERF-01) fills sessions of 100 and 8,000 messages; every save
     # here rewrites the whole file, so that fill alone would take about a minute.
     skip_quick_scaling="the store is one JSON file rewritten whole on every write: the quick "

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import bisect
 import json
-import math
 import os
 import time
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final, Self
 
 import attrs
+from aalis_memory.defaults import DEFAULT_FULL_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT
 from aalis_memory.service import Limit
 from aalis_memory.types import (
     JsonObject,
@@ -43,7 +43,6 @@ from jsonfile_memory.checks import (
     to_json,
 )
 
-HISTORY_DEFAULT: Final = 50
 FORMAT: Final = 1
 
 
@@ -206,7 +205,7 @@ class JsonFileMemory:
 
     async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
         session_id = check_id(session_id, "session_id")
-        wanted = check_limit(limit, HISTORY_DEFAULT)
+        wanted = check_limit(limit, DEFAULT_HISTORY_LIMIT)
         if wanted == 0:
             return []
         rows = self._rows(session_id)
@@ -223,9 +222,8 @@ class JsonFileMemory:
         return sum(1 for r in self._rows(session_id) if not r.is_control)
 
     async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
-        # No limit: the whole history (this backend's export view; LIM-05 asks for 200).
         session_id = check_id(session_id, "session_id")
-        wanted = check_limit(limit, math.inf)
+        wanted = check_limit(limit, DEFAULT_FULL_HISTORY_LIMIT)
         rows = self._rows(session_id, archived=True)
         newest = rows if wanted >= len(rows) else rows[len(rows) - int(wanted) :]
         return [r.message for r in newest]
