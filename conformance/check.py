@@ -7,7 +7,8 @@ another rule by a slip of the pen, since it names no rule at all. A test names a
 for what it stands on (``stands_on``, ``calls_stand_on``, a step's blocker), never in a check.
 
 A test whose marker names several rules takes ``aalis_checks`` instead: one :class:`Check` per
-rule, in the marker's order, which it unpacks (``spans, counts = aalis_checks``).
+rule, in the marker's order, which it unpacks (``positions, counts = aalis_checks`` for
+``aalis_spec("ARCH-08", "ARCH-07")``).
 
 The comparisons themselves live in :mod:`aalis_memory.conformance.checks` and
 :mod:`aalis_memory.conformance.harness.steps`; this module only binds them to a rule.
@@ -28,6 +29,8 @@ from aalis_memory.types import Message
 
 
 def _known(_: object, __: attrs.Attribute[str], rule_id: str) -> None:
+    """A checker of an ID the catalogue lacks would raise only once one of its checks failed:
+    it is refused when it is made, at the test's setup."""
     if rule_id not in CATALOGUE:
         raise ValueError(f"unknown rule ID {rule_id!r}: add it to aalis_memory.conformance.rules")
 
