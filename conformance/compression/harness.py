@@ -19,7 +19,7 @@ from typing import Any, Final
 import attrs
 
 from aalis_memory.compression_service import CompressingEvent, CompressionService
-from aalis_memory.conformance.checks import expect
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.compression.registry import ProviderContext, ProviderRegistration
 from aalis_memory.conformance.compression.scripted import ScriptedSummarizer, char_tokens
 from aalis_memory.conformance.compression.summary import CompressionSettings
@@ -143,11 +143,11 @@ class Harness:
         self.events.append(event)
         self.note("status", f"{event.session_id} {event.status}")
 
-    async def held(self, service: Any, session_id: str, rule_id: str) -> asyncio.Task[None]:
+    async def held(self, service: Any, session_id: str, check: Check) -> asyncio.Task[None]:
         """Start ``service.compress(session_id)`` and return once the summarizer is working on it
         (held until :meth:`ScriptedSummarizer.release`).
 
-        A provider that finishes without ever calling the summarizer fails ``rule_id`` here
+        A provider that finishes without ever calling the summarizer fails ``check``'s rule here
         instead of hanging the test.
         """
         self.summarizer.hold()
@@ -158,7 +158,7 @@ class Harness:
             entered.cancel()
             error = task.exception()
             outcome = "resolved" if error is None else f"raised {type(error).__name__}: {error}"
-            expect(rule_id, False, f"compress({session_id}) {outcome} without calling the summarizer")
+            check.that(False, f"compress({session_id}) {outcome} without calling the summarizer")
         return task
 
     def statuses(self, session_id: str) -> list[str]:

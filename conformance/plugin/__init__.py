@@ -22,6 +22,8 @@ from aalis_memory.conformance.plugin.collection import (
 )
 from aalis_memory.conformance.plugin.fixtures import (
     RawAccess,
+    aalis_check,
+    aalis_checks,
     aalis_clear_helper,
     aalis_memory,
     aalis_memory_ctx,
@@ -56,6 +58,8 @@ __all__ = [
     "CallsInFlight",
     "RawAccess",
     "SessionOptions",
+    "aalis_check",
+    "aalis_checks",
     "aalis_clear_helper",
     "aalis_memory",
     "aalis_memory_ctx",

@@ -14,6 +14,7 @@ import pytest
 
 from aalis_memory.clearing import ClearNamespaces, clear_metadata_namespaces
 from aalis_memory.conformance import steps
+from aalis_memory.conformance.check import Check, checks_of, only_check
 from aalis_memory.conformance.harness.adapters import opened_store, plant_raw
 from aalis_memory.conformance.harness.run_state import RUN_STATE, RunState
 from aalis_memory.conformance.harness.session_options import SESSION_OPTIONS
@@ -173,6 +174,20 @@ def aalis_memory_scaling(
             f"(skip_quick_scaling): {reason}; --memory-scaling runs the full probe"
         )
     return plan
+
+
+@pytest.fixture
+def aalis_check(request: pytest.FixtureRequest) -> Check:
+    """The checks of the rule the test's ``aalis_spec`` marker names, bound to it: the test
+    names its rule there and nowhere else (:mod:`aalis_memory.conformance.check`)."""
+    return only_check(properties.spec_ids(request.node), request.node.nodeid)
+
+
+@pytest.fixture
+def aalis_checks(request: pytest.FixtureRequest) -> tuple[Check, ...]:
+    """One bound :class:`~aalis_memory.conformance.check.Check` per rule of a marker that names
+    several, in the marker's order."""
+    return checks_of(properties.spec_ids(request.node))
 
 
 @pytest.fixture

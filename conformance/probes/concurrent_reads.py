@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import attrs
 
-from aalis_memory.conformance.steps import unverified_part
+from aalis_memory.conformance.check import Check
 
 T = TypeVar("T")
 
@@ -31,10 +31,10 @@ SYNC_UNSEEN = (
 )
 
 
-def only_from_outside(memory: Any, rule_id: str) -> None:
-    """For a sync driver, ``rule_id``'s pass is partial: the part inside a call is unverified."""
+def only_from_outside(memory: Any, check: Check) -> None:
+    """For a sync driver, ``check``'s rule's pass is partial: the inside of a call is unseen."""
     if getattr(memory, "sync", False):
-        unverified_part(rule_id, SYNC_UNSEEN)
+        check.unverified_part(SYNC_UNSEEN)
 
 
 @attrs.frozen

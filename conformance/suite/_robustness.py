@@ -8,8 +8,9 @@ from typing import Any
 
 import attrs
 
-from aalis_memory.conformance.checks import describe, expect_no_failures
-from aalis_memory.conformance.steps import Blocked, set_aside
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import describe
+from aalis_memory.conformance.steps import Blocked
 from aalis_memory.service import MemoryService
 
 #: One case: a readable label and the call to make on the store.
@@ -59,11 +60,11 @@ async def outcome(call: Call, memory: MemoryService) -> tuple[str, Any]:
         return "raised", exc
 
 
-def judged(rule_id: str, result: tuple[str, Any]) -> bool:
-    """Whether a case's result judges ``rule_id``: a case blocked by a missing method or a failed
+def judged(check: Check, result: tuple[str, Any]) -> bool:
+    """Whether a case's result judges ``check``'s rule: a case blocked by a missing method or a failed
     step is set aside (the rule is then blocked in that part) and the other cases go on."""
     if result[0] == "raised" and isinstance(result[1], Blocked):
-        set_aside(rule_id, result[1])
+        check.block_case(result[1])
         return False
     return True
 
@@ -76,7 +77,7 @@ def shown(result: tuple[str, Any]) -> str:
 
 
 async def expect_refused(
-    memory: MemoryService, rule_id: str, cases: Sequence[Case], errors: tuple[type[BaseException], ...]
+    memory: MemoryService, check: Check, cases: Sequence[Case], errors: tuple[type[BaseException], ...]
 ) -> None:
     """Every case must raise one of ``errors``."""
     wanted = " or ".join(e.__name__ for e in errors)
@@ -84,17 +85,17 @@ async def expect_refused(
     total = 0
     for case in cases:
         result = await outcome(case.call, memory)
-        if not judged(rule_id, result):
+        if not judged(check, result):
             continue
         total += 1
         if not (result[0] == "raised" and isinstance(result[1], errors)):
             failures.append(f"{case.label}: expected {wanted}, {shown(result)}")
-    expect_no_failures(rule_id, f"calls did not raise {wanted}", failures, total)
+    check.no_failures(f"calls did not raise {wanted}", failures, total)
 
 
 async def expect_unchanged(
     memory: MemoryService,
-    rule_id: str,
+    check: Check,
     cases: Sequence[Case],
     sessions: Sequence[str],
     namespaces: Sequence[str],
@@ -105,11 +106,11 @@ async def expect_unchanged(
     total = 0
     for case in cases:
         result = await outcome(case.call, memory)
-        if not judged(rule_id, result) or not case.writes:
+        if not judged(check, result) or not case.writes:
             continue
         total += 1
         after = await snapshot(memory, sessions, namespaces)
         if after != before:
             failures.append(f"{case.label} ({shown(result)}) changed the store")
             before = after
-    expect_no_failures(rule_id, "refused calls changed the store", failures, total)
+    check.no_failures("refused calls changed the store", failures, total)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import save_all
 from aalis_memory.service import FullMemoryService, MemoryService
@@ -36,18 +36,17 @@ def _reasoning_absent(messages: list[Message]) -> list[bool]:
 
 
 @pytest.mark.aalis_spec("MSG-07")
-async def test_absent_fields_come_back_absent(aalis_memory: FullMemoryService) -> None:
+async def test_absent_fields_come_back_absent(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, list(BARE))
     got = await aalis_memory.get_history(S, 10)
-    expect_equal("MSG-07", "get_history of messages saved with no optional field", got, list(BARE))
-    expect_equal("MSG-07", "reasoning_content absent in get_history", _reasoning_absent(got), [True, True])
+    aalis_check.equal("get_history of messages saved with no optional field", got, list(BARE))
+    aalis_check.equal("reasoning_content absent in get_history", _reasoning_absent(got), [True, True])
     if callable(getattr(aalis_memory, "get_full_history", None)):
         full = await aalis_memory.get_full_history(S, 10)
-        expect_equal(
-            "MSG-07", "reasoning_content absent in get_full_history", _reasoning_absent(full), [True, True]
+        aalis_check.equal(
+            "reasoning_content absent in get_full_history", _reasoning_absent(full), [True, True]
         )
-    expect_equal(
-        "MSG-07",
+    aalis_check.equal(
         "optional fields the store returned as null where none was saved",
         _returned_as_null(aalis_memory),
         [],
@@ -56,17 +55,17 @@ async def test_absent_fields_come_back_absent(aalis_memory: FullMemoryService) -
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("MSG-07")
-async def test_absent_fields_come_back_absent_across_sessions(aalis_memory: FullMemoryService) -> None:
+async def test_absent_fields_come_back_absent_across_sessions(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, list(BARE))
     records = await aalis_memory.get_recent_messages_across_sessions(Query(limit=5))
-    expect_equal(
-        "MSG-07",
+    aalis_check.equal(
         "reasoning_content absent in the cross-session read",
         _reasoning_absent([r.message for r in records]),
         [True, True],
     )
-    expect_equal(
-        "MSG-07",
+    aalis_check.equal(
         "optional fields the store returned as null where none was saved",
         _returned_as_null(aalis_memory),
         [],

@@ -7,13 +7,10 @@ from typing import Final
 
 import pytest
 
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import (
     contents,
     describe,
-    expect,
-    expect_equal,
-    expect_fields,
-    expect_raises,
     same_records,
 )
 from aalis_memory.conformance.probes.concurrent_reads import Read, only_from_outside, watch_write
@@ -50,11 +47,10 @@ def keeps() -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-01")
-async def test_archive_takes_the_earliest(aalis_memory: MemoryService) -> None:
+async def test_archive_takes_the_earliest(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     await aalis_memory.archive_span(S, 2)
-    expect_equal(
-        "ARCH-01",
+    aalis_check.equal(
         "get_history after archive_span(s, 2) of m0..m5",
         await active(aalis_memory, S),
         ["m2", "m3", "m4", "m5"],
@@ -62,11 +58,12 @@ async def test_archive_takes_the_earliest(aalis_memory: MemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("ARCH-01")
-async def test_archive_same_millisecond_in_write_order(aalis_memory: MemoryService) -> None:
+async def test_archive_same_millisecond_in_write_order(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 200)])
     await aalis_memory.archive_span(S, 2)
-    expect_equal(
-        "ARCH-01",
+    aalis_check.equal(
         "get_history after archive_span(s, 2) with b, c, d at 200 ms",
         await active(aalis_memory, S),
         ["c", "d"],
@@ -75,11 +72,10 @@ async def test_archive_same_millisecond_in_write_order(aalis_memory: MemoryServi
 
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("ARCH-01")
-async def test_archive_follows_timestamp_order(aalis_memory: MemoryService) -> None:
+async def test_archive_follows_timestamp_order(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
-    expect_equal(
-        "ARCH-01",
+    aalis_check.equal(
         "get_history after archive_span(s, 2), written a@100 c@300 b@200 d@400",
         await active(aalis_memory, S),
         ["c", "d"],
@@ -87,20 +83,20 @@ async def test_archive_follows_timestamp_order(aalis_memory: MemoryService) -> N
 
 
 @pytest.mark.aalis_spec("ARCH-02")
-async def test_archive_keep_stays_active_and_unchanged(aalis_memory: MemoryService) -> None:
+async def test_archive_keep_stays_active_and_unchanged(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     before = as_read(await aalis_memory.get_history(S, 10))
     spans()
     await aalis_memory.archive_span(S, 4, [1, 3])
     got = await aalis_memory.get_history(S, 10)
-    expect_equal(
-        "ARCH-02",
+    aalis_check.equal(
         "get_history after archive_span(s, 4, keep=[1, 3]) of m0..m5",
         contents(got),
         ["m1", "m3", "m4", "m5"],
     )
-    expect_fields(
-        "ARCH-02",
+    aalis_check.fields(
         "kept messages after archive_span(s, 4, keep=[1, 3]), as get_history showed them before",
         [m for m in got if m.content in ("m1", "m3")],
         [m for m in before if m.content in ("m1", "m3")],
@@ -109,12 +105,13 @@ async def test_archive_keep_stays_active_and_unchanged(aalis_memory: MemoryServi
 
 
 @pytest.mark.aalis_spec("ARCH-02")
-async def test_archive_keep_everything_archives_nothing(aalis_memory: MemoryService) -> None:
+async def test_archive_keep_everything_archives_nothing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     spans()
     await aalis_memory.archive_span(S, 2, [0, 1])
-    expect_equal(
-        "ARCH-02",
+    aalis_check.equal(
         "get_history after archive_span(s, 2, keep=[0, 1]) of [a, b, c]",
         await active(aalis_memory, S),
         ["a", "b", "c"],
@@ -122,12 +119,11 @@ async def test_archive_keep_everything_archives_nothing(aalis_memory: MemoryServ
 
 
 @pytest.mark.aalis_spec("ARCH-03")
-async def test_archive_counts_markers_as_positions(aalis_memory: MemoryService) -> None:
+async def test_archive_counts_markers_as_positions(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "a", "#t1", "b", "c"))
     spans()
     await aalis_memory.archive_span(S, 2)
-    expect_equal(
-        "ARCH-03",
+    aalis_check.equal(
         "get_history after archive_span(s, 2) of [d0, a, t1, b, c]",
         await active(aalis_memory, S),
         ["t1", "b", "c"],
@@ -135,12 +131,11 @@ async def test_archive_counts_markers_as_positions(aalis_memory: MemoryService) 
 
 
 @pytest.mark.aalis_spec("ARCH-03")
-async def test_archive_keep_positions_count_markers(aalis_memory: MemoryService) -> None:
+async def test_archive_keep_positions_count_markers(aalis_memory: MemoryService, aalis_check: Check) -> None:
     keeps()
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c", "e"))
     await aalis_memory.archive_span(S, 3, [2])
-    expect_equal(
-        "ARCH-03",
+    aalis_check.equal(
         "get_history after archive_span(s, 3, keep=[2]) of [a, d1, b, c, e]",
         await active(aalis_memory, S),
         ["b", "c", "e"],
@@ -148,12 +143,11 @@ async def test_archive_keep_positions_count_markers(aalis_memory: MemoryService)
 
 
 @pytest.mark.aalis_spec("ARCH-03")
-async def test_archive_markers_only_history(aalis_memory: MemoryService) -> None:
+async def test_archive_markers_only_history(aalis_memory: MemoryService, aalis_check: Check) -> None:
     keeps()
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1", "a"))
     await aalis_memory.archive_span(S, 3, [1])
-    expect_equal(
-        "ARCH-03",
+    aalis_check.equal(
         "get_history after archive_span(s, 3, keep=[1]) of [d0, t0, d1, a]",
         await active(aalis_memory, S),
         ["t0", "a"],
@@ -161,39 +155,39 @@ async def test_archive_markers_only_history(aalis_memory: MemoryService) -> None
 
 
 @pytest.mark.aalis_spec("ARCH-04", "ARCH-07")
-async def test_archive_count_zero_archives_nothing(aalis_memory: MemoryService) -> None:
+async def test_archive_count_zero_archives_nothing(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    nothing, counts = aalis_checks
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     first, first_left = await archive_counted(aalis_memory, S, 0)
     second, second_left = await archive_counted(aalis_memory, S, 0, [0, 1])
-    expect_equal(
-        "ARCH-04",
+    nothing.equal(
         "get_history after archive_span(s, 0) and archive_span(s, 0, [0, 1])",
         await active(aalis_memory, S),
         ["a", "d1", "b"],
     )
-    expect_equal("ARCH-07", f"archive_span(s, 0), which archived {first_left}", first, first_left)
-    expect_equal(
-        "ARCH-07", f"archive_span(s, 0, keep=[0, 1]), which archived {second_left}", second, second_left
-    )
+    counts.equal(f"archive_span(s, 0), which archived {first_left}", first, first_left)
+    counts.equal(f"archive_span(s, 0, keep=[0, 1]), which archived {second_left}", second, second_left)
 
 
 @pytest.mark.aalis_spec("ARCH-05", "ARCH-07")
-async def test_archive_count_above_active_takes_everything(aalis_memory: MemoryService) -> None:
+async def test_archive_count_above_active_takes_everything(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    whole, counts = aalis_checks
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     archived, left = await archive_counted(aalis_memory, S, 10)
-    expect_equal("ARCH-07", f"archive_span(s, 10) of [a, d1, b], which archived {left}", archived, left)
-    expect_equal(
-        "ARCH-05", "get_history after archive_span(s, 10) of [a, d1, b]", await active(aalis_memory, S), []
-    )
+    counts.equal(f"archive_span(s, 10) of [a, d1, b], which archived {left}", archived, left)
+    whole.equal("get_history after archive_span(s, 10) of [a, d1, b]", await active(aalis_memory, S), [])
 
 
 @pytest.mark.aalis_spec("ARCH-05")
-async def test_archive_count_above_active_with_keep(aalis_memory: MemoryService) -> None:
+async def test_archive_count_above_active_with_keep(aalis_memory: MemoryService, aalis_check: Check) -> None:
     keeps()
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     await aalis_memory.archive_span(S, 10, [2])
-    expect_equal(
-        "ARCH-05",
+    aalis_check.equal(
         "get_history after archive_span(s, 10, keep=[2]) of [a, b, c]",
         await active(aalis_memory, S),
         ["c"],
@@ -201,15 +195,15 @@ async def test_archive_count_above_active_with_keep(aalis_memory: MemoryService)
 
 
 @pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
-async def test_archive_keep_duplicates_and_outside_positions(aalis_memory: MemoryService) -> None:
+async def test_archive_keep_duplicates_and_outside_positions(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    keep, counts = aalis_checks
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     keeps()
     archived, left = await archive_counted(aalis_memory, S, 3, [1, 1, 7, 3])
-    expect_equal(
-        "ARCH-07", f"archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5, which archived {left}", archived, left
-    )
-    expect_equal(
-        "ARCH-06",
+    counts.equal(f"archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5, which archived {left}", archived, left)
+    keep.equal(
         "get_history after archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5",
         await active(aalis_memory, S),
         ["m1", "m3", "m4", "m5"],
@@ -217,15 +211,15 @@ async def test_archive_keep_duplicates_and_outside_positions(aalis_memory: Memor
 
 
 @pytest.mark.aalis_spec("ARCH-06", "ARCH-07")
-async def test_archive_keep_beyond_the_active_history(aalis_memory: MemoryService) -> None:
+async def test_archive_keep_beyond_the_active_history(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    keep, counts = aalis_checks
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
     keeps()
     archived, left = await archive_counted(aalis_memory, S, 3, [5, 0, 0, 99])
-    expect_equal(
-        "ARCH-07", f"archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d, which archived {left}", archived, left
-    )
-    expect_equal(
-        "ARCH-06",
+    counts.equal(f"archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d, which archived {left}", archived, left)
+    keep.equal(
         "get_history after archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d",
         await active(aalis_memory, S),
         ["a", "d"],
@@ -233,7 +227,7 @@ async def test_archive_keep_beyond_the_active_history(aalis_memory: MemoryServic
 
 
 @pytest.mark.aalis_spec("ARCH-07")
-async def test_archive_returns_the_number_archived(aalis_memory: MemoryService) -> None:
+async def test_archive_returns_the_number_archived(aalis_memory: MemoryService, aalis_check: Check) -> None:
     # Each case on a fresh session of eight messages, so only the return value is in question:
     # it must be how many the call took out of the active history, whichever those were.
     cases: list[tuple[int, list[int]]] = [(2, []), (4, [0, 2]), (1, [0]), (8, []), (8, [7, 6])]
@@ -241,8 +235,7 @@ async def test_archive_returns_the_number_archived(aalis_memory: MemoryService) 
         session = f"{S}-{number}"
         await save_all(aalis_memory, session, conversation("m", 8))
         returned, left = await archive_counted(aalis_memory, session, count, keep)
-        expect_equal(
-            "ARCH-07",
+        aalis_check.equal(
             f"archive_span(s, {count}, keep={keep}) of 8 active, which archived {left}",
             returned,
             left,
@@ -250,54 +243,55 @@ async def test_archive_returns_the_number_archived(aalis_memory: MemoryService) 
 
 
 @pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
-async def test_archive_after_archive_counts_only_active(aalis_memory: MemoryService) -> None:
+async def test_archive_after_archive_counts_only_active(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    positions, counts = aalis_checks
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     keeps()
     await aalis_memory.archive_span(S, 2)
     second, left = await archive_counted(aalis_memory, S, 2, [1])
-    expect_equal(
-        "ARCH-08",
+    positions.equal(
         "get_history after archive_span(s, 2) then archive_span(s, 2, [1])",
         await active(aalis_memory, S),
         ["m3", "m4", "m5"],
     )
-    expect_equal("ARCH-07", f"second archive_span(s, 2, keep=[1]), which archived {left}", second, left)
+    counts.equal(f"second archive_span(s, 2, keep=[1]), which archived {left}", second, left)
 
 
 @pytest.mark.aalis_spec("ARCH-08", "ARCH-07")
-async def test_archive_leaves_later_appends_alone(aalis_memory: MemoryService) -> None:
+async def test_archive_leaves_later_appends_alone(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    positions, counts = aalis_checks
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3"))
     snapshot = await active(aalis_memory, S)
     # Two messages arrive after the caller's snapshot: they sit after the span.
     await save_all(aalis_memory, S, [msg("m4", 2000), msg("m5", 2010)])
     keeps()
     archived, left = await archive_counted(aalis_memory, S, len(snapshot), [3])
-    expect_equal(
-        "ARCH-07", f"archive_span(s, 4, keep=[3]) with m4, m5 appended, which archived {left}", archived, left
-    )
-    expect_equal(
-        "ARCH-08",
+    counts.equal(f"archive_span(s, 4, keep=[3]) with m4, m5 appended, which archived {left}", archived, left)
+    positions.equal(
         "get_history after archive_span(s, 4, keep=[3]) with m4, m5 appended",
         await active(aalis_memory, S),
         ["m3", "m4", "m5"],
     )
     await save_all(aalis_memory, S, [msg("m6", 2020)])
-    expect_equal(
-        "ARCH-08", "get_history after appending m6", await active(aalis_memory, S), ["m3", "m4", "m5", "m6"]
-    )
+    positions.equal("get_history after appending m6", await active(aalis_memory, S), ["m3", "m4", "m5", "m6"])
 
 
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("ARCH-08")
-async def test_archive_positions_include_late_arrivals(aalis_memory: MemoryService) -> None:
+async def test_archive_positions_include_late_arrivals(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     stands_on("HIST-02")  # the positions follow get_history's timestamp order: HIST-02's
     spans()
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("d", 400)])
     # A late arrival lands inside the span: positions are taken at call time, so it is archived.
     await save_all(aalis_memory, S, [msg("b", 200)])
     await aalis_memory.archive_span(S, 2)
-    expect_equal(
-        "ARCH-08",
+    aalis_check.equal(
         "get_history after archive_span(s, 2) with late b@200",
         await active(aalis_memory, S),
         ["c", "d"],
@@ -306,26 +300,25 @@ async def test_archive_positions_include_late_arrivals(aalis_memory: MemoryServi
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("ARCH-09")
-async def test_archived_stay_in_full_history_in_place(aalis_memory: FullMemoryService) -> None:
+async def test_archived_stay_in_full_history_in_place(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     keeps()
     await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     await aalis_memory.archive_span(S, 5, [1, 3])
     # which messages left get_history, in any order (the order of get_history is HIST-02's)
     got = await active(aalis_memory, S)
-    expect(
-        "ARCH-09",
+    aalis_check.that(
         same_records(got, ["m1", "m3", "m5"]),
         f"get_history after archive_span(s, 5, keep=[1, 3]): expected [m1, m3, m5] in any "
         f"order, got {describe(got)}",
     )
-    expect_equal(
-        "ARCH-09",
+    aalis_check.equal(
         "get_full_history after archive_span(s, 5, keep=[1, 3])",
         await everything(aalis_memory, S),
         ["m0", "m1", "m2", "m3", "m4", "m5"],
     )
-    expect_equal(
-        "ARCH-09",
+    aalis_check.equal(
         "get_full_history(s, 3) after archive_span(s, 5, keep=[1, 3])",
         contents(await aalis_memory.get_full_history(S, 3)),
         ["m3", "m4", "m5"],
@@ -348,13 +341,12 @@ _BAD_SPANS: Final[tuple[tuple[object, tuple[object, ...]], ...]] = (
 @pytest.mark.aalis_spec("ARCH-11")
 @pytest.mark.parametrize(("count", "keep"), _BAD_SPANS, ids=repr)
 async def test_archive_bad_positions_raise_and_archive_nothing(
-    aalis_memory: MemoryService, count: object, keep: tuple[object, ...]
+    aalis_memory: MemoryService, count: object, keep: tuple[object, ...], aalis_check: Check
 ) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
-    with expect_raises("ARCH-11", f"archive_span(s, {count!r}, keep={list(keep)!r})", ValueError):
+    with aalis_check.raises(f"archive_span(s, {count!r}, keep={list(keep)!r})", ValueError):
         await aalis_memory.archive_span(S, count, keep)  # type: ignore[arg-type]  # bad on purpose
-    expect_equal(
-        "ARCH-11",
+    aalis_check.equal(
         f"get_history after archive_span(s, {count!r}, keep={list(keep)!r})",
         await active(aalis_memory, S),
         ["a", "b", "c"],
@@ -372,7 +364,9 @@ def describe_size(seen: object) -> str:
 
 @requires.atomic_archive
 @pytest.mark.aalis_spec("ARCH-10")
-async def test_concurrent_readers_never_see_part_of_an_archive(aalis_memory: FullMemoryService) -> None:
+async def test_concurrent_readers_never_see_part_of_an_archive(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     saved = conversation("m", 210)
     await save_all(aalis_memory, S, saved)
     after = [f"m{i}" for i in range(200, 210)]
@@ -383,18 +377,16 @@ async def test_concurrent_readers_never_see_part_of_an_archive(aalis_memory: Ful
     archived = watched.result()
     names = ("get_history", "get_full_history")
     torn = [f"{names[s.read]} saw {describe_size(s.value)}" for s in watched.torn()]
-    expect(
-        "ARCH-10",
+    aalis_check.that(
         not torn,
         f"archive_span(s, 200) of 210: expected readers to see 210 or 10 active messages "
         f"(and 210 in the full history), got {torn[:3]}",
     )
     stands_on("ARCH-01", "ARCH-07")  # which messages the span took, and the count, are theirs
-    expect_equal(
-        "ARCH-10",
+    aalis_check.equal(
         "get_history after archive_span(s, 200) of 210",
         contents(await aalis_memory.get_history(S, _ALL)),
         after,
     )
-    expect_equal("ARCH-10", "archive_span(s, 200) of 210", archived, 200)
-    only_from_outside(aalis_memory, "ARCH-10")
+    aalis_check.equal("archive_span(s, 200) of 210", archived, 200)
+    only_from_outside(aalis_memory, aalis_check)

@@ -12,7 +12,8 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal, expect_no_failures, same_records
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import same_records
 from aalis_memory.conformance.registration.transport import transport_of
 from aalis_memory.conformance.steps import stands_on
 from aalis_memory.conformance.suite._builders import msg, save_all
@@ -82,11 +83,13 @@ def _timestamp_cases(bad: object, name: str) -> list[Case]:
 
 
 @pytest.mark.aalis_spec("INPUT-01")
-async def test_bool_timestamps_raise_type_error_and_change_nothing(aalis_memory: MemoryService) -> None:
+async def test_bool_timestamps_raise_type_error_and_change_nothing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await _seed(aalis_memory)
     cases = available(aalis_memory, _timestamp_cases(True, "True") + _timestamp_cases(False, "False"))
-    await expect_refused(aalis_memory, "INPUT-01", cases, (TypeError,))
-    await expect_unchanged(aalis_memory, "INPUT-01", cases, SESSIONS, NAMESPACES)
+    await expect_refused(aalis_memory, aalis_check, cases, (TypeError,))
+    await expect_unchanged(aalis_memory, aalis_check, cases, SESSIONS, NAMESPACES)
 
 
 def _content(item: Any) -> Any:
@@ -100,7 +103,9 @@ def _save_at(timestamp: float) -> Call:
 
 
 @pytest.mark.aalis_spec("INPUT-02")
-async def test_nan_and_infinite_message_timestamps_raise_value_error(aalis_memory: MemoryService) -> None:
+async def test_nan_and_infinite_message_timestamps_raise_value_error(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await _seed(aalis_memory)
     cases = _timestamp_cases(math.nan, "nan")
     cases += [
@@ -108,12 +113,12 @@ async def test_nan_and_infinite_message_timestamps_raise_value_error(aalis_memor
         for value, name in ((math.inf, "inf"), (-math.inf, "-inf"))
     ]
     cases = available(aalis_memory, cases)
-    await expect_refused(aalis_memory, "INPUT-02", cases, (ValueError,))
-    await expect_unchanged(aalis_memory, "INPUT-02", cases, SESSIONS, NAMESPACES)
+    await expect_refused(aalis_memory, aalis_check, cases, (ValueError,))
+    await expect_unchanged(aalis_memory, aalis_check, cases, SESSIONS, NAMESPACES)
 
 
 @pytest.mark.aalis_spec("INPUT-02")
-async def test_infinite_bounds_are_unbounded(aalis_memory: MemoryService) -> None:
+async def test_infinite_bounds_are_unbounded(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await _seed(aalis_memory)
     every = ["at-0", "at-1", "at-1000"]
     cases = [
@@ -151,15 +156,16 @@ async def test_infinite_bounds_are_unbounded(aalis_memory: MemoryService) -> Non
             value = [_content(item) for item in value]
         unbounded = value == wanted or (
             isinstance(wanted, list) and isinstance(value, list) and same_records(value, wanted)
-        )  # the order is not INPUT-02's
+        )  # the order is not this rule's
         if result[0] != "returned" or not unbounded:
             failures.append(f"{case.label}: expected {wanted!r}, {shown(result)}")
-    expect_no_failures("INPUT-02", "calls with infinite bounds were not unbounded", failures, len(cases))
+    aalis_check.no_failures("calls with infinite bounds were not unbounded", failures, len(cases))
 
 
 @pytest.mark.aalis_spec("INPUT-03")
 async def test_integers_past_64_bits_raise_value_error_and_change_nothing(
     aalis_memory: MemoryService,
+    aalis_check: Check,
 ) -> None:
     transport = transport_of(aalis_memory)
     if transport is not None and not transport.carries_integer(HUGE):
@@ -185,15 +191,17 @@ async def test_integers_past_64_bits_raise_value_error_and_change_nothing(
             for case in _timestamp_cases(value, name)
         ],
     )
-    await expect_refused(aalis_memory, "INPUT-03", cases, (ValueError,))
-    await expect_unchanged(aalis_memory, "INPUT-03", cases, SESSIONS, NAMESPACES)
+    await expect_refused(aalis_memory, aalis_check, cases, (ValueError,))
+    await expect_unchanged(aalis_memory, aalis_check, cases, SESSIONS, NAMESPACES)
 
 
 LONE: Final = "\ud800"
 
 
 @pytest.mark.aalis_spec("INPUT-04")
-async def test_lone_surrogates_raise_value_error_and_store_nothing(aalis_memory: MemoryService) -> None:
+async def test_lone_surrogates_raise_value_error_and_store_nothing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await _seed(aalis_memory)
     cases = [
         Case(
@@ -232,12 +240,12 @@ async def test_lone_surrogates_raise_value_error_and_store_nothing(aalis_memory:
         ),
     ]
     cases = available(aalis_memory, cases)
-    await expect_refused(aalis_memory, "INPUT-04", cases, (ValueError,))
-    await expect_unchanged(aalis_memory, "INPUT-04", cases, SESSIONS, NAMESPACES)
+    await expect_refused(aalis_memory, aalis_check, cases, (ValueError,))
+    await expect_unchanged(aalis_memory, aalis_check, cases, SESSIONS, NAMESPACES)
 
 
 @pytest.mark.aalis_spec("INPUT-05")
-async def test_nul_characters_round_trip(aalis_memory: MemoryService) -> None:
+async def test_nul_characters_round_trip(aalis_memory: MemoryService, aalis_check: Check) -> None:
     session, cut = "s-nul\x00tail", "s-nul"
     message = msg("before\x00after", 3000, metadata={"k\x00ey": "v\x00al"})
     await aalis_memory.save_message(session, message)
@@ -245,27 +253,23 @@ async def test_nul_characters_round_trip(aalis_memory: MemoryService) -> None:
     await aalis_memory.save_metadata("ns\x00x", "k\x00y", {"a\x00b": ["c\x00d"]})
     await aalis_memory.save_metadata("ns", "k", {"v": "plain"})
     # the fields the NULs are in (the others' round trip is MSG-02's)
-    expect_equal(
-        "INPUT-05",
+    aalis_check.equal(
         "(content, metadata) of get_history('s-nul\\x00tail')",
         [(m.content, m.metadata) for m in await aalis_memory.get_history(session, 10_000)],
         [(message.content, message.metadata)],
     )
-    expect_equal(
-        "INPUT-05",
+    aalis_check.equal(
         "get_history('s-nul') (a session id cut at NUL would match)",
         [m.content for m in await aalis_memory.get_history(cut, 10_000)],
         ["other"],
     )
-    expect_equal(
-        "INPUT-05",
+    aalis_check.equal(
         "get_metadata('ns\\x00x', 'k\\x00y')",
         await aalis_memory.get_metadata("ns\x00x", "k\x00y"),
         {"a\x00b": ["c\x00d"]},
     )
     stands_on("META-02")  # a listing that reaches into other namespaces is META-02's, NUL or not
-    expect_equal(
-        "INPUT-05",
+    aalis_check.equal(
         "list_metadata('ns')",
         [(e.key, e.data) for e in await aalis_memory.list_metadata("ns")],
         [("k", {"v": "plain"})],
@@ -277,7 +281,9 @@ BIG: Final = 20 * 1024 * 1024
 
 
 @pytest.mark.aalis_spec("INPUT-06")
-async def test_oversized_documents_round_trip_or_raise_value_error(aalis_memory: MemoryService) -> None:
+async def test_oversized_documents_round_trip_or_raise_value_error(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await _seed(aalis_memory)
     text = "x" * BIG
     checks: dict[str, tuple[Call, Call, Callable[[Any], bool]]] = {
@@ -303,8 +309,8 @@ async def test_oversized_documents_round_trip_or_raise_value_error(aalis_memory:
                 failures.append(f"{label}: refused ({shown(result)}) but the store changed")
         elif not same(await read(aalis_memory)):
             failures.append(f"{label}: accepted, but it does not read back whole")
-    expect_no_failures(
-        "INPUT-06", "oversized writes neither round-tripped nor raised ValueError", failures, len(checks)
+    aalis_check.no_failures(
+        "oversized writes neither round-tripped nor raised ValueError", failures, len(checks)
     )
 
 
@@ -318,20 +324,19 @@ def _nested(depth: int) -> dict[str, Any]:
 @pytest.mark.aalis_spec("INPUT-07")
 async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
     aalis_memory: MemoryService,
+    aalis_check: Check,
 ) -> None:
     await _seed(aalis_memory)
     moderate = _nested(20)
     await aalis_memory.save_metadata(NS, "nested", moderate)
-    expect_equal(
-        "INPUT-07",
+    aalis_check.equal(
         "get_metadata of a payload nested 20 levels",
         await aalis_memory.get_metadata(NS, "nested"),
         moderate,
     )
     nested_message = msg("nested", 4000, metadata={"deep": _nested(18)})
     await aalis_memory.save_message("s-nested", nested_message)
-    expect_equal(
-        "INPUT-07",
+    aalis_check.equal(
         "metadata of get_history of a message whose metadata is nested 18 levels",
         [m.metadata for m in await aalis_memory.get_history("s-nested", 10_000)],
         [nested_message.metadata],
@@ -348,5 +353,5 @@ async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
             lambda m: m.save_message(S, msg("deep", 6000, metadata={"deep": deep})),
         ),
     ]
-    await expect_refused(aalis_memory, "INPUT-07", cases, (ValueError,))
-    await expect_unchanged(aalis_memory, "INPUT-07", cases, SESSIONS, NAMESPACES)
+    await expect_refused(aalis_memory, aalis_check, cases, (ValueError,))
+    await expect_unchanged(aalis_memory, aalis_check, cases, SESSIONS, NAMESPACES)

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from aalis_memory.clearing import ClearNamespaces
-from aalis_memory.conformance.checks import expect, expect_equal
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
-from aalis_memory.conformance.steps import calls_stand_on, stands_on, unverified_part
+from aalis_memory.conformance.steps import calls_stand_on, stands_on
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import MetadataOp
 
@@ -100,7 +100,7 @@ def _sorted_values(result: dict[str, list[str]]) -> dict[str, list[str]]:
 
 @pytest.mark.aalis_spec("CLR-04")
 async def test_clear_deletes_the_namespaces_in_one_commit(
-    aalis_memory: FullMemoryService, aalis_clear_helper: ClearNamespaces
+    aalis_memory: FullMemoryService, aalis_clear_helper: ClearNamespaces, aalis_check: Check
 ) -> None:
     reads_through(aalis_memory)
     await _fill(aalis_memory, NS_A, "a1", "a2", "a3")
@@ -108,21 +108,17 @@ async def test_clear_deletes_the_namespaces_in_one_commit(
     await _fill(aalis_memory, NS_KEEP, "k1", "k2")
     counted = CountingCommits(aalis_memory)
     await aalis_clear_helper(counted, [NS_A, NS_B], InfoLines())
-    expect_equal(
-        "CLR-04", "commit_metadata calls made by clear_metadata_namespaces([a, b])", counted.commits, 1
-    )
+    aalis_check.equal("commit_metadata calls made by clear_metadata_namespaces([a, b])", counted.commits, 1)
     for namespace in (NS_A, NS_B):
-        expect_equal(
-            "CLR-04", f"keys of {namespace!r} after clearing it", await _keys(aalis_memory, namespace), []
+        aalis_check.equal(
+            f"keys of {namespace!r} after clearing it", await _keys(aalis_memory, namespace), []
         )
-    expect_equal(
-        "CLR-04",
+    aalis_check.equal(
         f"keys of {NS_KEEP!r} after clearing [a, b]",
         await _keys(aalis_memory, NS_KEEP),
         ["k1", "k2"],
     )
-    expect_equal(
-        "CLR-04",
+    aalis_check.equal(
         f"get_metadata({NS_KEEP!r}, 'k2') after clearing [a, b]",
         await aalis_memory.get_metadata(NS_KEEP, "k2"),
         {"key": "k2"},
@@ -131,20 +127,18 @@ async def test_clear_deletes_the_namespaces_in_one_commit(
 
 @pytest.mark.aalis_spec("CLR-05")
 async def test_clear_returns_keys_per_namespace_in_input_order(
-    aalis_memory: MemoryService, aalis_clear_helper: ClearNamespaces
+    aalis_memory: MemoryService, aalis_clear_helper: ClearNamespaces, aalis_check: Check
 ) -> None:
     reads_through(aalis_memory)
     await _fill(aalis_memory, NS_A, "a2", "a1")
     await _fill(aalis_memory, NS_B, "b1", "b3", "b2")
     result = await aalis_clear_helper(aalis_memory, [NS_B, "clr-empty", NS_A], InfoLines())
-    expect_equal(
-        "CLR-05",
+    aalis_check.equal(
         "namespaces of clear_metadata_namespaces([b, empty, a])",
         list(result),
         [NS_B, "clr-empty", NS_A],
     )
-    expect_equal(
-        "CLR-05",
+    aalis_check.equal(
         "keys per namespace (sorted) of clear_metadata_namespaces([b, empty, a])",
         _sorted_values(result),
         {NS_B: ["b1", "b2", "b3"], "clr-empty": [], NS_A: ["a1", "a2"]},
@@ -160,23 +154,20 @@ async def test_clear_deletes_unreadable_entries(
     aalis_clear_helper: ClearNamespaces,
     aalis_memory_raw: Any,
     kind: RawMetadataKind,
+    aalis_check: Check,
 ) -> None:
     reads_through(aalis_memory, unreadable=True)
     await _fill(aalis_memory, NS_A, "a1", "a3")
     await aalis_memory_raw.plant_metadata(NS_A, "a2-bad", kind)
     await aalis_memory_raw.plant_metadata(NS_KEEP, "k-bad", kind)
     result = await aalis_clear_helper(aalis_memory, [NS_A], InfoLines())
-    expect_equal(
-        "CLR-06",
+    aalis_check.equal(
         f"keys returned for {NS_A!r} holding a {kind} entry",
         _sorted_values(result),
         {NS_A: ["a1", "a2-bad", "a3"]},
     )
-    expect_equal(
-        "CLR-06", f"list_metadata_keys({NS_A!r}) after clearing it", await _keys(aalis_memory, NS_A), []
-    )
-    expect_equal(
-        "CLR-06",
+    aalis_check.equal(f"list_metadata_keys({NS_A!r}) after clearing it", await _keys(aalis_memory, NS_A), [])
+    aalis_check.equal(
         f"list_metadata_keys({NS_KEEP!r}) (not cleared)",
         await _keys(aalis_memory, NS_KEEP),
         ["k-bad"],
@@ -187,7 +178,10 @@ async def test_clear_deletes_unreadable_entries(
 @requires.list_metadata_keys
 @requires.raw_metadata
 async def test_clear_names_few_unreadable_entries_in_one_line(
-    aalis_memory: MemoryService, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any
+    aalis_memory: MemoryService,
+    aalis_clear_helper: ClearNamespaces,
+    aalis_memory_raw: Any,
+    aalis_check: Check,
 ) -> None:
     reads_through(aalis_memory, unreadable=True)
     await _fill(aalis_memory, NS_A, "ok")
@@ -196,12 +190,11 @@ async def test_clear_names_few_unreadable_entries_in_one_line(
     await aalis_memory_raw.plant_metadata(NS_B, "y1", "not-object")
     logger = InfoLines()
     await aalis_clear_helper(aalis_memory, [NS_A, NS_B], logger)
-    expect_equal("CLR-07", "info lines logged for 3 unreadable entries", len(logger.lines), 1)
+    aalis_check.equal("info lines logged for 3 unreadable entries", len(logger.lines), 1)
     line = logger.lines[0] if logger.lines else ""
     for name in (f"{NS_A}/x1", f"{NS_A}/x2", f"{NS_B}/y1"):
-        expect("CLR-07", name in line, f"the info line should name {name}; it was {line!r}")
-    expect(
-        "CLR-07",
+        aalis_check.that(name in line, f"the info line should name {name}; it was {line!r}")
+    aalis_check.that(
         f"{NS_A}/ok" not in line,
         f"the info line should not name the readable entry; it was {line!r}",
     )
@@ -211,7 +204,10 @@ async def test_clear_names_few_unreadable_entries_in_one_line(
 @requires.list_metadata_keys
 @requires.raw_metadata
 async def test_clear_names_ten_unreadable_entries_then_counts(
-    aalis_memory: MemoryService, aalis_clear_helper: ClearNamespaces, aalis_memory_raw: Any
+    aalis_memory: MemoryService,
+    aalis_clear_helper: ClearNamespaces,
+    aalis_memory_raw: Any,
+    aalis_check: Check,
 ) -> None:
     reads_through(aalis_memory, unreadable=True)
     planted = [f"bad-{i:02d}" for i in range(13)]
@@ -219,11 +215,11 @@ async def test_clear_names_ten_unreadable_entries_then_counts(
         await aalis_memory_raw.plant_metadata(NS_A, key, "not-object")
     logger = InfoLines()
     await aalis_clear_helper(aalis_memory, [NS_A], logger)
-    expect_equal("CLR-07", "info lines logged for 13 unreadable entries", len(logger.lines), 1)
+    aalis_check.equal("info lines logged for 13 unreadable entries", len(logger.lines), 1)
     line = logger.lines[0] if logger.lines else ""
     named = [key for key in planted if f"{NS_A}/{key}" in line]
-    expect_equal("CLR-07", f"entries named in {line!r}", len(named), 10)
-    expect("CLR-07", "3 more" in line, f"the info line should say '3 more'; it was {line!r}")
+    aalis_check.equal(f"entries named in {line!r}", len(named), 10)
+    aalis_check.that("3 more" in line, f"the info line should say '3 more'; it was {line!r}")
 
 
 @pytest.mark.aalis_spec("CLR-08")
@@ -234,6 +230,7 @@ async def test_clear_without_list_keys_leaves_unreadable_entries(
     aalis_clear_helper: ClearNamespaces,
     aalis_memory_raw: Any,
     kind: RawMetadataKind,
+    aalis_check: Check,
 ) -> None:
     """The rule is for backends without list_metadata_keys: one without it is judged as it is
     (that the unreadable entry stayed is the part the API cannot show it: a partial pass); one
@@ -244,26 +241,23 @@ async def test_clear_without_list_keys_leaves_unreadable_entries(
     logger = InfoLines()
     lists_keys = callable(getattr(aalis_memory, "list_metadata_keys", None))
     result = await aalis_clear_helper(WithoutListKeys(aalis_memory), [NS_A], logger)
-    expect_equal(
-        "CLR-08", "keys returned by the list_metadata fallback", _sorted_values(result), {NS_A: ["a1", "a3"]}
+    aalis_check.equal(
+        "keys returned by the list_metadata fallback", _sorted_values(result), {NS_A: ["a1", "a3"]}
     )
-    expect_equal("CLR-08", "info lines logged by the fallback", logger.lines, [])
-    expect_equal(
-        "CLR-08",
+    aalis_check.equal("info lines logged by the fallback", logger.lines, [])
+    aalis_check.equal(
         f"list_metadata({NS_A!r}) after the fallback clear",
         [e.key for e in await aalis_memory.list_metadata(NS_A)],
         [],
     )
     if lists_keys:
-        expect_equal(
-            "CLR-08",
+        aalis_check.equal(
             f"list_metadata_keys({NS_A!r}) after the fallback clear",
             await _keys(aalis_memory, NS_A),
             ["a2-bad"],
         )
     else:
-        unverified_part(
-            "CLR-08",
+        aalis_check.unverified_part(
             f"driver has no list_metadata_keys: that the unreadable "
             f"{kind} entry stayed cannot be seen through the API (list_metadata "
             "skips it, get_metadata reads it as absent)",

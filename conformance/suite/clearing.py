@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import msg, save_all, timeline
 from aalis_memory.conformance.suite._metadata_reads import read_back_first
@@ -28,13 +28,12 @@ async def _two_sessions_with_archives(aalis_memory: MemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("CLEAR-01")
-async def test_clear_session_empties_history(aalis_memory: MemoryService) -> None:
+async def test_clear_session_empties_history(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c"))
     await aalis_memory.clear_session(S)
-    expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
+    aalis_check.equal("get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
     await save_all(aalis_memory, S, [msg("fresh", 9000)])
-    expect_equal(
-        "CLEAR-01",
+    aalis_check.equal(
         "get_history(s) after clear_session(s) and one new message",
         await active(aalis_memory, S),
         ["fresh"],
@@ -42,27 +41,30 @@ async def test_clear_session_empties_history(aalis_memory: MemoryService) -> Non
 
 
 @pytest.mark.aalis_spec("CLEAR-01")
-async def test_clear_session_with_archives_empties_history(aalis_memory: MemoryService) -> None:
+async def test_clear_session_with_archives_empties_history(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.clear_session(S)
-    expect_equal("CLEAR-01", "get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
+    aalis_check.equal("get_history(s) after clear_session(s)", await active(aalis_memory, S), [])
 
 
 @pytest.mark.aalis_spec("MSG-06", "CLEAR-02")
-async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: MemoryService) -> None:
+async def test_clear_session_leaves_other_sessions_and_metadata(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    others, clearing = aalis_checks
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.save_metadata(NS, S, {"summary": "kept"})
     await read_back_first(aalis_memory, {(NS, S): {"summary": "kept"}})
     before = await aalis_memory.get_history(OTHER, 10)
     await aalis_memory.clear_session(S)
-    expect_equal(
-        "MSG-06",
+    others.equal(
         "get_history(other) after clear_session(s)",
         await aalis_memory.get_history(OTHER, 10),
         before,
     )
-    expect_equal(
-        "CLEAR-02",
+    clearing.equal(
         "get_metadata(ns, s) after clear_session(s)",
         await aalis_memory.get_metadata(NS, S),
         {"summary": "kept"},
@@ -71,47 +73,45 @@ async def test_clear_session_leaves_other_sessions_and_metadata(aalis_memory: Me
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("CLEAR-02", "MSG-06")
-async def test_clear_session_removes_archived(aalis_memory: FullMemoryService) -> None:
+async def test_clear_session_removes_archived(
+    aalis_memory: FullMemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    clearing, others = aalis_checks
     await _two_sessions_with_archives(aalis_memory)
     before = await aalis_memory.get_full_history(OTHER, 10)
     await aalis_memory.clear_session(S)
-    expect_equal(
-        "MSG-06",
+    others.equal(
         "get_full_history(other) after clear_session(s)",
         await aalis_memory.get_full_history(OTHER, 10),
         before,
     )
-    expect_equal(
-        "CLEAR-02", "get_full_history(s) after clear_session(s)", await everything(aalis_memory, S), []
-    )
+    clearing.equal("get_full_history(s) after clear_session(s)", await everything(aalis_memory, S), [])
 
 
 @requires.clear_all
 @pytest.mark.aalis_spec("CLEAR-03")
-async def test_clear_all_empties_every_history(aalis_memory: FullMemoryService) -> None:
+async def test_clear_all_empties_every_history(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """Active messages only: archives are test_clear_all_removes_archived's, so a driver without a
-    working archive_span still has this part of CLEAR-03 judged."""
+    working archive_span still has this part of the rule judged."""
     await _two_sessions(aalis_memory)
     await aalis_memory.clear_all()
-    expect_equal("CLEAR-03", "get_history(s) after clear_all()", await active(aalis_memory, S), [])
-    expect_equal("CLEAR-03", "get_history(other) after clear_all()", await active(aalis_memory, OTHER), [])
+    aalis_check.equal("get_history(s) after clear_all()", await active(aalis_memory, S), [])
+    aalis_check.equal("get_history(other) after clear_all()", await active(aalis_memory, OTHER), [])
 
 
 @requires.clear_all
 @requires.get_full_history
 @pytest.mark.aalis_spec("CLEAR-03")
-async def test_clear_all_removes_archived(aalis_memory: FullMemoryService) -> None:
+async def test_clear_all_removes_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await _two_sessions_with_archives(aalis_memory)
     await aalis_memory.clear_all()
-    expect_equal("CLEAR-03", "get_full_history(s) after clear_all()", await everything(aalis_memory, S), [])
-    expect_equal(
-        "CLEAR-03", "get_full_history(other) after clear_all()", await everything(aalis_memory, OTHER), []
-    )
+    aalis_check.equal("get_full_history(s) after clear_all()", await everything(aalis_memory, S), [])
+    aalis_check.equal("get_full_history(other) after clear_all()", await everything(aalis_memory, OTHER), [])
 
 
 @requires.clear_all
 @pytest.mark.aalis_spec("CLEAR-04")
-async def test_clear_all_keeps_metadata(aalis_memory: FullMemoryService) -> None:
+async def test_clear_all_keeps_metadata(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """No archive is seeded: whether clear_all keeps metadata is observed whatever archive_span
     does."""
     await _two_sessions(aalis_memory)
@@ -119,14 +119,12 @@ async def test_clear_all_keeps_metadata(aalis_memory: FullMemoryService) -> None
     await aalis_memory.save_metadata("other-ns", "b", {"n": 2})
     await read_back_first(aalis_memory, {(NS, "a"): {"n": 1}, ("other-ns", "b"): {"n": 2}})
     await aalis_memory.clear_all()
-    expect_equal(
-        "CLEAR-04",
+    aalis_check.equal(
         "get_metadata(ns, a) after clear_all()",
         await aalis_memory.get_metadata(NS, "a"),
         {"n": 1},
     )
-    expect_equal(
-        "CLEAR-04",
+    aalis_check.equal(
         "get_metadata(other-ns, b) after clear_all()",
         await aalis_memory.get_metadata("other-ns", "b"),
         {"n": 2},

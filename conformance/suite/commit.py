@@ -9,13 +9,7 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import (
-    every_case,
-    expect,
-    expect_equal,
-    expect_raises,
-    fail,
-)
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.probes.concurrent_reads import only_from_outside, watch_write
 from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
@@ -36,17 +30,17 @@ def delete(key: str, namespace: str = NS) -> MetadataDel:
 
 
 async def _commit_expecting_success(
-    aalis_memory: MemoryService, rule_id: str, call: str, ops: list[Any]
+    aalis_memory: MemoryService, check: Check, call: str, ops: list[Any]
 ) -> None:
-    """A batch that must be accepted: an exception is a finding of ``rule_id``, not a crash."""
+    """A batch that must be accepted: an exception is a finding of ``check``'s rule, not a crash."""
     try:
         await aalis_memory.commit_metadata(ops)
     except Exception as exc:
-        raise fail(rule_id, f"{call}: expected success, got {type(exc).__name__}: {exc}") from exc
+        raise check.fail(f"{call}: expected success, got {type(exc).__name__}: {exc}") from exc
 
 
 @pytest.mark.aalis_spec("COMMIT-01")
-async def test_ops_apply_in_order(aalis_memory: MemoryService) -> None:
+async def test_ops_apply_in_order(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
     await aalis_memory.save_metadata(NS, "doomed", {"v": "old"})
     await aalis_memory.save_metadata(NS, "del-then-put", {"v": "old"})
@@ -64,16 +58,14 @@ async def test_ops_apply_in_order(aalis_memory: MemoryService) -> None:
             delete("doomed"),
         ]
     )
-    expect_equal(
-        "COMMIT-01",
+    aalis_check.equal(
         "list_metadata after [put p, del p, del q, put q, put t 1st, put t 2nd, put existing, "
         "del/put/del doomed]",
         await entries(aalis_memory, NS),
         [("del-then-put", {"v": 2}), ("existing", {"v": "new"}), ("twice", {"v": "second"})],
     )
     await aalis_memory.commit_metadata([delete("twice"), put("twice", {"v": "third"})])
-    expect_equal(
-        "COMMIT-01",
+    aalis_check.equal(
         "get_metadata(ns, 'twice') after [del twice, put twice third]",
         await aalis_memory.get_metadata(NS, "twice"),
         {"v": "third"},
@@ -81,7 +73,7 @@ async def test_ops_apply_in_order(aalis_memory: MemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("COMMIT-02")
-async def test_one_batch_spans_namespaces(aalis_memory: MemoryService) -> None:
+async def test_one_batch_spans_namespaces(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await aalis_memory.save_metadata("ns-red", "old", {"v": "red-old"})
     await aalis_memory.save_metadata("ns-blue", "old", {"v": "blue-old"})
     await aalis_memory.commit_metadata(
@@ -97,8 +89,7 @@ async def test_one_batch_spans_namespaces(aalis_memory: MemoryService) -> None:
         ("ns-green", [("k", {"v": "green"})]),
         ("ns-blue", [("k", {"v": "blue"})]),
     ):
-        expect_equal(
-            "COMMIT-02",
+        aalis_check.equal(
             f"list_metadata({namespace!r}) after a three-namespace batch",
             await entries(aalis_memory, namespace),
             expected,
@@ -106,29 +97,27 @@ async def test_one_batch_spans_namespaces(aalis_memory: MemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("COMMIT-03")
-async def test_empty_batch_and_del_of_missing_key(aalis_memory: MemoryService) -> None:
+async def test_empty_batch_and_del_of_missing_key(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await aalis_memory.save_metadata(NS, "kept", {"v": 1})
-    await _commit_expecting_success(aalis_memory, "COMMIT-03", "commit_metadata([])", [])
-    expect_equal(
-        "COMMIT-03",
+    await _commit_expecting_success(aalis_memory, aalis_check, "commit_metadata([])", [])
+    aalis_check.equal(
         "list_metadata after an empty batch",
         await entries(aalis_memory, NS),
         [("kept", {"v": 1})],
     )
     await _commit_expecting_success(
         aalis_memory,
-        "COMMIT-03",
+        aalis_check,
         "commit_metadata([del never-saved, put added])",
         [delete("never-saved"), put("added", {"v": 2})],
     )
     await _commit_expecting_success(
         aalis_memory,
-        "COMMIT-03",
+        aalis_check,
         "commit_metadata([del in an unknown namespace])",
         [delete("never-saved", "ns-unknown")],
     )
-    expect_equal(
-        "COMMIT-03",
+    aalis_check.equal(
         "list_metadata after batches deleting missing keys",
         await entries(aalis_memory, NS),
         [("added", {"v": 2}), ("kept", {"v": 1})],
@@ -176,12 +165,12 @@ def _bad_put(namespace: str, build: Callable[[], JsonObject]) -> Callable[[], ob
 
 @pytest.mark.aalis_spec("COMMIT-04")
 @requires.atomic_metadata
-async def test_a_rejected_batch_applies_nothing(aalis_memory: MemoryService) -> None:
+async def test_a_rejected_batch_applies_nothing(aalis_memory: MemoryService, aalis_check: Check) -> None:
     """All or nothing, whatever made the batch fail: each batch holds one op no store can apply
     after valid ops (and before others); when commit_metadata raises, nothing of it may be left.
     A batch the driver accepts says nothing about this rule."""
     rejected = 0
-    with every_case("COMMIT-04", "rejected batches left part of themselves applied") as cases:
+    with aalis_check.every_case("rejected batches left part of themselves applied") as cases:
         for index, name in enumerate(_refusable(NS)):
             namespace, other = f"{NS}-{index}", f"ns-other-{index}"
             await _seed(aalis_memory, namespace)
@@ -194,14 +183,12 @@ async def test_a_rejected_batch_applies_nothing(aalis_memory: MemoryService) -> 
             else:
                 continue
             with cases.case():
-                expect_equal(
-                    "COMMIT-04",
+                aalis_check.equal(
                     f"list_metadata after the rejected batch with {name} in the middle",
                     await state(aalis_memory, namespace),
                     before[0],
                 )
-                expect_equal(
-                    "COMMIT-04",
+                aalis_check.equal(
                     f"list_metadata({other!r}) after the rejected batch with {name}",
                     await entries(aalis_memory, other),
                     before[1],
@@ -217,7 +204,9 @@ async def test_a_rejected_batch_applies_nothing(aalis_memory: MemoryService) -> 
 
 @pytest.mark.aalis_spec("COMMIT-04")
 @requires.atomic_metadata
-async def test_a_rejected_batch_applies_nothing_first_or_last(aalis_memory: MemoryService) -> None:
+async def test_a_rejected_batch_applies_nothing_first_or_last(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     seeded = await _seed(aalis_memory)
     for name in ("None in place of an op", "a put of <set>", "a put of <NaN>"):
         bad = _refusable(NS)[name]
@@ -229,8 +218,7 @@ async def test_a_rejected_batch_applies_nothing_first_or_last(aalis_memory: Memo
             try:
                 await aalis_memory.commit_metadata(ops)
             except Exception:
-                expect_equal(
-                    "COMMIT-04",
+                aalis_check.equal(
                     f"list_metadata after the rejected batch ({name} {where})",
                     await state(aalis_memory, NS),
                     seeded,
@@ -240,45 +228,41 @@ async def test_a_rejected_batch_applies_nothing_first_or_last(aalis_memory: Memo
                 seeded = await _seed(aalis_memory)
 
 
-async def _bad_payload_in_the_middle(aalis_memory: MemoryService, rule_id: str) -> None:
+async def _bad_payload_in_the_middle(aalis_memory: MemoryService, check: Check) -> None:
     await _seed(aalis_memory)
-    with every_case(rule_id, "batches with a payload JSON cannot hold were not rejected whole") as cases:
+    with check.every_case("batches with a payload JSON cannot hold were not rejected whole") as cases:
         for name, build in UNSERIALIZABLE.items():
             ops = _around(put("bad", build()), NS, "ns-other")
             before = await state(aalis_memory, NS), await entries(aalis_memory, "ns-other")
             with cases.case():
-                with expect_raises(
-                    rule_id,
+                with check.raises(
                     f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
                     TypeError,
                     ValueError,
                 ):
                     await aalis_memory.commit_metadata(ops)
-                expect_equal(
-                    rule_id,
+                check.equal(
                     f"list_metadata after the rejected batch with <{name}> in the middle",
                     await state(aalis_memory, NS),
                     before[0],
                 )
-                expect_equal(
-                    rule_id,
+                check.equal(
                     f"list_metadata('ns-other') after the rejected batch with <{name}>",
                     await entries(aalis_memory, "ns-other"),
                     before[1],
                 )
 
 
-async def _bad_payload_first_or_last(aalis_memory: MemoryService, rule_id: str) -> None:
+async def _bad_payload_first_or_last(aalis_memory: MemoryService, check: Check) -> None:
     seeded = await _seed(aalis_memory)
     batches: dict[str, list[MetadataOp]] = {
         "first": [put("bad", {"when": {1}}), put("a", {"v": "a-new"}), delete("z")],
         "last": [delete("z"), put("a", {"v": "a-new"}), put("bad", {"when": {1}})],
     }
     for where, ops in batches.items():
-        with expect_raises(rule_id, f"commit_metadata with a set payload {where}", TypeError, ValueError):
+        with check.raises(f"commit_metadata with a set payload {where}", TypeError, ValueError):
             await aalis_memory.commit_metadata(ops)
-        expect_equal(
-            rule_id,
+        check.equal(
             f"list_metadata after the rejected batch (bad payload {where})",
             await state(aalis_memory, NS),
             seeded,
@@ -286,13 +270,13 @@ async def _bad_payload_first_or_last(aalis_memory: MemoryService, rule_id: str) 
 
 
 @pytest.mark.aalis_spec("META-08")
-async def test_commit_of_unserializable_data_raises(aalis_memory: MemoryService) -> None:
+async def test_commit_of_unserializable_data_raises(aalis_memory: MemoryService, aalis_check: Check) -> None:
     """The payload's refusal, in a batch (what the refused batch leaves is COMMIT-04's for the
     atomic tier, COMMIT-07's for the ordered one)."""
-    with every_case("META-08", "batches with a payload JSON cannot hold were not refused") as cases:
+    with aalis_check.every_case("batches with a payload JSON cannot hold were not refused") as cases:
         for index, (name, build) in enumerate(UNSERIALIZABLE.items()):
             call = f"commit_metadata([put ok, put <{name}>])"
-            with cases.case(), expect_raises("META-08", call, TypeError, ValueError):
+            with cases.case(), aalis_check.raises(call, TypeError, ValueError):
                 await aalis_memory.commit_metadata(
                     [put(f"ok-{index}", {"v": 1}), put(f"bad-{index}", build())]
                 )
@@ -300,14 +284,18 @@ async def test_commit_of_unserializable_data_raises(aalis_memory: MemoryService)
 
 @pytest.mark.aalis_spec("COMMIT-07")
 @requires.ordered_metadata  # the atomic tier's stronger promise is COMMIT-04's
-async def test_ordered_tier_bad_payload_in_the_middle_applies_nothing(aalis_memory: MemoryService) -> None:
-    await _bad_payload_in_the_middle(aalis_memory, "COMMIT-07")
+async def test_ordered_tier_bad_payload_in_the_middle_applies_nothing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
+    await _bad_payload_in_the_middle(aalis_memory, aalis_check)
 
 
 @pytest.mark.aalis_spec("COMMIT-07")
 @requires.ordered_metadata  # the atomic tier's stronger promise is COMMIT-04's
-async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(aalis_memory: MemoryService) -> None:
-    await _bad_payload_first_or_last(aalis_memory, "COMMIT-07")
+async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
+    await _bad_payload_first_or_last(aalis_memory, aalis_check)
 
 
 @pytest.mark.aalis_spec("COMMIT-06")
@@ -315,18 +303,17 @@ async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(aalis_memo
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", ["not-json", "not-object"])
 async def test_batch_del_removes_unreadable_entries(
-    aalis_memory: FullMemoryService, aalis_memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: FullMemoryService, aalis_memory_raw: Any, kind: RawMetadataKind, aalis_check: Check
 ) -> None:
     await aalis_memory.save_metadata(NS, "good", {"v": 1})
     await aalis_memory_raw.plant_metadata(NS, "broken", kind)
     await _commit_expecting_success(
         aalis_memory,
-        "COMMIT-06",
+        aalis_check,
         f"commit_metadata([del broken ({kind}), del good])",
         [delete("broken"), delete("good")],
     )
-    expect_equal(
-        "COMMIT-06",
+    aalis_check.equal(
         f"list_metadata_keys(ns) after deleting a {kind} entry and a good one",
         await aalis_memory.list_metadata_keys(NS),
         [],
@@ -344,7 +331,10 @@ def _gen_counts(seen: dict[str, JsonObject]) -> str:
 
 @pytest.mark.aalis_spec("COMMIT-05", "COMMIT-01")
 @requires.atomic_metadata
-async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: MemoryService) -> None:
+async def test_concurrent_readers_never_see_half_a_batch(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    whole_batch, in_order = aalis_checks
     keys = [f"k{i:03d}" for i in range(BATCH_SIZE)]
     await aalis_memory.commit_metadata([put(k, {"gen": 0, "i": i}) for i, k in enumerate(keys)])
     before = await state(aalis_memory, NS)
@@ -370,20 +360,17 @@ async def test_concurrent_readers_never_see_half_a_batch(aalis_memory: MemorySer
     )
     torn = watched.torn()
     if torn:
-        raise fail(
-            "COMMIT-05",
+        raise whole_batch.fail(
             f"a concurrent list_metadata saw part of a {BATCH_SIZE}-op batch "
             f"({len(torn)} torn reads; first: {_gen_counts(torn[0].value)}; before: "
             f"{_gen_counts(before)}, after: {_gen_counts(after)}); {summary}",
         )
-    expect(
-        "COMMIT-05",
+    whole_batch.that(
         watched.loop_turns == 0 or watched.overlapping > 0,
         f"harness: the driver yielded during the commit but no read overlapped it; {summary}",
     )
-    only_from_outside(aalis_memory, "COMMIT-05")
-    expect_equal(
-        "COMMIT-01",
+    only_from_outside(aalis_memory, whole_batch)
+    in_order.equal(
         f"list_metadata after the {BATCH_SIZE}-op batch ({_gen_counts(after)})",
         await state(aalis_memory, NS),
         after,

@@ -17,12 +17,9 @@ from typing import Final
 
 import pytest
 
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import (
     ConformanceFailure,
-    expect,
-    expect_equal,
-    expect_no_failures,
-    fail,
 )
 from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.registration.requirements import requires
@@ -43,7 +40,9 @@ LIMIT: Final = 10_000
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("CONC-01")
-async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: FullMemoryService) -> None:
+async def test_concurrent_rewrites_all_apply_and_count_truly(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     words = [f"w{i}" for i in range(TASKS)]
     await save_all(aalis_memory, S, [msg(" ".join(words), 1000 + i) for i in range(MESSAGES)])
     returns = await asyncio.gather(
@@ -52,9 +51,8 @@ async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: FullM
     expected = " ".join(word.upper() for word in words)
     contents = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
     lost = [f"message {i}: {c!r}" for i, c in enumerate(contents) if c != expected]
-    expect_no_failures("CONC-01", f"messages lost a rewrite (expected {expected!r})", lost, len(contents))
-    expect_equal(
-        "CONC-01",
+    aalis_check.no_failures(f"messages lost a rewrite (expected {expected!r})", lost, len(contents))
+    aalis_check.equal(
         f"the returns of {TASKS} concurrent rewrites of {MESSAGES} messages",
         list(returns),
         [MESSAGES] * TASKS,
@@ -62,9 +60,12 @@ async def test_concurrent_rewrites_all_apply_and_count_truly(aalis_memory: FullM
 
 
 @pytest.mark.aalis_spec("CONC-02", "CONC-03")
-async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memory: MemoryService) -> None:
+async def test_concurrent_archives_count_truly_and_never_share_a_span(
+    aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
     """The same calls run one after another on a twin session are the reference: what the
     concurrent calls do differently is a concurrency bug (the ARCH rules judge the rest)."""
+    counts, spans = aalis_checks
     calls, count, twin = 8, 3, f"{S}-one-by-one"
     for session in (S, twin):
         await save_all(aalis_memory, session, [msg(f"m{i}", 1000 + i) for i in range(MESSAGES)])
@@ -78,14 +79,12 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memo
     returns = await asyncio.gather(*(aalis_memory.archive_span(S, count) for _ in range(calls)))
     left = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
     archived = MESSAGES - len(left)
-    expect(
-        "CONC-02",
+    counts.that(
         sum(returns) == archived,
         f"{calls} concurrent archive_span(s, {count}): the returns {list(returns)} add up to "
         f"{sum(returns)}, but {archived} messages were archived",
     )
-    expect_equal(
-        "CONC-03",
+    spans.equal(
         f"the active history after {calls} concurrent archive_span(s, {count}) calls "
         "(expected: as after the same calls one by one)",
         left,
@@ -94,7 +93,7 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(aalis_memo
 
 
 @pytest.mark.aalis_spec("CONC-04")
-async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService) -> None:
+async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService, aalis_check: Check) -> None:
     async def writer(task: int) -> None:
         for batch in range(5):
             await aalis_memory.commit_metadata(
@@ -103,7 +102,7 @@ async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService) -> N
 
     errors = await asyncio.gather(*(writer(t) for t in range(TASKS)), return_exceptions=True)
     failures = [f"task {t}: {type(e).__name__}: {e}" for t, e in enumerate(errors) if e]
-    expect_no_failures("CONC-04", "writer tasks failed", failures, TASKS)
+    aalis_check.no_failures("writer tasks failed", failures, TASKS)
     keys = {e.key for e in await aalis_memory.list_metadata(NS)}
     missing = sorted(
         f"t{t}-b{b}-k{k}"
@@ -112,11 +111,13 @@ async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService) -> N
         for k in range(3)
         if f"t{t}-b{b}-k{k}" not in keys
     )
-    expect_no_failures("CONC-04", "keys written by concurrent commits are missing", missing, TASKS * 15)
+    aalis_check.no_failures("keys written by concurrent commits are missing", missing, TASKS * 15)
 
 
 @pytest.mark.aalis_spec("CONC-04")
-async def test_concurrent_puts_of_one_new_key_all_succeed(aalis_memory: MemoryService) -> None:
+async def test_concurrent_puts_of_one_new_key_all_succeed(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     failures: list[str] = []
     rounds = 6
     for round_ in range(rounds):
@@ -137,7 +138,7 @@ async def test_concurrent_puts_of_one_new_key_all_succeed(aalis_memory: MemorySe
         got = await aalis_memory.get_metadata(NS, key)
         if got not in [{"task": t} for t in range(2 * TASKS)]:
             failures.append(f"{key}: expected one of the written values, got {got!r}")
-    expect_no_failures("CONC-04", "concurrent puts of one new key failed", failures, rounds * 2 * TASKS)
+    aalis_check.no_failures("concurrent puts of one new key failed", failures, rounds * 2 * TASKS)
 
 
 #: Rounds of each phase of the CONC-05 test: every round overlaps the tasks' writes once.
@@ -174,7 +175,9 @@ CLOCK_WAIT_CAP: Final = 1.0
 
 
 @pytest.mark.aalis_spec("CONC-05")
-async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_memory: MemoryService) -> None:
+async def test_updated_at_never_goes_backwards_under_concurrent_commits(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     """Each writer reads the key right after each of its writes (save_metadata, commit_metadata,
     or the two mixed: one phase each, on a key of its own). Two reads in flight at once may be
     answered in either order (a connection pool), so only a read that began after another had
@@ -241,11 +244,10 @@ async def test_updated_at_never_goes_backwards_under_concurrent_commits(aalis_me
             if backwards
             else ""
         )
-        raise fail(
-            "CONC-05",
+        raise aalis_check.fail(
             f"the store raised, so part of the check did not run: {'; '.join(unchecked)}\n{found}".rstrip(),
         )
-    expect_no_failures("CONC-05", "reads saw updated_at go backwards", backwards, total)
+    aalis_check.no_failures("reads saw updated_at go backwards", backwards, total)
 
 
 def _raise_unexpected(errors: list[tuple[str, BaseException]]) -> None:
@@ -267,7 +269,7 @@ def _backwards(reads: list[Read]) -> list[str]:
 
 
 @pytest.mark.aalis_spec("CONC-06")
-async def test_concurrent_saves_lose_nothing(aalis_memory: MemoryService) -> None:
+async def test_concurrent_saves_lose_nothing(aalis_memory: MemoryService, aalis_check: Check) -> None:
     per_task = 15
 
     async def writer(task: int) -> None:
@@ -276,8 +278,7 @@ async def test_concurrent_saves_lose_nothing(aalis_memory: MemoryService) -> Non
 
     await asyncio.gather(*(writer(t) for t in range(TASKS)))
     got = sorted(str(m.content) for m in await aalis_memory.get_history(S, LIMIT))
-    expect_equal(
-        "CONC-06",
+    aalis_check.equal(
         f"contents after {TASKS} tasks saved {per_task} messages each",
         got,
         sorted(f"t{t}-{i}" for t in range(TASKS) for i in range(per_task)),

@@ -32,7 +32,7 @@ from typing import Any, Final
 import attrs
 import pytest
 
-from aalis_memory.conformance.checks import fail
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.probes.crash_child import (
@@ -457,7 +457,7 @@ def _durable(registration: DriverRegistration) -> None:
         skip(Verdict.UNVERIFIED, "this platform has no SIGKILL")
 
 
-def _report(request: pytest.FixtureRequest, campaign: Campaign, rule_id: str) -> None:
+def _report(request: pytest.FixtureRequest, campaign: Campaign, check: Check) -> None:
     if campaign.unjudged:
         skip(Verdict.UNVERIFIED, campaign.unjudged)
     attach(
@@ -465,11 +465,10 @@ def _report(request: pytest.FixtureRequest, campaign: Campaign, rule_id: str) ->
         "aalis_crash",
         {"kills": campaign.kills, "acknowledged_ops": campaign.acked_ops},
     )
-    found = [text for rule, text in campaign.findings if rule == rule_id]
+    found = [text for rule, text in campaign.findings if rule == check.rule_id]
     if found:
         lines = "\n  ".join(found[:10])
-        raise fail(
-            rule_id,
+        raise check.fail(
             f"{len(found)} findings over {campaign.kills} SIGKILLs "
             f"({campaign.acked_ops} acknowledged writes):\n  {lines}",
             cases=found[:10],
@@ -483,6 +482,7 @@ def test_acknowledged_writes_survive_sigkill(
     aalis_memory_ctx: DriverContext,
     aalis_memory_loop: asyncio.Runner,
     aalis_memory_run_state: RunState,
+    aalis_check: Check,
 ) -> None:
     _durable(aalis_memory_registration)
     campaign = _campaign(
@@ -492,7 +492,7 @@ def test_acknowledged_writes_survive_sigkill(
         _kills(request),
         aalis_memory_run_state,
     )
-    _report(request, campaign, "CRASH-01")
+    _report(request, campaign, aalis_check)
 
 
 @pytest.mark.aalis_spec("CRASH-02")
@@ -502,6 +502,7 @@ def test_atomic_calls_are_all_or_nothing_after_sigkill(
     aalis_memory_ctx: DriverContext,
     aalis_memory_loop: asyncio.Runner,
     aalis_memory_run_state: RunState,
+    aalis_check: Check,
 ) -> None:
     caps = aalis_memory_registration.capabilities
     if caps.metadata_atomicity != "atomic" and caps.archive_atomicity != "atomic":
@@ -515,4 +516,4 @@ def test_atomic_calls_are_all_or_nothing_after_sigkill(
         _kills(request),
         aalis_memory_run_state,
     )
-    _report(request, campaign, "CRASH-02")
+    _report(request, campaign, aalis_check)

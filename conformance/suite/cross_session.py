@@ -11,7 +11,8 @@ from typing import Any
 import attrs
 import pytest
 
-from aalis_memory.conformance.checks import describe, every_case, expect, expect_equal
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import msg, save_all
@@ -40,20 +41,19 @@ async def _read(aalis_memory: FullMemoryService, **query: Any) -> list[tuple[str
 
 
 @pytest.mark.aalis_spec("LIM-01")
-async def test_cross_session_limit_zero_is_empty(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_limit_zero_is_empty(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await _three_sessions(aalis_memory)
-    expect_equal("LIM-01", "cross-session read with limit=0", await _read(aalis_memory, limit=0), [])
+    aalis_check.equal("cross-session read with limit=0", await _read(aalis_memory, limit=0), [])
 
 
 @pytest.mark.aalis_spec("LIM-04")
 async def test_cross_session_inf_is_capped(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     cap = aalis_memory_ctx.cross_session_max_limit
     await _three_sessions(aalis_memory)
     got = await _read(aalis_memory, limit=math.inf)
-    expect(
-        "LIM-04",
+    aalis_check.that(
         len(got) == min(cap, 9),
         f"cross-session read with limit=inf over 9 messages, cross_session_max_limit={cap} "
         f"(the cap in DriverContext): expected {min(cap, 9)} records, got {len(got)}",
@@ -63,7 +63,11 @@ async def test_cross_session_inf_is_capped(
 @pytest.mark.aalis_spec("CROSS-01")
 @pytest.mark.parametrize(("over", "available"), [(2, 9), (1, 9), (2, 3)])
 async def test_cross_session_limit_above_cap_is_narrowed(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, over: int, available: int
+    aalis_memory: FullMemoryService,
+    aalis_memory_ctx: DriverContext,
+    over: int,
+    available: int,
+    aalis_check: Check,
 ) -> None:
     """Narrowed, not refused: exactly ``min(cap, matching)`` records come back."""
     cap = aalis_memory_ctx.cross_session_max_limit
@@ -72,8 +76,7 @@ async def test_cross_session_limit_above_cap_is_narrowed(
     else:
         await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant"), msg("a7", 700)])
     got = await _read(aalis_memory, limit=cap + over)
-    expect(
-        "CROSS-01",
+    aalis_check.that(
         len(got) == min(cap, available),
         f"cross-session read with limit={cap + over} over {available} matching messages, "
         f"cross_session_max_limit={cap} (the cap in DriverContext): expected exactly "
@@ -82,25 +85,21 @@ async def test_cross_session_limit_above_cap_is_narrowed(
 
 
 @pytest.mark.aalis_spec("CROSS-02")
-async def test_cross_session_newest_ascending(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_newest_ascending(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await _three_sessions(aalis_memory)
-    expect_equal(
-        "CROSS-02",
+    aalis_check.equal(
         "cross-session read with limit=4",
         await _read(aalis_memory, limit=4),
         [(C, "c6"), (A, "a7"), (B, "b8"), (C, "c9")],
     )
-    expect_equal(
-        "CROSS-02", "cross-session read with limit=1", await _read(aalis_memory, limit=1), [(C, "c9")]
-    )
+    aalis_check.equal("cross-session read with limit=1", await _read(aalis_memory, limit=1), [(C, "c9")])
 
 
 @pytest.mark.aalis_spec("CROSS-02")
-async def test_cross_session_skips_archived(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_skips_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await _three_sessions(aalis_memory)
     await aalis_memory.archive_span(C, 3, [1])
-    expect_equal(
-        "CROSS-02",
+    aalis_check.equal(
         "cross-session read with limit=3 after archiving c3, c9",
         await _read(aalis_memory, limit=3),
         [(C, "c6"), (A, "a7"), (B, "b8")],
@@ -108,12 +107,13 @@ async def test_cross_session_skips_archived(aalis_memory: FullMemoryService) -> 
 
 
 @pytest.mark.aalis_spec("CROSS-02")
-async def test_cross_session_orders_by_timestamp_not_writes(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_orders_by_timestamp_not_writes(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, B, [msg("b3", 300)])
     await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400)])
     await save_all(aalis_memory, C, [msg("c2", 200)])
-    expect_equal(
-        "CROSS-02",
+    aalis_check.equal(
         "cross-session read with limit=3",
         await _read(aalis_memory, limit=3),
         [(C, "c2"), (B, "b3"), (A, "a4")],
@@ -121,18 +121,18 @@ async def test_cross_session_orders_by_timestamp_not_writes(aalis_memory: FullMe
 
 
 @pytest.mark.aalis_spec("CROSS-02")
-async def test_cross_session_same_millisecond_newest_write_wins(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_same_millisecond_newest_write_wins(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, A, [msg("a1", 500)])
     await save_all(aalis_memory, B, [msg("b2", 500)])
     await save_all(aalis_memory, A, [msg("a3", 500)])
-    expect_equal(
-        "CROSS-02",
+    aalis_check.equal(
         "cross-session read with limit=1 over a1, b2, a3 all at ms 500",
         await _read(aalis_memory, limit=1),
         [(A, "a3")],
     )
-    expect_equal(
-        "CROSS-02",
+    aalis_check.equal(
         "cross-session read with limit=2 over a1, b2, a3 all at ms 500",
         await _read(aalis_memory, limit=2),
         [(B, "b2"), (A, "a3")],
@@ -140,7 +140,7 @@ async def test_cross_session_same_millisecond_newest_write_wins(aalis_memory: Fu
 
 
 @pytest.mark.aalis_spec("CROSS-03")
-async def test_cross_session_roles(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_roles(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     stored = [
         msg("u", 100),
         msg("s", 200, role="system"),
@@ -151,20 +151,17 @@ async def test_cross_session_roles(aalis_memory: FullMemoryService) -> None:
     await save_all(aalis_memory, A, stored)
     # A limit that takes every message stored: which roles pass is the filter's alone, never
     # which newest messages a limit picks (CROSS-02's).
-    expect_equal(
-        "CROSS-03",
+    aalis_check.equal(
         "cross-session read without roles",
         await _read(aalis_memory, limit=5),
         [(A, m.content) for m in stored if m.role in DEFAULT_CROSS_SESSION_ROLES],
     )
-    expect_equal(
-        "CROSS-03",
+    aalis_check.equal(
         "cross-session read with roles=['system', 'notice']",
         await _read(aalis_memory, limit=5, roles=["system", "notice"]),
         [(A, "s"), (A, "n")],
     )
-    expect_equal(
-        "CROSS-03",
+    aalis_check.equal(
         "cross-session read with roles=['tool']",
         await _read(aalis_memory, limit=5, roles=["tool"]),
         [(A, "t")],
@@ -172,7 +169,7 @@ async def test_cross_session_roles(aalis_memory: FullMemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-04")
-async def test_cross_session_kinds(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_kinds(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(
         aalis_memory,
         A,
@@ -184,20 +181,17 @@ async def test_cross_session_kinds(aalis_memory: FullMemoryService) -> None:
             msg("plain2", 500),
         ],
     )
-    expect_equal(
-        "CROSS-04",
+    aalis_check.equal(
         "cross-session read with kinds=['poke', 'outbound-image']",
         await _read(aalis_memory, limit=5, kinds=["poke", "outbound-image"]),
         [(A, "poke"), (A, "img")],
     )
-    expect_equal(
-        "CROSS-04",
+    aalis_check.equal(
         "cross-session read with exclude_kinds=['poke']",
         await _read(aalis_memory, limit=5, exclude_kinds=["poke"]),
         [(A, "plain"), (A, "recall"), (A, "img"), (A, "plain2")],
     )
-    expect_equal(
-        "CROSS-04",
+    aalis_check.equal(
         "cross-session read with kinds=['poke', 'group_recall'], exclude_kinds=['poke']",
         await _read(aalis_memory, limit=5, kinds=["poke", "group_recall"], exclude_kinds=["poke"]),
         [(A, "recall")],
@@ -205,16 +199,16 @@ async def test_cross_session_kinds(aalis_memory: FullMemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-05")
-async def test_cross_session_since_ts_is_inclusive(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_since_ts_is_inclusive(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await _three_sessions(aalis_memory)
-    expect_equal(
-        "CROSS-05",
+    aalis_check.equal(
         "cross-session read with since_ts=700",
         await _read(aalis_memory, limit=5, since_ts=700),
         [(A, "a7"), (B, "b8"), (C, "c9")],
     )
-    expect_equal(
-        "CROSS-05",
+    aalis_check.equal(
         "cross-session read with since_ts=901",
         await _read(aalis_memory, limit=5, since_ts=901),
         [],
@@ -222,7 +216,7 @@ async def test_cross_session_since_ts_is_inclusive(aalis_memory: FullMemoryServi
 
 
 @pytest.mark.aalis_spec("CROSS-05")
-async def test_cross_session_platform(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_platform(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(
         aalis_memory,
         A,
@@ -234,8 +228,7 @@ async def test_cross_session_platform(aalis_memory: FullMemoryService) -> None:
             msg("other", 500, metadata={"channel": "qq"}),
         ],
     )
-    expect_equal(
-        "CROSS-05",
+    aalis_check.equal(
         "cross-session read with platform='qq'",
         await _read(aalis_memory, limit=5, platform="qq"),
         [(A, "q1"), (A, "q2")],
@@ -243,20 +236,18 @@ async def test_cross_session_platform(aalis_memory: FullMemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("CROSS-05")
-async def test_cross_session_excluded_sessions(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_excluded_sessions(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """Five messages and a limit of five: which sessions are dropped is the filter's alone, never
     which newest messages a limit picks (CROSS-02's; crowded reads are judged below)."""
     await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant")])
     await save_all(aalis_memory, B, [msg("b2", 200), msg("b5", 500)])
     await save_all(aalis_memory, C, [msg("c3", 300, role="assistant")])
-    expect_equal(
-        "CROSS-05",
+    aalis_check.equal(
         "cross-session read with exclude_session_ids=[x-c, x-a]",
         await _read(aalis_memory, limit=5, exclude_session_ids=[C, A]),
         [(B, "b2"), (B, "b5")],
     )
-    expect_equal(
-        "CROSS-05",
+    aalis_check.equal(
         "cross-session read with exclude_session_ids=[x-c]",
         await _read(aalis_memory, limit=5, exclude_session_ids=[C]),
         [(A, "a1"), (B, "b2"), (A, "a4"), (B, "b5")],
@@ -412,61 +403,61 @@ def _judge(
     return True, ""
 
 
-async def _combined(aalis_memory: FullMemoryService, cap: int, rule_id: str) -> None:
+async def _combined(aalis_memory: FullMemoryService, cap: int, check: Check) -> None:
     saved = await _mixed(aalis_memory)
-    with every_case(rule_id, "cross-session reads with combined filters went wrong") as cases:
+    with check.every_case("cross-session reads with combined filters went wrong") as cases:
         for query in _combined_queries(cap):
             found = await aalis_memory.get_recent_messages_across_sessions(query)
-            verdict = _judge(rule_id, query, saved, list(found), cap)
+            verdict = _judge(check.rule_id, query, saved, list(found), cap)
             if verdict is not None:
                 with cases.case():
-                    expect(rule_id, *verdict)
+                    check.that(*verdict)
 
 
 @pytest.mark.aalis_spec("CROSS-01")
 async def test_cross_session_combined_filters_above_the_cap(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     """A finite limit above the cap: exactly min(cap, matching) of the filtered records."""
-    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-01")
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
 @pytest.mark.aalis_spec("LIM-04")
 async def test_cross_session_combined_filters_inf(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     """math.inf: exactly min(cap, matching) of the filtered records."""
-    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "LIM-04")
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
 @pytest.mark.aalis_spec("CROSS-02")
 async def test_cross_session_combined_filters_newest(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     """The newest matching records, ascending; within the cap, exactly limit of them."""
-    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-02")
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
 @pytest.mark.aalis_spec("CROSS-03")
 async def test_cross_session_combined_filters_roles(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
-    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-03")
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
 @pytest.mark.aalis_spec("CROSS-04")
 async def test_cross_session_combined_filters_kinds(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
-    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-04")
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
 @pytest.mark.aalis_spec("CROSS-05")
 async def test_cross_session_combined_filters_window(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     """since_ts, platform and exclude_session_ids hold together and with the other filters."""
-    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-05")
+    await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
 # -- crowded filters ----------------------------------------------------------------------------
@@ -514,42 +505,40 @@ async def _crowded(aalis_memory: MemoryService) -> list[Saved]:
     return saved
 
 
-async def _crowded_reads(aalis_memory: FullMemoryService, cap: int, rule_id: str) -> None:
+async def _crowded_reads(aalis_memory: FullMemoryService, cap: int, check: Check) -> None:
     saved = await _crowded(aalis_memory)
-    with every_case(
-        rule_id, "cross-session reads crowded by newer filtered-out messages went wrong"
-    ) as cases:
+    with check.every_case("cross-session reads crowded by newer filtered-out messages went wrong") as cases:
         for filters in CROWDED:
             for limit in (2, cap, cap + 2, math.inf):
                 query = Query(limit=limit, **filters)
                 found = await aalis_memory.get_recent_messages_across_sessions(query)
-                verdict = _judge(rule_id, query, saved, list(found), cap)
+                verdict = _judge(check.rule_id, query, saved, list(found), cap)
                 if verdict is not None:
                     with cases.case():
-                        expect(rule_id, *verdict)
+                        check.that(*verdict)
 
 
 @pytest.mark.aalis_spec("CROSS-02")
 async def test_cross_session_crowded_filters_newest(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     """Within the cap: the newest limit matching records, however many newer ones are
     filtered out."""
-    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-02")
+    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
 @pytest.mark.aalis_spec("CROSS-01")
 async def test_cross_session_crowded_filters_above_the_cap(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     """Above the cap: exactly min(cap, matching) records, however many newer ones are
     filtered out."""
-    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "CROSS-01")
+    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
 @pytest.mark.aalis_spec("LIM-04")
 async def test_cross_session_crowded_filters_inf(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     """math.inf: exactly min(cap, matching) records, however many newer ones are filtered out."""
-    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, "LIM-04")
+    await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from aalis_memory.conformance.checks import expect, expect_equal, expect_raises
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import save_all, timeline
 from aalis_memory.conformance.suite._metadata_reads import entry, now_ms_ceil, wait_past
@@ -22,33 +22,37 @@ S = "s-edges"
 
 
 @pytest.mark.aalis_spec("LIM-06")
-async def test_bool_limit_raises(aalis_memory: MemoryService) -> None:
+async def test_bool_limit_raises(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
-    with expect_raises("LIM-06", "get_history(s, True)", ValueError):
+    with aalis_check.raises("get_history(s, True)", ValueError):
         await aalis_memory.get_history(S, True)
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-06")
-async def test_bool_full_history_limit_raises(aalis_memory: FullMemoryService) -> None:
+async def test_bool_full_history_limit_raises(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
-    with expect_raises("LIM-06", "get_full_history(s, True)", ValueError):
+    with aalis_check.raises("get_full_history(s, True)", ValueError):
         await aalis_memory.get_full_history(S, True)
 
 
 @pytest.mark.aalis_spec("ARCH-11")
-async def test_archive_count_inf_or_bool_raises_and_archives_nothing(aalis_memory: MemoryService) -> None:
+async def test_archive_count_inf_or_bool_raises_and_archives_nothing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c"))
     spans: list[tuple[object, tuple[object, ...]]] = [(math.inf, ()), (True, ()), (2, (True,))]
     for count, keep in spans:
         call = f"archive_span(s, {count!r}, keep={list(keep)!r})"
-        with expect_raises("ARCH-11", call, ValueError):
+        with aalis_check.raises(call, ValueError):
             await aalis_memory.archive_span(S, count, keep)  # type: ignore[arg-type]  # bad on purpose
-        expect_equal("ARCH-11", f"get_history after {call}", await active(aalis_memory, S), ["a", "b", "c"])
+        aalis_check.equal(f"get_history after {call}", await active(aalis_memory, S), ["a", "b", "c"])
 
 
 @pytest.mark.aalis_spec("META-05")
-async def test_updated_at_follows_the_clock_not_a_counter(aalis_memory: MemoryService) -> None:
+async def test_updated_at_follows_the_clock_not_a_counter(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     """An overwrite begun a few ms after the first save returned: updated_at grows by at least
     that time (a counter grows by 1). A difference of two stamps, so a server's own clock,
     however far off the kit's, is judged by its rate alone."""
@@ -60,8 +64,7 @@ async def test_updated_at_follows_the_clock_not_a_counter(aalis_memory: MemorySe
     await aalis_memory.save_metadata("ns-edges", "k", {"v": 1})
     second = await entry(aalis_memory, "ns-edges", "k")
     grew = None if second is None else second.updated_at - first.updated_at
-    expect(
-        "META-05",
+    aalis_check.that(
         grew is not None and grew >= began - returned,
         f"updated_at of an overwrite begun {began - returned} ms after the first save "
         f"returned: expected it to grow by at least {began - returned} ms (the write time, not "

@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect, expect_equal
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.steps import Blocked, confirmed
 from aalis_memory.conformance.suite._builders import conversation, marker, msg, save_all, timeline
@@ -23,41 +24,43 @@ PLAIN = "s-talk"
 
 
 @pytest.mark.aalis_spec("LIM-01")
-async def test_history_limit_zero_is_empty(aalis_memory: MemoryService) -> None:
+async def test_history_limit_zero_is_empty(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
-    expect_equal("LIM-01", "get_history(s, 0)", contents(await aalis_memory.get_history(S, 0)), [])
+    aalis_check.equal("get_history(s, 0)", contents(await aalis_memory.get_history(S, 0)), [])
 
 
 @pytest.mark.aalis_spec("LIM-01")
-async def test_history_limit_zero_is_empty_with_markers_only(aalis_memory: MemoryService) -> None:
+async def test_history_limit_zero_is_empty_with_markers_only(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("|d1", "#t1"))
-    expect_equal(
-        "LIM-01", "get_history(s, 0) over [d1, t1]", contents(await aalis_memory.get_history(S, 0)), []
-    )
+    aalis_check.equal("get_history(s, 0) over [d1, t1]", contents(await aalis_memory.get_history(S, 0)), [])
 
 
 @pytest.mark.aalis_spec("LIM-02")
-async def test_history_limit_inf_is_everything(aalis_memory: MemoryService) -> None:
+async def test_history_limit_inf_is_everything(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, conversation("m", 60))
     got = contents(await aalis_memory.get_history(S, math.inf))
-    expect_equal("LIM-02", "get_history(s, inf) over m0..m59", got, [f"m{i}" for i in range(60)])
+    aalis_check.equal("get_history(s, inf) over m0..m59", got, [f"m{i}" for i in range(60)])
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-01")
-async def test_full_history_limit_zero_is_empty(aalis_memory: FullMemoryService) -> None:
+async def test_full_history_limit_zero_is_empty(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
     await aalis_memory.archive_span(S, 1)
     got = contents(await aalis_memory.get_full_history(S, 0))
-    expect_equal("LIM-01", "get_full_history(s, 0)", got, [])
+    aalis_check.equal("get_full_history(s, 0)", got, [])
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-02")
-async def test_full_history_limit_inf_is_everything(aalis_memory: FullMemoryService) -> None:
+async def test_full_history_limit_inf_is_everything(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, conversation("m", 210))
     got = contents(await aalis_memory.get_full_history(S, math.inf))
-    expect_equal("LIM-02", "get_full_history(s, inf) over m0..m209", got, [f"m{i}" for i in range(210)])
+    aalis_check.equal("get_full_history(s, inf) over m0..m209", got, [f"m{i}" for i in range(210)])
 
 
 # -- get_history ----------------------------------------------------------------------------
@@ -72,14 +75,14 @@ async def _witness_count(memory: FullMemoryService) -> int | None:
 
 
 @pytest.mark.aalis_spec("HIST-01")
-async def test_history_leaves_out_archived(aalis_memory: FullMemoryService) -> None:
-    """HIST-01 asks only that archived messages stay out: which active ones come back, and in
+async def test_history_leaves_out_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
+    """The rule asks only that archived messages stay out: which active ones come back, and in
     what order, is HIST-02..05's (a driver dropping the leading divider d1 breaks HIST-05).
 
     The check stands on archive_span having archived [a, b, c] (ARCH-01), which a driver can only
     show through get_history itself. count_history, where there is one, is a third read: when it
     says one conversation message is active, the archive is confirmed and a history that lets
-    archived messages in fails HIST-01 alone; when it agrees with the history read on another
+    archived messages in fails this rule alone; when it agrees with the history read on another
     number, both reads see the same wrong archive, and the test is blocked by ARCH-01."""
     await save_all(aalis_memory, S, timeline("a", "b", "c", "|d1", "d"))
     await aalis_memory.archive_span(S, 3)
@@ -102,38 +105,38 @@ async def test_history_leaves_out_archived(aalis_memory: FullMemoryService) -> N
                 f"left {got} active, as count_history ({witness}) agrees: it archived "
                 "other messages than [a, b, c]",
             )
-        expect_equal(
-            "HIST-01",
+        aalis_check.equal(
             f"archived messages in get_history(s, {limit}) after archiving "
             f"[a, b, c] of [a, b, c, d1, d] (it returned {got})",
             leaked,
             [],
         )
-    expect(
-        "HIST-01",
+    aalis_check.that(
         "d" in contents(await aalis_memory.get_history(S, 10)),
         "get_history(s, 10) after archiving [a, b, c] of [a, b, c, d1, d] left out the active message d",
     )
 
 
-def expect_ascending(call: str, got: list[str | None], order: list[str]) -> None:
+def expect_ascending(check: Check, call: str, got: list[str | None], order: list[str]) -> None:
     """HIST-02 judges the order of a limited read, not which records it holds (the window rules'):
     whatever came back must come in the order of ``order``, the whole history ascending."""
     ranks = [order.index(c) for c in got if c in order]
-    expect("HIST-02", ranks == sorted(ranks), f"{call}: expected its records in the order {order}, got {got}")
+    check.that(ranks == sorted(ranks), f"{call}: expected its records in the order {order}, got {got}")
 
 
 @pytest.mark.aalis_spec("HIST-02")
-async def test_history_is_ascending(aalis_memory: MemoryService) -> None:
+async def test_history_is_ascending(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
-    expect_equal("HIST-02", "get_history(s, ALL)", await active(aalis_memory, S), ["a", "b", "c", "d"])
+    aalis_check.equal("get_history(s, ALL)", await active(aalis_memory, S), ["a", "b", "c", "d"])
     expect_ascending(
-        "get_history(s, 2)", contents(await aalis_memory.get_history(S, 2)), ["a", "b", "c", "d"]
+        aalis_check, "get_history(s, 2)", contents(await aalis_memory.get_history(S, 2)), ["a", "b", "c", "d"]
     )
 
 
 @pytest.mark.aalis_spec("HIST-02")
-async def test_history_same_millisecond_keeps_write_order(aalis_memory: MemoryService) -> None:
+async def test_history_same_millisecond_keeps_write_order(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     # An assistant tool call and its tool reply often share one millisecond.
     await save_all(
         aalis_memory,
@@ -146,13 +149,13 @@ async def test_history_same_millisecond_keeps_write_order(aalis_memory: MemorySe
             msg("last", 900),
         ],
     )
-    expect_equal(
-        "HIST-02",
+    aalis_check.equal(
         "get_history(s, ALL) with three messages at 700 ms",
         await active(aalis_memory, S),
         ["q", "call", "reply", "more", "last"],
     )
     expect_ascending(
+        aalis_check,
         "get_history(s, 3) with three messages at 700 ms",
         contents(await aalis_memory.get_history(S, 3)),
         ["q", "call", "reply", "more", "last"],
@@ -161,22 +164,26 @@ async def test_history_same_millisecond_keeps_write_order(aalis_memory: MemorySe
 
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("HIST-02")
-async def test_history_puts_late_arrivals_in_timestamp_order(aalis_memory: MemoryService) -> None:
+async def test_history_puts_late_arrivals_in_timestamp_order(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 300)])
-    expect_equal(
-        "HIST-02",
+    aalis_check.equal(
         "get_history(s, ALL) written a@100, c@300, b@200, d@300",
         await active(aalis_memory, S),
         ["a", "b", "c", "d"],
     )
     expect_ascending(
+        aalis_check,
         "get_history(s, 3) written a@100, c@300, b@200, d@300",
         contents(await aalis_memory.get_history(S, 3)),
         ["a", "b", "c", "d"],
     )
 
 
-async def expect_no_slot_used(memory: MemoryService, saved: list[Message], shown: str, *limits: int) -> None:
+async def expect_no_slot_used(
+    check: Check, memory: MemoryService, saved: list[Message], shown: str, *limits: int
+) -> None:
     """HIST-03 judges whether control records use up slots, not the window: a limited read over
     ``saved`` must hold the conversation messages the same limit reads from the same conversation
     saved without its control records. A window cut one message early (HIST-04's, HIST-05's)
@@ -188,8 +195,7 @@ async def expect_no_slot_used(memory: MemoryService, saved: list[Message], shown
     for limit in limits:
         plain = contents(await memory.get_history(PLAIN, limit))
         got = contents(await memory.get_history(S, limit))
-        expect_equal(
-            "HIST-03",
+        check.equal(
             f"conversation messages of get_history(s, {limit}) over {shown} (it returned {got}), "
             f"beside get_history(s, {limit}) of its conversation alone",
             [c for c in got if c in names],
@@ -198,22 +204,28 @@ async def expect_no_slot_used(memory: MemoryService, saved: list[Message], shown
 
 
 @pytest.mark.aalis_spec("HIST-03")
-async def test_history_limit_counts_only_conversation(aalis_memory: MemoryService) -> None:
-    await expect_no_slot_used(aalis_memory, timeline("a", "b", "|d1", "c", "#t1"), "[a, b, d1, c, t1]", 2)
+async def test_history_limit_counts_only_conversation(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
+    await expect_no_slot_used(
+        aalis_check, aalis_memory, timeline("a", "b", "|d1", "c", "#t1"), "[a, b, d1, c, t1]", 2
+    )
 
 
 @pytest.mark.aalis_spec("HIST-03")
-async def test_history_trailing_markers_use_no_slot(aalis_memory: MemoryService) -> None:
+async def test_history_trailing_markers_use_no_slot(aalis_memory: MemoryService, aalis_check: Check) -> None:
     saved = timeline("a", "b", "c", "|d1", "#t1", "|d2")
-    await expect_no_slot_used(aalis_memory, saved, "[a, b, c, d1, t1, d2]", 2)
+    await expect_no_slot_used(aalis_check, aalis_memory, saved, "[a, b, c, d1, t1, d2]", 2)
 
 
 @pytest.mark.aalis_spec("HIST-03")
-async def test_history_limit_counts_system_role_conversation(aalis_memory: MemoryService) -> None:
+async def test_history_limit_counts_system_role_conversation(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     """A control record is told by its kind, never by its role: a system-role message without a
     control kind is conversation and uses a slot (markers are system messages too)."""
     saved = [msg("a", 1000), msg("rules", 1010, role="system"), marker("d1", 1020), msg("b", 1030)]
-    await expect_no_slot_used(aalis_memory, saved, "[a, rules (system, no kind), d1, b]", 2)
+    await expect_no_slot_used(aalis_check, aalis_memory, saved, "[a, rules (system, no kind), d1, b]", 2)
 
 
 #: Markers of every role among conversation of every role (``name:role``, see ``timeline``):
@@ -222,20 +234,23 @@ EVERY_ROLE = ("a", "rules:system", "b:assistant", "|d1:user", "#t1:tool", "c", "
 
 
 @pytest.mark.aalis_spec("HIST-03")
-async def test_history_limit_ignores_the_role_of_a_record(aalis_memory: MemoryService) -> None:
+async def test_history_limit_ignores_the_role_of_a_record(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     """User-, assistant- and tool-role markers use no slot; a system-role message without a
     kind uses one."""
     shown = "[a, rules:system, b:assistant, d1:user, t1:tool, c, d2:assistant]"
-    await expect_no_slot_used(aalis_memory, timeline(*EVERY_ROLE), shown, 2, 3)
+    await expect_no_slot_used(aalis_check, aalis_memory, timeline(*EVERY_ROLE), shown, 2, 3)
 
 
 @pytest.mark.aalis_spec("HIST-04")
-async def test_history_window_starts_after_a_system_role_message(aalis_memory: MemoryService) -> None:
+async def test_history_window_starts_after_a_system_role_message(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(
         aalis_memory, S, [msg("a", 1000), msg("b", 1010), msg("note", 1020, role="system"), msg("c", 1030)]
     )
-    expect_equal(
-        "HIST-04",
+    aalis_check.equal(
         "get_history(s, 2) over [a, b, note (system, no kind), c]",
         contents(await aalis_memory.get_history(S, 2)),
         ["note", "c"],
@@ -243,16 +258,16 @@ async def test_history_window_starts_after_a_system_role_message(aalis_memory: M
 
 
 @pytest.mark.aalis_spec("HIST-04")
-async def test_history_window_keeps_markers_in_between(aalis_memory: MemoryService) -> None:
+async def test_history_window_keeps_markers_in_between(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "#t1", "|d2", "c"))
-    expect_equal(
-        "HIST-04",
+    aalis_check.equal(
         "get_history(s, 1) over [a, d1, b, t1, d2, c]",
         contents(await aalis_memory.get_history(S, 1)),
         ["t1", "d2", "c"],
     )
-    expect_equal(
-        "HIST-04",
+    aalis_check.equal(
         "get_history(s, 2) over [a, d1, b, t1, d2, c]",
         contents(await aalis_memory.get_history(S, 2)),
         ["d1", "b", "t1", "d2", "c"],
@@ -260,7 +275,9 @@ async def test_history_window_keeps_markers_in_between(aalis_memory: MemoryServi
 
 
 @pytest.mark.aalis_spec("HIST-04")
-async def test_history_window_ignores_the_role_of_a_record(aalis_memory: MemoryService) -> None:
+async def test_history_window_ignores_the_role_of_a_record(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     """The cut falls after the (limit+1)-th newest conversation message whatever the roles:
     markers of every role in between come back, a system-role message without a kind counts."""
     await save_all(
@@ -269,14 +286,12 @@ async def test_history_window_ignores_the_role_of_a_record(aalis_memory: MemoryS
         timeline("a", "b:assistant", "|d1:tool", "note:system", "#t1:user", "c", "|d2:assistant"),
     )
     shown = "[a, b:assistant, d1:tool, note:system, t1:user, c, d2:assistant]"
-    expect_equal(
-        "HIST-04",
+    aalis_check.equal(
         f"get_history(s, 1) over {shown}",
         contents(await aalis_memory.get_history(S, 1)),
         ["t1", "c", "d2"],
     )
-    expect_equal(
-        "HIST-04",
+    aalis_check.equal(
         f"get_history(s, 2) over {shown}",
         contents(await aalis_memory.get_history(S, 2)),
         ["d1", "note", "t1", "c", "d2"],
@@ -284,17 +299,17 @@ async def test_history_window_ignores_the_role_of_a_record(aalis_memory: MemoryS
 
 
 @pytest.mark.aalis_spec("HIST-05")
-async def test_history_within_limit_is_everything_active(aalis_memory: MemoryService) -> None:
+async def test_history_within_limit_is_everything_active(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "a", "|d1", "b"))
     expected = ["d0", "t0", "a", "d1", "b"]
-    expect_equal(
-        "HIST-05",
+    aalis_check.equal(
         "get_history(s, 2) over [d0, t0, a, d1, b]",
         contents(await aalis_memory.get_history(S, 2)),
         expected,
     )
-    expect_equal(
-        "HIST-05",
+    aalis_check.equal(
         "get_history(s, 3) over [d0, t0, a, d1, b]",
         contents(await aalis_memory.get_history(S, 3)),
         expected,
@@ -302,16 +317,14 @@ async def test_history_within_limit_is_everything_active(aalis_memory: MemorySer
 
 
 @pytest.mark.aalis_spec("HIST-05")
-async def test_history_of_markers_only(aalis_memory: MemoryService) -> None:
+async def test_history_of_markers_only(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1"))
-    expect_equal(
-        "HIST-05",
+    aalis_check.equal(
         "get_history(s, 1) over [d0, t0, d1]",
         contents(await aalis_memory.get_history(S, 1)),
         ["d0", "t0", "d1"],
     )
-    expect_equal(
-        "HIST-05",
+    aalis_check.equal(
         "get_history(s) over [d0, t0, d1]",
         contents(await aalis_memory.get_history(S)),
         ["d0", "t0", "d1"],
@@ -319,7 +332,9 @@ async def test_history_of_markers_only(aalis_memory: MemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("HIST-05")
-async def test_history_within_limit_keeps_markers_of_every_role(aalis_memory: MemoryService) -> None:
+async def test_history_within_limit_keeps_markers_of_every_role(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     """Leading markers of every role come back while the conversation (a system-role message
     without a kind among it) fits the limit."""
     names = ("|d0:user", "#t0:assistant", "|d1:tool", "#t2:system", "a", "rules:system", "b:assistant")
@@ -327,8 +342,7 @@ async def test_history_within_limit_keeps_markers_of_every_role(aalis_memory: Me
     expected = ["d0", "t0", "d1", "t2", "a", "rules", "b"]
     shown = "[d0:user, t0:assistant, d1:tool, t2:system, a, rules:system, b:assistant]"
     for limit in (3, 4):
-        expect_equal(
-            "HIST-05",
+        aalis_check.equal(
             f"get_history(s, {limit}) over {shown}",
             contents(await aalis_memory.get_history(S, limit)),
             expected,
@@ -336,10 +350,9 @@ async def test_history_within_limit_keeps_markers_of_every_role(aalis_memory: Me
 
 
 @pytest.mark.aalis_spec("HIST-05")
-async def test_history_of_markers_of_every_role_only(aalis_memory: MemoryService) -> None:
+async def test_history_of_markers_of_every_role_only(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("|d0:user", "#t0:assistant", "|d1:tool"))
-    expect_equal(
-        "HIST-05",
+    aalis_check.equal(
         "get_history(s, 1) over [d0:user, t0:assistant, d1:tool]",
         contents(await aalis_memory.get_history(S, 1)),
         ["d0", "t0", "d1"],
@@ -351,25 +364,26 @@ async def test_history_of_markers_of_every_role_only(aalis_memory: MemoryService
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
-async def test_count_history_counts_active_conversation(aalis_memory: FullMemoryService) -> None:
+async def test_count_history_counts_active_conversation(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "|d1", "#t1", "c", "|d2"))
-    expect_equal(
-        "COUNT-01", "count_history over [a, b, d1, t1, c, d2]", await aalis_memory.count_history(S), 3
-    )
+    aalis_check.equal("count_history over [a, b, d1, t1, c, d2]", await aalis_memory.count_history(S), 3)
     await aalis_memory.archive_span(S, 2)
-    expect_equal("COUNT-01", "count_history after archiving [a, b]", await aalis_memory.count_history(S), 1)
+    aalis_check.equal("count_history after archiving [a, b]", await aalis_memory.count_history(S), 1)
 
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
-async def test_count_history_counts_system_role_conversation(aalis_memory: FullMemoryService) -> None:
+async def test_count_history_counts_system_role_conversation(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(
         aalis_memory,
         S,
         [msg("a", 1000), msg("rules", 1010, role="system"), marker("d1", 1020), msg("b", 1030)],
     )
-    expect_equal(
-        "COUNT-01",
+    aalis_check.equal(
         "count_history over [a, rules (system, no kind), d1, b]",
         await aalis_memory.count_history(S),
         3,
@@ -378,21 +392,25 @@ async def test_count_history_counts_system_role_conversation(aalis_memory: FullM
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
-async def test_count_history_of_markers_only_is_zero(aalis_memory: FullMemoryService) -> None:
+async def test_count_history_of_markers_only_is_zero(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("|d0", "#t0"))
-    expect_equal("COUNT-01", "count_history over [d0, t0]", await aalis_memory.count_history(S), 0)
+    aalis_check.equal("count_history over [d0, t0]", await aalis_memory.count_history(S), 0)
 
 
 @requires.count_history
 @pytest.mark.aalis_spec("COUNT-01")
-async def test_count_history_ignores_the_role_of_a_record(aalis_memory: FullMemoryService) -> None:
+async def test_count_history_ignores_the_role_of_a_record(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(
         aalis_memory,
         S,
         timeline("|d0:user", "a", "#t0:assistant", "rules:system", "|d1:tool", "b:assistant", "#t1:system"),
     )
     shown = "[d0:user, a, t0:assistant, rules:system, d1:tool, b:assistant, t1:system]"
-    expect_equal("COUNT-01", f"count_history over {shown}", await aalis_memory.count_history(S), 3)
+    aalis_check.equal(f"count_history over {shown}", await aalis_memory.count_history(S), 3)
 
 
 # -- get_full_history -------------------------------------------------------------------------
@@ -400,17 +418,15 @@ async def test_count_history_ignores_the_role_of_a_record(aalis_memory: FullMemo
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-01")
-async def test_full_history_includes_archived(aalis_memory: FullMemoryService) -> None:
+async def test_full_history_includes_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a", "b", "c", "d", "e"))
     await aalis_memory.archive_span(S, 3)
-    expect_equal(
-        "FULL-01",
+    aalis_check.equal(
         "get_full_history(s, ALL) after archiving 3",
         await everything(aalis_memory, S),
         ["a", "b", "c", "d", "e"],
     )
-    expect_equal(
-        "FULL-01",
+    aalis_check.equal(
         "get_full_history(s, 4) after archiving 3",
         contents(await aalis_memory.get_full_history(S, 4)),
         ["b", "c", "d", "e"],
@@ -419,16 +435,14 @@ async def test_full_history_includes_archived(aalis_memory: FullMemoryService) -
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-02")
-async def test_full_history_limit_counts_markers(aalis_memory: FullMemoryService) -> None:
+async def test_full_history_limit_counts_markers(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a", "|d1", "b", "#t1", "c"))
-    expect_equal(
-        "FULL-02",
+    aalis_check.equal(
         "get_full_history(s, 3) over [a, d1, b, t1, c]",
         contents(await aalis_memory.get_full_history(S, 3)),
         ["b", "t1", "c"],
     )
-    expect_equal(
-        "FULL-02",
+    aalis_check.equal(
         "get_full_history(s, 2) over [a, d1, b, t1, c]",
         contents(await aalis_memory.get_full_history(S, 2)),
         ["t1", "c"],
@@ -437,10 +451,11 @@ async def test_full_history_limit_counts_markers(aalis_memory: FullMemoryService
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-02")
-async def test_full_history_same_millisecond_keeps_write_order(aalis_memory: FullMemoryService) -> None:
+async def test_full_history_same_millisecond_keeps_write_order(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 300)])
-    expect_equal(
-        "FULL-02",
+    aalis_check.equal(
         "get_full_history(s, ALL) with b and c at 200 ms",
         await everything(aalis_memory, S),
         ["a", "b", "c", "d"],
@@ -450,16 +465,16 @@ async def test_full_history_same_millisecond_keeps_write_order(aalis_memory: Ful
 @requires.timestamp_ordering
 @requires.get_full_history
 @pytest.mark.aalis_spec("FULL-02")
-async def test_full_history_puts_late_arrivals_in_timestamp_order(aalis_memory: FullMemoryService) -> None:
+async def test_full_history_puts_late_arrivals_in_timestamp_order(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200)])
-    expect_equal(
-        "FULL-02",
+    aalis_check.equal(
         "get_full_history(s, ALL) written a@100, c@300, b@200",
         await everything(aalis_memory, S),
         ["a", "b", "c"],
     )
-    expect_equal(
-        "FULL-02",
+    aalis_check.equal(
         "get_full_history(s, 2) written a@100, c@300, b@200",
         contents(await aalis_memory.get_full_history(S, 2)),
         ["b", "c"],

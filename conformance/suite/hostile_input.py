@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal, expect_no_failures
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.conformance.suite._robustness import (
     Case,
@@ -150,22 +150,28 @@ def _hostile_cases(memory: MemoryService) -> list[Case]:
 
 
 @pytest.mark.aalis_spec("HOST-01")
-async def test_non_string_identifiers_raise_type_error(aalis_memory: MemoryService) -> None:
+async def test_non_string_identifiers_raise_type_error(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await _seed(aalis_memory)
-    await expect_refused(aalis_memory, "HOST-01", _hostile_cases(aalis_memory), (TypeError,))
+    await expect_refused(aalis_memory, aalis_check, _hostile_cases(aalis_memory), (TypeError,))
 
 
 @pytest.mark.aalis_spec("HOST-02")
-async def test_non_string_identifiers_read_and_change_nothing(aalis_memory: MemoryService) -> None:
+async def test_non_string_identifiers_read_and_change_nothing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await _seed(aalis_memory)
-    await expect_unchanged(aalis_memory, "HOST-02", _hostile_cases(aalis_memory), SESSIONS, NAMESPACES)
+    await expect_unchanged(aalis_memory, aalis_check, _hostile_cases(aalis_memory), SESSIONS, NAMESPACES)
 
 
 # -- HOST-03: odd strings are ordinary ids ------------------------------------------------------
 
 
 @pytest.mark.aalis_spec("HOST-03")
-async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: MemoryService) -> None:
+async def test_operator_and_sql_looking_session_ids_are_ordinary(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     for index, session in enumerate(ODD_IDS):
         await aalis_memory.save_message(session, msg(f"m{index}", 1000 + index))
     await aalis_memory.save_message(SESSIONS[0], msg("plain", 999))
@@ -174,8 +180,8 @@ async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: M
         got = [m.content for m in await aalis_memory.get_history(session, LIMIT)]
         if got != [f"m{index}"]:
             failures.append(f"get_history({session!r}): expected ['m{index}'], got {got}")
-    expect_no_failures(
-        "HOST-03", "odd session ids did not address exactly their own session", failures, len(ODD_IDS)
+    aalis_check.no_failures(
+        "odd session ids did not address exactly their own session", failures, len(ODD_IDS)
     )
     # Removing one odd session removes that one only.
     await aalis_memory.clear_session("$gt")
@@ -183,8 +189,7 @@ async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: M
     await aalis_memory.clear_session(".*")
     survivors = [s for s in ODD_IDS if s not in ("$gt", "%", ".*")]
     left = {s: len(await aalis_memory.get_history(s, LIMIT)) for s in (*ODD_IDS, SESSIONS[0])}
-    expect_equal(
-        "HOST-03",
+    aalis_check.equal(
         "sessions left after clear_session('$gt'), ('%') and ('.*')",
         sorted(s for s, n in left.items() if n),
         sorted([*survivors, SESSIONS[0]]),
@@ -194,6 +199,7 @@ async def test_operator_and_sql_looking_session_ids_are_ordinary(aalis_memory: M
 @pytest.mark.aalis_spec("HOST-03")
 async def test_operator_and_sql_looking_namespaces_and_keys_are_ordinary(
     aalis_memory: MemoryService,
+    aalis_check: Check,
 ) -> None:
     for index, name in enumerate(ODD_IDS):
         await aalis_memory.save_metadata(name, name, {"i": index})
@@ -206,21 +212,19 @@ async def test_operator_and_sql_looking_namespaces_and_keys_are_ordinary(
         listed = [(e.key, e.data) for e in await aalis_memory.list_metadata(name)]
         if listed != [(name, {"i": index})]:
             failures.append(f"list_metadata({name!r}): expected only its own key, got {listed}")
-    expect_no_failures(
-        "HOST-03", "odd namespaces/keys did not address exactly their own entry", failures, len(ODD_IDS)
+    aalis_check.no_failures(
+        "odd namespaces/keys did not address exactly their own entry", failures, len(ODD_IDS)
     )
     await aalis_memory.delete_metadata("$gt", "$gt")
     await aalis_memory.commit_metadata([MetadataDel("%", "%")])
     await aalis_memory.commit_metadata([MetadataDel(".*", ".*")])
     left = sorted([name for name in ODD_IDS if await aalis_memory.get_metadata(name, name)])
-    expect_equal(
-        "HOST-03",
+    aalis_check.equal(
         "entries left after deleting '$gt', '%' and '.*'",
         left,
         sorted(n for n in ODD_IDS if n not in ("$gt", "%", ".*")),
     )
-    expect_equal(
-        "HOST-03",
+    aalis_check.equal(
         "an unrelated namespace after those deletions",
         await aalis_memory.get_metadata(NAMESPACES[0], "plain"),
         {"i": -1},
@@ -399,8 +403,9 @@ WRONG_TYPES: Final[tuple[Case, ...]] = (
 @pytest.mark.aalis_spec("HOST-04")
 async def test_arguments_of_the_wrong_type_raise_type_error_and_change_nothing(
     aalis_memory: MemoryService,
+    aalis_check: Check,
 ) -> None:
     await _seed(aalis_memory)
     cases = available(aalis_memory, WRONG_TYPES)
-    await expect_refused(aalis_memory, "HOST-04", cases, (TypeError,))
-    await expect_unchanged(aalis_memory, "HOST-04", cases, SESSIONS, NAMESPACES)
+    await expect_refused(aalis_memory, aalis_check, cases, (TypeError,))
+    await expect_unchanged(aalis_memory, aalis_check, cases, SESSIONS, NAMESPACES)

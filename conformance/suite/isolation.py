@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import transport_of
 from aalis_memory.conformance.suite._reads import as_read
@@ -94,12 +94,13 @@ def _remote(aalis_memory: Any) -> Any:  # an adapter's probe is beyond the contr
 
 
 @pytest.mark.aalis_spec("ISO-01")
-async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: MemoryService) -> None:
+async def test_mutating_a_saved_message_changes_nothing_stored(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     probe = _remote(aalis_memory)
     if probe is not None:
         _again, history = await probe("saved", S, _messages(), "get_history", S, 10)
-        expect_equal(
-            "ISO-01",
+        aalis_check.equal(
             "get_history after the adapter mutated the metadata, tool_calls, "
             "segments and content of the Messages it passed to saveMessage",
             history,
@@ -111,8 +112,7 @@ async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Mem
     before = as_read(await aalis_memory.get_history(S, 10))
     for message in passed:
         _vandalize(message)
-    expect_equal(
-        "ISO-01",
+    aalis_check.equal(
         "get_history after mutating the metadata, tool_calls and segments "
         "of the Messages passed to save_message, against get_history before",
         await aalis_memory.get_history(S, 10),
@@ -121,6 +121,7 @@ async def test_mutating_a_saved_message_changes_nothing_stored(aalis_memory: Mem
 
 
 async def _read_then_vandalize(
+    check: Check,
     aalis_memory: MemoryService,
     call: str,
     read: Callable[[], Awaitable[list[Any]]],
@@ -131,14 +132,12 @@ async def _read_then_vandalize(
     probe = _remote(aalis_memory)
     if probe is not None:
         again, history = await probe("returned", S, _messages(), method, *args)
-        expect_equal(
-            "ISO-02",
+        check.equal(
             f"{call} after the adapter mutated the messages an earlier {call} returned to it",
             again,
             expected,
         )
-        expect_equal(
-            "ISO-02",
+        check.equal(
             f"get_history after the adapter mutated the messages {call} returned to it",
             history,
             _messages(),
@@ -150,11 +149,8 @@ async def _read_then_vandalize(
     before = as_read(returned)
     for item in returned:
         _vandalize(item.message if isinstance(item, RecentMessageRecord) else item)
-    expect_equal(
-        "ISO-02", f"{call} after mutating the messages an earlier {call} returned", await read(), before
-    )
-    expect_equal(
-        "ISO-02",
+    check.equal(f"{call} after mutating the messages an earlier {call} returned", await read(), before)
+    check.equal(
         f"get_history after mutating the messages {call} returned, against get_history before",
         await aalis_memory.get_history(S, 10),
         history,
@@ -162,8 +158,9 @@ async def _read_then_vandalize(
 
 
 @pytest.mark.aalis_spec("ISO-02")
-async def test_history_read_is_the_callers_own(aalis_memory: MemoryService) -> None:
+async def test_history_read_is_the_callers_own(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await _read_then_vandalize(
+        aalis_check,
         aalis_memory,
         "get_history(s, 10)",
         lambda: aalis_memory.get_history(S, 10),
@@ -176,8 +173,11 @@ async def test_history_read_is_the_callers_own(aalis_memory: MemoryService) -> N
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("ISO-02")
-async def test_full_history_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
+async def test_full_history_read_is_the_callers_own(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await _read_then_vandalize(
+        aalis_check,
         aalis_memory,
         "get_full_history(s, 10)",
         lambda: aalis_memory.get_full_history(S, 10),
@@ -190,8 +190,9 @@ async def test_full_history_read_is_the_callers_own(aalis_memory: FullMemoryServ
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("ISO-02")
-async def test_range_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
+async def test_range_read_is_the_callers_own(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await _read_then_vandalize(
+        aalis_check,
         aalis_memory,
         "get_messages_by_session_range(s, 0, 10**12)",
         lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12),
@@ -205,8 +206,11 @@ async def test_range_read_is_the_callers_own(aalis_memory: FullMemoryService) ->
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("ISO-02")
-async def test_cross_session_read_is_the_callers_own(aalis_memory: FullMemoryService) -> None:
+async def test_cross_session_read_is_the_callers_own(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await _read_then_vandalize(
+        aalis_check,
         aalis_memory,
         "cross-session read with limit=5",
         lambda: aalis_memory.get_recent_messages_across_sessions(Query(limit=5)),

@@ -11,10 +11,11 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect_equal, expect_raises, same_records
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import contents, same_records
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import integer_limit
-from aalis_memory.conformance.steps import Blocked, set_aside
+from aalis_memory.conformance.steps import Blocked
 from aalis_memory.conformance.suite._builders import conversation, msg, save_all, timeline
 from aalis_memory.conformance.suite._reads import active, witness
 from aalis_memory.defaults import (
@@ -32,14 +33,13 @@ BAD_LIMITS: Final[tuple[object, ...]] = (-1, -math.inf, math.nan, 2.5, "5")
 
 
 @pytest.mark.aalis_spec("LIM-05")
-async def test_history_default_limit(aalis_memory: MemoryService) -> None:
-    """LIM-05 judges the default, not the window: an omitted limit reads what the default
+async def test_history_default_limit(aalis_memory: MemoryService, aalis_check: Check) -> None:
+    """The rule judges the default, not the window: an omitted limit reads what the default
     (:data:`~aalis_memory.defaults.DEFAULT_HISTORY_LIMIT`) reads (which messages that limit holds
     is HIST-04's)."""
     window, stored = DEFAULT_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT + 10
     await save_all(aalis_memory, S, conversation("m", stored))
-    expect_equal(
-        "LIM-05",
+    aalis_check.equal(
         f"get_history(s) over m0..m{stored - 1}, beside get_history(s, {window})",
         contents(await aalis_memory.get_history(S)),
         contents(await aalis_memory.get_history(S, window)),
@@ -48,13 +48,12 @@ async def test_history_default_limit(aalis_memory: MemoryService) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-05")
-async def test_full_history_default_limit(aalis_memory: FullMemoryService) -> None:
+async def test_full_history_default_limit(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """An omitted limit reads what the default (:data:`~aalis_memory.defaults.DEFAULT_FULL_HISTORY_LIMIT`)
     reads (which messages that holds is FULL-02's)."""
     window, stored = DEFAULT_FULL_HISTORY_LIMIT, DEFAULT_FULL_HISTORY_LIMIT + 10
     await save_all(aalis_memory, S, conversation("m", stored))
-    expect_equal(
-        "LIM-05",
+    aalis_check.equal(
         f"get_full_history(s) over m0..m{stored - 1}, beside get_full_history(s, {window})",
         contents(await aalis_memory.get_full_history(S)),
         contents(await aalis_memory.get_full_history(S, window)),
@@ -63,15 +62,14 @@ async def test_full_history_default_limit(aalis_memory: FullMemoryService) -> No
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-05")
-async def test_update_default_recent_limit(aalis_memory: FullMemoryService) -> None:
+async def test_update_default_recent_limit(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """An omitted ``recent_limit`` rewrites the newest
     :data:`~aalis_memory.defaults.DEFAULT_UPDATE_RECENT_LIMIT` messages."""
     recent, stored = DEFAULT_UPDATE_RECENT_LIMIT, DEFAULT_UPDATE_RECENT_LIMIT + 10
     await save_all(aalis_memory, S, [msg(f"cat {i}", 1000 + i) for i in range(stored)])
     changed = await aalis_memory.update_message_content(S, "cat", "dog")
-    expect_equal("LIM-05", f"update_message_content(s, cat, dog) over {stored} matches", changed, recent)
-    expect_equal(
-        "LIM-05",
+    aalis_check.equal(f"update_message_content(s, cat, dog) over {stored} matches", changed, recent)
+    aalis_check.equal(
         "get_history after update_message_content(s, cat, dog)",
         await active(aalis_memory, S, 1000),
         [f"cat {i}" for i in range(stored - recent)] + [f"dog {i}" for i in range(stored - recent, stored)],
@@ -104,8 +102,8 @@ def _whole_read_rule(method: str, got: list[str | None]) -> str:
 
 
 @pytest.mark.aalis_spec("LIM-07")
-async def test_huge_finite_limits_read_everything(aalis_memory: MemoryService) -> None:
-    """A huge count reads the whole history. LIM-07 says only that the size of a count does not
+async def test_huge_finite_limits_read_everything(aalis_memory: MemoryService, aalis_check: Check) -> None:
+    """A huge count reads the whole history. The rule says only that the size of a count does not
     matter: when a huge count reads something else and ``math.inf`` (read aside, never a step)
     reads the very same, the difference is in which records the read holds, LIM-02's, HIST-01's
     or FULL-01's, and this case is blocked by that rule."""
@@ -119,8 +117,7 @@ async def test_huge_finite_limits_read_everything(aalis_memory: MemoryService) -
         for name, limit in huge_limits(aalis_memory):
             got = contents(await read(S, limit))
             if not same_records(got, expected) and same_records(got, await _unlimited(read)):
-                set_aside(
-                    "LIM-07",
+                aalis_check.block_case(
                     Blocked(
                         _whole_read_rule(method, got),
                         f"{method}(s, inf)",
@@ -128,7 +125,7 @@ async def test_huge_finite_limits_read_everything(aalis_memory: MemoryService) -
                     ),
                 )
                 break
-            expect_equal("LIM-07", f"{method}(s, {name})", got, expected)
+            aalis_check.equal(f"{method}(s, {name})", got, expected)
 
 
 async def _unlimited(read: Any) -> list[str | None]:
@@ -139,34 +136,38 @@ async def _unlimited(read: Any) -> list[str | None]:
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-07")
-async def test_huge_finite_recent_limits_rewrite_everything(aalis_memory: FullMemoryService) -> None:
+async def test_huge_finite_recent_limits_rewrite_everything(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     words = ("cat", "dog", "cow", "elk", "owl")
     await save_all(aalis_memory, S, timeline("cat a", "cat b"))
     for (name, limit), old, new in zip(huge_limits(aalis_memory), words[:-1], words[1:], strict=True):
         changed = await aalis_memory.update_message_content(S, old, new, limit)
-        expect_equal("LIM-07", f"update_message_content(s, {old}, {new}, {name})", changed, 2)
-    expect_equal(
-        "LIM-07", "get_history after the rewrites", await active(aalis_memory, S), ["owl a", "owl b"]
-    )
+        aalis_check.equal(f"update_message_content(s, {old}, {new}, {name})", changed, 2)
+    aalis_check.equal("get_history after the rewrites", await active(aalis_memory, S), ["owl a", "owl b"])
 
 
 @pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_history_bad_limit_raises(aalis_memory: MemoryService, limit: object) -> None:
+async def test_history_bad_limit_raises(
+    aalis_memory: MemoryService, limit: object, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
-    with expect_raises("LIM-06", f"get_history(s, {limit!r})", ValueError):
+    with aalis_check.raises(f"get_history(s, {limit!r})", ValueError):
         await aalis_memory.get_history(S, limit)  # type: ignore[arg-type]  # a bad limit on purpose
-    expect_equal(
-        "LIM-06", f"get_history after get_history(s, {limit!r})", await active(aalis_memory, S), ["a", "b"]
+    aalis_check.equal(
+        f"get_history after get_history(s, {limit!r})", await active(aalis_memory, S), ["a", "b"]
     )
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_full_history_bad_limit_raises(aalis_memory: FullMemoryService, limit: object) -> None:
+async def test_full_history_bad_limit_raises(
+    aalis_memory: FullMemoryService, limit: object, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
-    with expect_raises("LIM-06", f"get_full_history(s, {limit!r})", ValueError):
+    with aalis_check.raises(f"get_full_history(s, {limit!r})", ValueError):
         await aalis_memory.get_full_history(S, limit)  # type: ignore[arg-type]  # a bad limit on purpose
 
 
@@ -174,13 +175,12 @@ async def test_full_history_bad_limit_raises(aalis_memory: FullMemoryService, li
 @pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
 async def test_update_bad_recent_limit_raises_and_changes_nothing(
-    aalis_memory: FullMemoryService, limit: object
+    aalis_memory: FullMemoryService, limit: object, aalis_check: Check
 ) -> None:
     await save_all(aalis_memory, S, timeline("cat a", "cat b"))
-    with expect_raises("LIM-06", f"update_message_content(s, cat, dog, {limit!r})", ValueError):
+    with aalis_check.raises(f"update_message_content(s, cat, dog, {limit!r})", ValueError):
         await aalis_memory.update_message_content(S, "cat", "dog", limit)  # type: ignore[arg-type]  # on purpose
-    expect_equal(
-        "LIM-06",
+    aalis_check.equal(
         f"get_history after update_message_content(..., {limit!r})",
         await active(aalis_memory, S),
         ["cat a", "cat b"],
@@ -190,8 +190,10 @@ async def test_update_bad_recent_limit_raises_and_changes_nothing(
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("LIM-06")
 @pytest.mark.parametrize("limit", BAD_LIMITS, ids=repr)
-async def test_cross_session_bad_limit_raises(aalis_memory: FullMemoryService, limit: object) -> None:
+async def test_cross_session_bad_limit_raises(
+    aalis_memory: FullMemoryService, limit: object, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, timeline("a", "b"))
     query = RecentMessagesAcrossSessionsQuery(limit=limit)  # type: ignore[arg-type]
-    with expect_raises("LIM-06", f"cross-session read with limit={limit!r}", ValueError):
+    with aalis_check.raises(f"cross-session read with limit={limit!r}", ValueError):
         await aalis_memory.get_recent_messages_across_sessions(query)

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect, expect_equal, expect_fields
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import marker, msg, save_all, timeline, turn
 from aalis_memory.conformance.suite._reads import ALL, active, everything
@@ -26,23 +27,22 @@ def _epoch_ms() -> int:
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_sessions_do_not_share_history(aalis_memory: MemoryService) -> None:
+async def test_sessions_do_not_share_history(aalis_memory: MemoryService, aalis_check: Check) -> None:
     # Ids that differ only in case or by a trailing space are still different sessions.
     await save_all(aalis_memory, "chat-A", timeline("A1", "A2"))
     await save_all(aalis_memory, "chat-a", timeline("a1", "a2", "a3"))
     await save_all(aalis_memory, "chat-a ", timeline("s1"))
-    expect_equal("MSG-01", "get_history(chat-A)", await active(aalis_memory, "chat-A"), ["A1", "A2"])
-    expect_equal("MSG-01", "get_history(chat-a)", await active(aalis_memory, "chat-a"), ["a1", "a2", "a3"])
-    expect_equal("MSG-01", "get_history('chat-a ')", await active(aalis_memory, "chat-a "), ["s1"])
+    aalis_check.equal("get_history(chat-A)", await active(aalis_memory, "chat-A"), ["A1", "A2"])
+    aalis_check.equal("get_history(chat-a)", await active(aalis_memory, "chat-a"), ["a1", "a2", "a3"])
+    aalis_check.equal("get_history('chat-a ')", await active(aalis_memory, "chat-a "), ["s1"])
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_archive_stays_in_its_session(aalis_memory: MemoryService) -> None:
+async def test_archive_stays_in_its_session(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, "chat-a", timeline("a1", "a2", "a3"))
     await save_all(aalis_memory, "chat-A", timeline("A1", "A2", start_ts=2000))
-    expect_equal("MSG-01", "archive_span(chat-A, 2)", await aalis_memory.archive_span("chat-A", 2), 2)
-    expect_equal(
-        "MSG-01",
+    aalis_check.equal("archive_span(chat-A, 2)", await aalis_memory.archive_span("chat-A", 2), 2)
+    aalis_check.equal(
         "get_history(chat-a) after archiving chat-A",
         await active(aalis_memory, "chat-a"),
         ["a1", "a2", "a3"],
@@ -81,7 +81,7 @@ NULL_CONTENT = Message(role="tool", content=None, tool_call_id="call_1", timesta
 NULL_REASONING = Message(role="assistant", content="", reasoning_content=None, timestamp=1_700_000_000_400)
 
 
-def _expect_kinds(call: str, got: list[Message], saved: list[Message]) -> None:
+def _expect_kinds(check: Check, call: str, got: list[Message], saved: list[Message]) -> None:
     """Every message that came back has the kind it was saved with (MSG-05, stated); which
     messages come back, and their other fields, are other rules' (MSG-02 is a reading)."""
     saved_kinds = {(m.timestamp, m.content): m.kind for m in saved}
@@ -90,8 +90,7 @@ def _expect_kinds(call: str, got: list[Message], saved: list[Message]) -> None:
         for m in got
         if (m.timestamp, m.content) in saved_kinds
     ]
-    expect_equal(
-        "MSG-05",
+    check.equal(
         f"(content, kind) of {call}",
         [(c, k) for c, k, _ in pairs],
         [(c, kind) for c, _, kind in pairs],
@@ -99,14 +98,14 @@ def _expect_kinds(call: str, got: list[Message], saved: list[Message]) -> None:
 
 
 @pytest.mark.aalis_spec("MSG-05", "MSG-02")
-async def test_every_field_round_trips(aalis_memory: MemoryService) -> None:
+async def test_every_field_round_trips(aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]) -> None:
+    kinds, round_trip = aalis_checks
     await save_all(aalis_memory, S, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
     got = await aalis_memory.get_history(S, 10)
-    _expect_kinds("get_history(s, 10)", got, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
+    _expect_kinds(kinds, "get_history(s, 10)", got, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
     # a full message, one of only role, content and timestamp, content None, and empty content
     # with reasoning_content None
-    expect_fields(
-        "MSG-02",
+    round_trip.fields(
         "get_history(s, 10) read back",
         got,
         [FULL, BARE, NULL_CONTENT, NULL_REASONING],
@@ -116,13 +115,15 @@ async def test_every_field_round_trips(aalis_memory: MemoryService) -> None:
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("MSG-05", "MSG-02")
-async def test_every_field_round_trips_through_archive(aalis_memory: FullMemoryService) -> None:
+async def test_every_field_round_trips_through_archive(
+    aalis_memory: FullMemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    kinds, round_trip = aalis_checks
     await save_all(aalis_memory, S, [FULL, BARE])
     await aalis_memory.archive_span(S, 1)
     got = await aalis_memory.get_full_history(S, 10)
-    _expect_kinds("get_full_history(s, 10) with the full message archived", got, [FULL, BARE])
-    expect_fields(
-        "MSG-02",
+    _expect_kinds(kinds, "get_full_history(s, 10) with the full message archived", got, [FULL, BARE])
+    round_trip.fields(
         "get_full_history(s, 10) with the full message archived",
         got,
         [FULL, BARE],
@@ -143,10 +144,11 @@ KINDS = [
 
 
 @pytest.mark.aalis_spec("MSG-05")
-async def test_kinds_come_back_with_the_history(aalis_memory: MemoryService) -> None:
+async def test_kinds_come_back_with_the_history(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, KINDS)
-    _expect_kinds("get_history(s, ALL)", await aalis_memory.get_history(S, ALL), KINDS)
+    _expect_kinds(aalis_check, "get_history(s, ALL)", await aalis_memory.get_history(S, ALL), KINDS)
     _expect_kinds(
+        aalis_check,
         "get_history(s, 2) (the marker in between comes back)",
         await aalis_memory.get_history(S, 2),
         KINDS[3:],
@@ -155,10 +157,11 @@ async def test_kinds_come_back_with_the_history(aalis_memory: MemoryService) -> 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("MSG-05")
-async def test_kinds_come_back_from_the_archive(aalis_memory: FullMemoryService) -> None:
+async def test_kinds_come_back_from_the_archive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, KINDS)
     await aalis_memory.archive_span(S, 4, [1])
     _expect_kinds(
+        aalis_check,
         "get_full_history(s, ALL) after archiving four of six",
         await aalis_memory.get_full_history(S, ALL),
         KINDS,
@@ -167,9 +170,10 @@ async def test_kinds_come_back_from_the_archive(aalis_memory: FullMemoryService)
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("MSG-05")
-async def test_kinds_come_back_from_a_range_read(aalis_memory: FullMemoryService) -> None:
+async def test_kinds_come_back_from_a_range_read(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, KINDS)
     _expect_kinds(
+        aalis_check,
         "get_messages_by_session_range(s, 1000, 1050)",
         await aalis_memory.get_messages_by_session_range(S, 1000, 1050),
         KINDS,
@@ -180,55 +184,53 @@ async def test_kinds_come_back_from_a_range_read(aalis_memory: FullMemoryService
 
 
 @pytest.mark.aalis_spec("MSG-03")
-async def test_missing_timestamp_is_stamped_at_save(aalis_memory: MemoryService) -> None:
+async def test_missing_timestamp_is_stamped_at_save(aalis_memory: MemoryService, aalis_check: Check) -> None:
     before = _epoch_ms()
     await aalis_memory.save_message(S, msg("now", None))
     after = _epoch_ms()
     first = await aalis_memory.get_history(S, 10)
     again = await aalis_memory.get_history(S, 10)
     stamp = first[0].timestamp if first else None
-    expect(
-        "MSG-03",
+    aalis_check.that(
         isinstance(stamp, int) and before <= stamp <= after,
         f"timestamp of a message saved without one: expected integer epoch ms in "
         f"[{before}, {after}], got {stamp!r}",
     )
-    expect_equal("MSG-03", "timestamp read a second time", again[0].timestamp, stamp)
-    expect_equal("MSG-03", "content of the stamped message", contents(first), ["now"])
+    aalis_check.equal("timestamp read a second time", again[0].timestamp, stamp)
+    aalis_check.equal("content of the stamped message", contents(first), ["now"])
 
 
 # -- MSG-04 ---------------------------------------------------------------------------------------
 
 
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_reads_empty(aalis_memory: MemoryService) -> None:
+async def test_unknown_session_reads_empty(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, timeline("a"))
-    expect_equal("MSG-04", "get_history(unknown)", await aalis_memory.get_history(UNKNOWN), [])
-    expect_equal("MSG-04", "get_history(unknown, 5)", await aalis_memory.get_history(UNKNOWN, 5), [])
-    expect_equal("MSG-04", "archive_span(unknown, 3)", await aalis_memory.archive_span(UNKNOWN, 3), 0)
-    expect_equal(
-        "MSG-04", "get_history(unknown) after archive_span", await aalis_memory.get_history(UNKNOWN), []
-    )
+    aalis_check.equal("get_history(unknown)", await aalis_memory.get_history(UNKNOWN), [])
+    aalis_check.equal("get_history(unknown, 5)", await aalis_memory.get_history(UNKNOWN, 5), [])
+    aalis_check.equal("archive_span(unknown, 3)", await aalis_memory.archive_span(UNKNOWN, 3), 0)
+    aalis_check.equal("get_history(unknown) after archive_span", await aalis_memory.get_history(UNKNOWN), [])
     await aalis_memory.clear_session(UNKNOWN)
 
 
 @requires.count_history
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_counts_zero(aalis_memory: FullMemoryService) -> None:
-    expect_equal("MSG-04", "count_history(unknown)", await aalis_memory.count_history(UNKNOWN), 0)
+async def test_unknown_session_counts_zero(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
+    aalis_check.equal("count_history(unknown)", await aalis_memory.count_history(UNKNOWN), 0)
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_full_history_is_empty(aalis_memory: FullMemoryService) -> None:
-    expect_equal("MSG-04", "get_full_history(unknown)", await everything(aalis_memory, UNKNOWN), [])
+async def test_unknown_session_full_history_is_empty(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
+    aalis_check.equal("get_full_history(unknown)", await everything(aalis_memory, UNKNOWN), [])
 
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_range_is_empty(aalis_memory: FullMemoryService) -> None:
-    expect_equal(
-        "MSG-04",
+async def test_unknown_session_range_is_empty(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
+    aalis_check.equal(
         "get_messages_by_session_range(unknown, 0, 10**12)",
         await aalis_memory.get_messages_by_session_range(UNKNOWN, 0, 10**12),
         [],
@@ -237,9 +239,10 @@ async def test_unknown_session_range_is_empty(aalis_memory: FullMemoryService) -
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_update_changes_nothing(aalis_memory: FullMemoryService) -> None:
-    expect_equal(
-        "MSG-04",
+async def test_unknown_session_update_changes_nothing(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
+    aalis_check.equal(
         "update_message_content(unknown, a, b)",
         await aalis_memory.update_message_content(UNKNOWN, "a", "b"),
         0,
@@ -248,9 +251,10 @@ async def test_unknown_session_update_changes_nothing(aalis_memory: FullMemorySe
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("MSG-04")
-async def test_unknown_session_delete_removes_nothing(aalis_memory: FullMemoryService) -> None:
-    expect_equal(
-        "MSG-04",
+async def test_unknown_session_delete_removes_nothing(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
+    aalis_check.equal(
         "delete_messages_by_timestamps(unknown, [1])",
         await aalis_memory.delete_messages_by_timestamps(UNKNOWN, [1]),
         0,
@@ -259,6 +263,8 @@ async def test_unknown_session_delete_removes_nothing(aalis_memory: FullMemorySe
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("MSG-04")
-async def test_empty_store_cross_session_read_is_empty(aalis_memory: FullMemoryService) -> None:
+async def test_empty_store_cross_session_read_is_empty(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     got = await aalis_memory.get_recent_messages_across_sessions(RecentMessagesAcrossSessionsQuery(limit=5))
-    expect_equal("MSG-04", "cross-session read of an empty store", got, [])
+    aalis_check.equal("cross-session read of an empty store", got, [])

@@ -6,18 +6,13 @@ from typing import Any, Final, cast
 
 import pytest
 
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import (
     describe,
-    every_case,
-    expect,
-    expect_equal,
-    expect_raises,
-    fail,
 )
 from aalis_memory.conformance.json_values import json_difference
 from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
-from aalis_memory.conformance.steps import unverified_part
 from aalis_memory.conformance.suite._metadata_reads import (
     CLOCK_SKEW_MS,
     UNSERIALIZABLE,
@@ -35,29 +30,27 @@ UNREADABLE: list[RawMetadataKind] = ["not-json", "not-object"]
 
 
 @pytest.mark.aalis_spec("META-01")
-async def test_get_returns_saved_object_and_none_when_missing(aalis_memory: MemoryService) -> None:
+async def test_get_returns_saved_object_and_none_when_missing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await aalis_memory.save_metadata(NS, "profile", {"name": "Ann", "age": 31})
-    expect_equal(
-        "META-01",
+    aalis_check.equal(
         "get_metadata(ns, 'profile')",
         await aalis_memory.get_metadata(NS, "profile"),
         {"name": "Ann", "age": 31},
     )
-    expect_equal(
-        "META-01",
+    aalis_check.equal(
         "get_metadata(ns, 'never-saved')",
         await aalis_memory.get_metadata(NS, "never-saved"),
         None,
     )
-    expect_equal(
-        "META-01",
+    aalis_check.equal(
         "get_metadata('unknown-namespace', 'profile')",
         await aalis_memory.get_metadata("unknown-namespace", "profile"),
         None,
     )
     await aalis_memory.save_metadata(NS, "profile", {"name": "Bob"})
-    expect_equal(
-        "META-01",
+    aalis_check.equal(
         "get_metadata after overwriting with {'name': 'Bob'}",
         await aalis_memory.get_metadata(NS, "profile"),
         {"name": "Bob"},
@@ -71,7 +64,7 @@ async def test_get_returns_saved_object_and_none_when_missing(aalis_memory: Memo
     ids=["same-values-other-keys", "same-scalar-other-key", "superset"],
 )
 async def test_overwrite_replaces_the_whole_object(
-    aalis_memory: MemoryService, first: JsonObject, second: JsonObject
+    aalis_memory: MemoryService, first: JsonObject, second: JsonObject, aalis_check: Check
 ) -> None:
     # Found by the state machine on FerretDB: a $set whose new subdocument had the old one's
     # values under other keys was skipped, leaving the old object in place.
@@ -82,8 +75,7 @@ async def test_overwrite_replaces_the_whole_object(
             await aalis_memory.save_metadata(NS, key, second)
         else:
             await aalis_memory.commit_metadata([MetadataPut(NS, key, second)])
-        expect_equal(
-            "META-01",
+        aalis_check.equal(
             f"get_metadata after {how} of {second!r} over {first!r}",
             await aalis_memory.get_metadata(NS, key),
             second,
@@ -91,23 +83,21 @@ async def test_overwrite_replaces_the_whole_object(
 
 
 @pytest.mark.aalis_spec("META-01", "META-02")
-async def test_namespaces_are_isolated(aalis_memory: MemoryService) -> None:
+async def test_namespaces_are_isolated(aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]) -> None:
+    reads, listing = aalis_checks
     await aalis_memory.save_metadata("ns-left", "shared-key", {"side": "left"})
     await aalis_memory.save_metadata("ns-right", "shared-key", {"side": "right"})
-    expect_equal(
-        "META-01",
+    reads.equal(
         "get_metadata('ns-left', 'shared-key')",
         await aalis_memory.get_metadata("ns-left", "shared-key"),
         {"side": "left"},
     )
-    expect_equal(
-        "META-01",
+    reads.equal(
         "get_metadata('ns-right', 'shared-key')",
         await aalis_memory.get_metadata("ns-right", "shared-key"),
         {"side": "right"},
     )
-    expect_equal(
-        "META-02",
+    listing.equal(
         "list_metadata('ns-left')",
         await entries(aalis_memory, "ns-left"),
         [("shared-key", {"side": "left"})],
@@ -115,63 +105,58 @@ async def test_namespaces_are_isolated(aalis_memory: MemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("META-02")
-async def test_list_returns_the_namespace_entries_only(aalis_memory: MemoryService) -> None:
+async def test_list_returns_the_namespace_entries_only(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await aalis_memory.save_metadata("user", "k1", {"n": 1})
     await aalis_memory.save_metadata("user", "k2", {"n": 2})
     await aalis_memory.save_metadata("user2", "k1", {"n": 21})
     await aalis_memory.save_metadata("use", "k0", {"n": 0})
     await aalis_memory.save_metadata("other", "k3", {"n": 3})
     listed = await aalis_memory.list_metadata("user")
-    expect(
-        "META-02",
+    aalis_check.that(
         all(isinstance(e, MetadataEntry) for e in listed),
         f"list_metadata('user'): expected MetadataEntry items, got {describe(listed)}",
     )
-    expect_equal(
-        "META-02",
+    aalis_check.equal(
         "list_metadata('user') with neighbours 'user2', 'use', 'other'",
         await entries(aalis_memory, "user"),
         [("k1", {"n": 1}), ("k2", {"n": 2})],
     )
-    expect_equal(
-        "META-02", "list_metadata('user2')", await entries(aalis_memory, "user2"), [("k1", {"n": 21})]
-    )
-    expect_equal("META-02", "list_metadata('empty-ns')", await entries(aalis_memory, "empty-ns"), [])
+    aalis_check.equal("list_metadata('user2')", await entries(aalis_memory, "user2"), [("k1", {"n": 21})])
+    aalis_check.equal("list_metadata('empty-ns')", await entries(aalis_memory, "empty-ns"), [])
 
 
 @pytest.mark.aalis_spec("META-03")
-async def test_delete_removes_the_entry(aalis_memory: MemoryService) -> None:
+async def test_delete_removes_the_entry(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await aalis_memory.save_metadata(NS, "gone", {"v": 1})
     await aalis_memory.save_metadata(NS, "stays", {"v": 2})
     await aalis_memory.save_metadata("ns-other", "gone", {"v": 3})
     await aalis_memory.delete_metadata(NS, "gone")
-    expect_equal(
-        "META-03",
+    aalis_check.equal(
         "list_metadata after delete_metadata(ns, 'gone')",
         await entries(aalis_memory, NS),
         [("stays", {"v": 2})],
     )
-    expect_equal(
-        "META-03",
+    aalis_check.equal(
         "list_metadata('ns-other') after deleting 'gone' in another namespace",
         await entries(aalis_memory, "ns-other"),
         [("gone", {"v": 3})],
     )
     await aalis_memory.delete_metadata(NS, "stays")
-    expect_equal("META-03", "list_metadata after deleting the last key", await entries(aalis_memory, NS), [])
+    aalis_check.equal("list_metadata after deleting the last key", await entries(aalis_memory, NS), [])
 
 
 @pytest.mark.aalis_spec("META-11")
-async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: MemoryService) -> None:
+async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await aalis_memory.save_metadata(NS, "stays", {"v": 2})
     for namespace in (NS, "unknown-namespace"):
         try:
             await aalis_memory.delete_metadata(namespace, "never-saved")
         except Exception as exc:
             call = f"delete_metadata({namespace!r}, 'never-saved')"
-            raise fail("META-11", f"{call}: expected no error, got {exc!r}") from exc
-    expect_equal(
-        "META-11",
+            raise aalis_check.fail(f"{call}: expected no error, got {exc!r}") from exc
+    aalis_check.equal(
         "list_metadata after deleting missing keys",
         await entries(aalis_memory, NS),
         [("stays", {"v": 2})],
@@ -179,13 +164,13 @@ async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: MemoryService) -
 
 
 @pytest.mark.aalis_spec("META-04")
-async def test_list_is_sorted_by_key(aalis_memory: MemoryService) -> None:
+async def test_list_is_sorted_by_key(aalis_memory: MemoryService, aalis_check: Check) -> None:
     keys = ["b", "a10", "_x", "A", "a2", "a1", "Z9"]
     for key in keys:
         await aalis_memory.save_metadata(NS, key, {"key": key})
     await aalis_memory.save_metadata(NS, "a10", {"key": "a10", "again": True})
     listed = [e.key for e in await aalis_memory.list_metadata(NS)]
-    expect_equal("META-04", f"keys of list_metadata after saving {keys}", listed, sorted(keys))
+    aalis_check.equal(f"keys of list_metadata after saving {keys}", listed, sorted(keys))
 
 
 #: Same-millisecond pairs of overwrites META-05 tries for before it gives up on one (a store
@@ -201,13 +186,14 @@ async def _overwrite(memory: MemoryService, version: int) -> None:
         await memory.commit_metadata([MetadataPut(NS, "k", {"v": version})])
 
 
-async def _stamp_after_overwrite(memory: MemoryService, version: int, previous: int, when: str) -> int:
+async def _stamp_after_overwrite(
+    check: Check, memory: MemoryService, version: int, previous: int, when: str
+) -> int:
     """Overwrite, then updated_at must be an int above ``previous``; returns it."""
     await _overwrite(memory, version)
     current = await entry(memory, NS, "k")
     assert current is not None
-    expect(
-        "META-05",
+    check.that(
         type(current.updated_at) is int and current.updated_at > previous,
         f"updated_at after overwrite #{version} ({when}): expected an int > {previous}, got "
         f"{current.updated_at!r}",
@@ -216,7 +202,9 @@ async def _stamp_after_overwrite(memory: MemoryService, version: int, previous: 
 
 
 @pytest.mark.aalis_spec("META-05")
-async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: MemoryService) -> None:
+async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     """Two phases, each made to happen rather than left to the clock: overwrites within one
     millisecond (updated_at must still grow), then overwrites each begun at least 2 ms after the
     one before returned (updated_at is the write time, so it grows by at least the time between
@@ -227,16 +215,14 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Memor
     await aalis_memory.save_metadata(NS, "k", {"v": 0})
     after = now_ms_ceil()
     first = await entry(aalis_memory, NS, "k")
-    expect("META-05", first is not None, "list_metadata does not list the saved key 'k'")
+    aalis_check.that(first is not None, "list_metadata does not list the saved key 'k'")
     assert first is not None
     stamp = first.updated_at
-    expect(
-        "META-05",
+    aalis_check.that(
         type(stamp) is int,
         f"updated_at: expected an int (epoch ms), got {type(stamp).__name__} {stamp!r}",
     )
-    expect(
-        "META-05",
+    aalis_check.that(
         before - CLOCK_SKEW_MS <= stamp <= after + CLOCK_SKEW_MS,
         f"updated_at of a first save made in [{before}, {after}] by the kit's clock: expected "
         f"epoch ms within {CLOCK_SKEW_MS // 60_000} min of it (a server's own clock), got {stamp}",
@@ -247,12 +233,11 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Memor
         began = now_ms()
         for _pair in range(2):
             version += 1
-            stamp = await _stamp_after_overwrite(aalis_memory, version, stamp, "back to back")
+            stamp = await _stamp_after_overwrite(aalis_check, aalis_memory, version, stamp, "back to back")
         if now_ms() == began:
             break
     else:
-        unverified_part(
-            "META-05",
+        aalis_check.unverified_part(
             f"its same-millisecond phase never ran: no pair of back-to-back "
             f"overwrites in {SAME_MS_TRIES} fitted in one millisecond (each round trip "
             "took longer), so that updated_at grows within one millisecond was not seen",
@@ -263,17 +248,22 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Memor
     # returned.
     await wait_past(now_ms_ceil(), version + 1)
     version += 1
-    stamp = await _stamp_after_overwrite(aalis_memory, version, stamp, f"after a pause of {version} ms")
+    stamp = await _stamp_after_overwrite(
+        aalis_check, aalis_memory, version, stamp, f"after a pause of {version} ms"
+    )
     returned = now_ms_ceil()
     for _ in range(4):
         began = await wait_past(returned)
         version += 1
         previous = stamp
         stamp = await _stamp_after_overwrite(
-            aalis_memory, version, previous, f"begun {began - returned}+ ms after the previous one returned"
+            aalis_check,
+            aalis_memory,
+            version,
+            previous,
+            f"begun {began - returned}+ ms after the previous one returned",
         )
-        expect(
-            "META-05",
+        aalis_check.that(
             stamp - previous >= began - returned,
             f"updated_at after overwrite #{version}, begun {began - returned} ms after the "
             f"previous one returned: expected it to grow by at least {began - returned} ms (the "
@@ -283,15 +273,14 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(aalis_memory: Memor
 
 
 @pytest.mark.aalis_spec("META-06")
-async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService) -> None:
+async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService, aalis_check: Check) -> None:
     original: dict[str, Any] = {"tags": ["a", "b"], "inner": {"n": 1}}
     passed: dict[str, Any] = {"tags": ["a", "b"], "inner": {"n": 1}}
     await aalis_memory.save_metadata(NS, "k", passed)
     passed["tags"].append("mutated")
     passed["inner"]["n"] = 99
     passed["added"] = True
-    expect_equal(
-        "META-06",
+    aalis_check.equal(
         "get_metadata after mutating the dict passed to save_metadata",
         await aalis_memory.get_metadata(NS, "k"),
         original,
@@ -301,8 +290,7 @@ async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService)
     returned["tags"].append("mutated")
     returned["inner"]["n"] = 98
     returned["added"] = True
-    expect_equal(
-        "META-06",
+    aalis_check.equal(
         "get_metadata after mutating the dict get_metadata returned",
         await aalis_memory.get_metadata(NS, "k"),
         original,
@@ -310,14 +298,12 @@ async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService)
     listed = await aalis_memory.list_metadata(NS)
     listed[0].data["tags"].clear()
     listed[0].data["inner"]["n"] = 97
-    expect_equal(
-        "META-06",
+    aalis_check.equal(
         "get_metadata after mutating the data list_metadata returned",
         await aalis_memory.get_metadata(NS, "k"),
         original,
     )
-    expect_equal(
-        "META-06",
+    aalis_check.equal(
         "list_metadata after mutating an earlier listing",
         await entries(aalis_memory, NS),
         [("k", original)],
@@ -326,8 +312,7 @@ async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService)
     await aalis_memory.commit_metadata([put])
     put.data["tags"].append("mutated")
     put.data["inner"]["n"] = 96
-    expect_equal(
-        "META-06",
+    aalis_check.equal(
         "get_metadata after mutating the data of a committed MetadataPut",
         await aalis_memory.get_metadata(NS, "via-commit"),
         original,
@@ -355,7 +340,9 @@ def _rich_document() -> dict[str, Any]:
 
 
 @pytest.mark.aalis_spec("META-01")
-async def test_get_returns_whatever_json_object_was_saved(aalis_memory: MemoryService) -> None:
+async def test_get_returns_whatever_json_object_was_saved(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     """What was saved comes back: nesting, empty objects and lists, unicode, keys MongoDB treats
     specially ('.' inside, '$' in front), through save_metadata, list_metadata and a batch put.
     Compared as JSON values (True is not 1; a tuple and a list are one array, 2 and 2.0 one
@@ -369,14 +356,16 @@ async def test_get_returns_whatever_json_object_was_saved(aalis_memory: MemorySe
     for key, data in cases.items():
         await aalis_memory.save_metadata(NS, key, data)
     for key, data in cases.items():
-        _expect_json("META-01", f"get_metadata(ns, {key!r})", await aalis_memory.get_metadata(NS, key), data)
+        _expect_json(
+            aalis_check, f"get_metadata(ns, {key!r})", await aalis_memory.get_metadata(NS, key), data
+        )
     listed = dict(await entries(aalis_memory, NS))
-    expect_equal("META-01", "keys of list_metadata", sorted(listed), sorted(cases))
+    aalis_check.equal("keys of list_metadata", sorted(listed), sorted(cases))
     for key, data in cases.items():
-        _expect_json("META-01", f"list_metadata(ns)[{key!r}]", listed[key], data)
+        _expect_json(aalis_check, f"list_metadata(ns)[{key!r}]", listed[key], data)
     await aalis_memory.commit_metadata([MetadataPut(NS, "via-commit", _rich_document())])
     _expect_json(
-        "META-01",
+        aalis_check,
         "get_metadata after a commit_metadata put",
         await aalis_memory.get_metadata(NS, "via-commit"),
         _rich_document(),
@@ -408,20 +397,21 @@ ALIKE_READ: Final[dict[str, Any]] = {
 @pytest.mark.aalis_spec("META-07")
 async def test_values_json_cannot_tell_apart_come_back_as_json_reads_them(
     aalis_memory: MemoryService,
+    aalis_check: Check,
 ) -> None:
     await aalis_memory.save_metadata(NS, "alike", _alike())
     _expect_json(
-        "META-07",
+        aalis_check,
         "get_metadata(ns, 'alike')",
         await aalis_memory.get_metadata(NS, "alike"),
         ALIKE_READ,
         strict=True,
     )
     listed = dict(await entries(aalis_memory, NS))
-    _expect_json("META-07", "list_metadata(ns)['alike']", listed.get("alike"), ALIKE_READ, strict=True)
+    _expect_json(aalis_check, "list_metadata(ns)['alike']", listed.get("alike"), ALIKE_READ, strict=True)
     await aalis_memory.commit_metadata([MetadataPut(NS, "via-commit", _alike())])
     _expect_json(
-        "META-07",
+        aalis_check,
         "get_metadata after a commit_metadata put",
         await aalis_memory.get_metadata(NS, "via-commit"),
         ALIKE_READ,
@@ -429,27 +419,26 @@ async def test_values_json_cannot_tell_apart_come_back_as_json_reads_them(
     )
 
 
-def _expect_json(rule_id: str, call: str, actual: Any, expected: Any, *, strict: bool = False) -> None:
+def _expect_json(check: Check, call: str, actual: Any, expected: Any, *, strict: bool = False) -> None:
     """``strict``: the Python type of every array counts (a tuple is not a list)."""
     difference = json_difference(actual, expected, arrays_alike=not strict)
-    expect(rule_id, difference is None, f"{call}: {difference}")
+    check.that(difference is None, f"{call}: {difference}")
 
 
 @pytest.mark.aalis_spec("META-08")
-async def test_save_of_unserializable_data_raises_and_stores_nothing(aalis_memory: MemoryService) -> None:
+async def test_save_of_unserializable_data_raises_and_stores_nothing(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
-    with every_case("META-08", "payloads JSON cannot hold were not refused cleanly") as cases:
+    with aalis_check.every_case("payloads JSON cannot hold were not refused cleanly") as cases:
         for name, build in UNSERIALIZABLE.items():
             before = await entries(aalis_memory, NS)
             with cases.case():
-                with expect_raises(
-                    "META-08", f"save_metadata(ns, 'existing', <{name}>)", TypeError, ValueError
-                ):
+                with aalis_check.raises(f"save_metadata(ns, 'existing', <{name}>)", TypeError, ValueError):
                     await aalis_memory.save_metadata(NS, "existing", build())
-                with expect_raises("META-08", f"save_metadata(ns, 'fresh', <{name}>)", TypeError, ValueError):
+                with aalis_check.raises(f"save_metadata(ns, 'fresh', <{name}>)", TypeError, ValueError):
                     await aalis_memory.save_metadata(NS, "fresh", build())
-                expect_equal(
-                    "META-08",
+                aalis_check.equal(
                     f"list_metadata after the failed saves of <{name}> over 'existing', 'fresh'",
                     await entries(aalis_memory, NS),
                     before,
@@ -460,14 +449,13 @@ async def test_save_of_unserializable_data_raises_and_stores_nothing(aalis_memor
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_list_skips_unreadable_entries(
-    aalis_memory: MemoryService, aalis_memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: MemoryService, aalis_memory_raw: Any, kind: RawMetadataKind, aalis_check: Check
 ) -> None:
     await aalis_memory.save_metadata(NS, "a", {"v": "a"})
     await aalis_memory.save_metadata(NS, "c", {"v": "c"})
     await aalis_memory_raw.plant_metadata(NS, "b", kind)
     await aalis_memory_raw.plant_metadata(NS, "0-first", kind)
-    expect_equal(
-        "META-09",
+    aalis_check.equal(
         f"list_metadata(ns) with {kind} entries planted at 'b' and '0-first'",
         await entries(aalis_memory, NS),
         [("a", {"v": "a"}), ("c", {"v": "c"})],
@@ -476,18 +464,18 @@ async def test_list_skips_unreadable_entries(
 
 @pytest.mark.aalis_spec("META-10")
 @requires.list_metadata_keys
-async def test_list_keys_lists_the_namespace_keys(aalis_memory: FullMemoryService) -> None:
+async def test_list_keys_lists_the_namespace_keys(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await aalis_memory.save_metadata(NS, "k2", {"v": 2})
     await aalis_memory.save_metadata(NS, "k1", {"v": 1})
     await aalis_memory.save_metadata(f"{NS}-2", "k9", {"v": 9})
-    expect_equal(
-        "META-10",
+    aalis_check.equal(
         "sorted(list_metadata_keys(ns))",
         sorted(await aalis_memory.list_metadata_keys(NS)),
         ["k1", "k2"],
     )
-    expect_equal(
-        "META-10",
+    aalis_check.equal(
         "list_metadata_keys('empty-ns')",
         await aalis_memory.list_metadata_keys("empty-ns"),
         [],
@@ -499,12 +487,11 @@ async def test_list_keys_lists_the_namespace_keys(aalis_memory: FullMemoryServic
 @requires.raw_metadata
 @pytest.mark.parametrize("kind", UNREADABLE)
 async def test_list_keys_includes_unreadable_entries(
-    aalis_memory: FullMemoryService, aalis_memory_raw: Any, kind: RawMetadataKind
+    aalis_memory: FullMemoryService, aalis_memory_raw: Any, kind: RawMetadataKind, aalis_check: Check
 ) -> None:
     await aalis_memory.save_metadata(NS, "a", {"v": "a"})
     await aalis_memory_raw.plant_metadata(NS, "b", kind)
-    expect_equal(
-        "META-10",
+    aalis_check.equal(
         f"sorted(list_metadata_keys(ns)) with a {kind} entry planted at 'b'",
         sorted(await aalis_memory.list_metadata_keys(NS)),
         ["a", "b"],

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect, expect_equal
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import MARKER, conversation, msg, save_all, timeline
@@ -19,10 +20,9 @@ S = "s-range"
 pytestmark = requires.get_messages_by_session_range
 
 
-def expect_capped(cap: int, call: str, got: list[Any], available: int) -> None:
+def expect_capped(check: Check, cap: int, call: str, got: list[Any], available: int) -> None:
     """RANGE-01: exactly ``min(cap, available)`` messages; an empty or short answer fails too."""
-    expect(
-        "RANGE-01",
+    check.that(
         len(got) == min(cap, available),
         f"{call} over {available} matching messages with range_query_limit={cap} (the cap in "
         f"DriverContext): expected exactly {min(cap, available)}, got {len(got)}",
@@ -34,12 +34,12 @@ def expect_capped(cap: int, call: str, got: list[Any], available: int) -> None:
 @requires.get_messages_by_session_range
 @pytest.mark.parametrize("extra", [5, 1, 0, -2])
 async def test_range_is_cut_to_the_cap(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, extra: int
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, extra: int, aalis_check: Check
 ) -> None:
     cap = aalis_memory_ctx.range_query_limit
     await save_all(aalis_memory, S, conversation("m", cap + extra))
     got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12)
-    expect_capped(cap, "get_messages_by_session_range(s, 0, 10**12)", got, cap + extra)
+    expect_capped(aalis_check, cap, "get_messages_by_session_range(s, 0, 10**12)", got, cap + extra)
 
 
 #: Each crowded range read's filters: roles, exclude_kinds, or both, each dropping the crowd.
@@ -54,7 +54,7 @@ CROWDED_FILTERS: tuple[tuple[list[str] | None, list[str] | None], ...] = (
 @requires.range_cap  # checked after the method (marks nearer the function come first)
 @requires.get_messages_by_session_range
 async def test_range_cap_holds_when_filters_drop_a_crowd(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     """Many times the cap of earlier messages that the roles or exclude_kinds drop (tool pokes
     and system markers), then more matching messages than the cap: still exactly the cap (a
@@ -79,6 +79,7 @@ async def test_range_cap_holds_when_filters_drop_a_crowd(
         got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12, roles, exclude_kinds)
         available = talk if roles != ["user", "tool"] else talk // 2
         expect_capped(
+            aalis_check,
             cap,
             f"get_messages_by_session_range(s, 0, 10**12, {roles}, "
             f"{exclude_kinds}) after {2 * crowd} earlier messages they drop",
@@ -88,22 +89,19 @@ async def test_range_cap_holds_when_filters_drop_a_crowd(
 
 
 @pytest.mark.aalis_spec("RANGE-02")
-async def test_range_bounds_are_inclusive(aalis_memory: FullMemoryService) -> None:
+async def test_range_bounds_are_inclusive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
-    expect_equal(
-        "RANGE-02",
+    aalis_check.equal(
         "range [200, 300]",
         contents(await aalis_memory.get_messages_by_session_range(S, 200, 300)),
         ["b", "c"],
     )
-    expect_equal(
-        "RANGE-02",
+    aalis_check.equal(
         "range [201, 299]",
         contents(await aalis_memory.get_messages_by_session_range(S, 201, 299)),
         [],
     )
-    expect_equal(
-        "RANGE-02",
+    aalis_check.equal(
         "range [400, 400]",
         contents(await aalis_memory.get_messages_by_session_range(S, 400, 400)),
         ["d"],
@@ -111,11 +109,10 @@ async def test_range_bounds_are_inclusive(aalis_memory: FullMemoryService) -> No
 
 
 @pytest.mark.aalis_spec("RANGE-02")
-async def test_range_includes_archived(aalis_memory: FullMemoryService) -> None:
+async def test_range_includes_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
-    expect_equal(
-        "RANGE-02",
+    aalis_check.equal(
         "range [100, 300] after archiving a and b",
         contents(await aalis_memory.get_messages_by_session_range(S, 100, 300)),
         ["a", "b", "c"],
@@ -123,11 +120,10 @@ async def test_range_includes_archived(aalis_memory: FullMemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_range_stays_in_its_session(aalis_memory: FullMemoryService) -> None:
+async def test_range_stays_in_its_session(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, "s-range-other", [msg("x", 150)])
-    expect_equal(
-        "MSG-01",
+    aalis_check.equal(
         "range [0, 1000] of s",
         contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
         ["a", "b"],
@@ -135,10 +131,9 @@ async def test_range_stays_in_its_session(aalis_memory: FullMemoryService) -> No
 
 
 @pytest.mark.aalis_spec("RANGE-03")
-async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService) -> None:
+async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, [msg("c", 300), msg("a", 100), msg("b1", 200), msg("b2", 200)])
-    expect_equal(
-        "RANGE-03",
+    aalis_check.equal(
         "range [0, 1000] written c@300, a@100, b1@200, b2@200",
         contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
         ["a", "b1", "b2", "c"],
@@ -149,17 +144,17 @@ async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService) 
 @requires.range_cap  # checked after the method (marks nearer the function come first)
 @requires.get_messages_by_session_range
 async def test_range_truncation_keeps_the_earliest(
-    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext
+    aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_checks: tuple[Check, ...]
 ) -> None:
-    """How many come back is RANGE-01's; which ones, RANGE-03's."""
+    """How many come back is the cap's rule (``capped``); which ones, the order's (``earliest``)."""
+    earliest, capped = aalis_checks
     cap = aalis_memory_ctx.range_query_limit
     await save_all(aalis_memory, S, conversation("m", cap + 5))
     for start, first in ((0, 0), (1030, 3)):
         got = await aalis_memory.get_messages_by_session_range(S, start, 10**12)
         call = f"get_messages_by_session_range(s, {start}, 10**12)"
-        expect_capped(cap, call, got, cap + 5 - first)
-        expect_equal(
-            "RANGE-03",
+        expect_capped(capped, cap, call, got, cap + 5 - first)
+        earliest.equal(
             f"{call} over {cap + 5} messages, range_query_limit={cap}",
             contents(got),
             [f"m{i}" for i in range(first, first + cap)],
@@ -167,7 +162,7 @@ async def test_range_truncation_keeps_the_earliest(
 
 
 @pytest.mark.aalis_spec("RANGE-04")
-async def test_range_roles_whitelist(aalis_memory: FullMemoryService) -> None:
+async def test_range_roles_whitelist(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(
         aalis_memory,
         S,
@@ -179,20 +174,17 @@ async def test_range_roles_whitelist(aalis_memory: FullMemoryService) -> None:
             msg("u2", 500),
         ],
     )
-    expect_equal(
-        "RANGE-04",
+    aalis_check.equal(
         "range [0, 1000] roles=['user']",
         contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, ["user"])),
         ["u1", "u2"],
     )
-    expect_equal(
-        "RANGE-04",
+    aalis_check.equal(
         "range [0, 1000] roles=['tool', 'notice']",
         contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, ["tool", "notice"])),
         ["t1", "n1"],
     )
-    expect_equal(
-        "RANGE-04",
+    aalis_check.equal(
         "range [0, 1000] roles=None",
         contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, None)),
         ["u1", "a1", "t1", "n1", "u2"],
@@ -200,7 +192,9 @@ async def test_range_roles_whitelist(aalis_memory: FullMemoryService) -> None:
 
 
 @pytest.mark.aalis_spec("RANGE-04")
-async def test_range_exclude_kinds_keeps_kindless(aalis_memory: FullMemoryService) -> None:
+async def test_range_exclude_kinds_keeps_kindless(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(
         aalis_memory,
         S,
@@ -211,8 +205,8 @@ async def test_range_exclude_kinds_keeps_kindless(aalis_memory: FullMemoryServic
         ],
     )
     got = await aalis_memory.get_messages_by_session_range(S, 0, 10**6, None, [MARKER, "poke"])
-    expect_equal("RANGE-04", "range exclude_kinds=['event-marker', 'poke']", contents(got), ["a", "b"])
+    aalis_check.equal("range exclude_kinds=['event-marker', 'poke']", contents(got), ["a", "b"])
     got = await aalis_memory.get_messages_by_session_range(S, 0, 10**6, ["user"], [MARKER])
-    expect_equal(
-        "RANGE-04", "range roles=['user'] exclude_kinds=['event-marker']", contents(got), ["a", "poke", "b"]
+    aalis_check.equal(
+        "range roles=['user'] exclude_kinds=['event-marker']", contents(got), ["a", "poke", "b"]
     )

@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect_equal, expect_fields, expect_raises
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import marker, msg, save_all
 from aalis_memory.conformance.suite._reads import ALL, active, as_read, everything
@@ -27,13 +28,14 @@ def _cats(count: int) -> list[Message]:
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-03")
-async def test_update_recent_limit_zero_changes_nothing(aalis_memory: FullMemoryService) -> None:
+async def test_update_recent_limit_zero_changes_nothing(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, _cats(3))
     changed = await aalis_memory.update_message_content(S, "cat", "dog", 0)
     # its own answer first: that check stands on no read of another rule
-    expect_equal("LIM-03", "update_message_content(s, cat, dog, 0)", changed, 0)
-    expect_equal(
-        "LIM-03",
+    aalis_check.equal("update_message_content(s, cat, dog, 0)", changed, 0)
+    aalis_check.equal(
         "get_history after update_message_content(s, cat, dog, 0)",
         await active(aalis_memory, S),
         ["cat 0", "cat 1", "cat 2"],
@@ -42,12 +44,13 @@ async def test_update_recent_limit_zero_changes_nothing(aalis_memory: FullMemory
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("LIM-03")
-async def test_update_recent_limit_inf_covers_all_active(aalis_memory: FullMemoryService) -> None:
+async def test_update_recent_limit_inf_covers_all_active(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, _cats(120))
     changed = await aalis_memory.update_message_content(S, "cat", "dog", math.inf)
-    expect_equal("LIM-03", "update_message_content(s, cat, dog, inf) over 120 matches", changed, 120)
-    expect_equal(
-        "LIM-03",
+    aalis_check.equal("update_message_content(s, cat, dog, inf) over 120 matches", changed, 120)
+    aalis_check.equal(
         "get_history after update_message_content(s, cat, dog, inf)",
         await active(aalis_memory, S, 1000),
         [f"dog {i}" for i in range(120)],
@@ -56,7 +59,9 @@ async def test_update_recent_limit_inf_covers_all_active(aalis_memory: FullMemor
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
-async def test_update_window_is_newest_active_with_markers(aalis_memory: FullMemoryService) -> None:
+async def test_update_window_is_newest_active_with_markers(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(
         aalis_memory,
         S,
@@ -69,18 +74,17 @@ async def test_update_window_is_newest_active_with_markers(aalis_memory: FullMem
         ],
     )
     changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
-    expect_equal(
-        "UPD-01",
+    aalis_check.equal(
         "get_history after update_message_content(s, cat, dog, 3)",
         await active(aalis_memory, S),
         ["cat a", "cat b", "dog c", "divider", "dog e"],
     )
-    expect_equal("UPD-01", "update_message_content(s, cat, dog, 3)", changed, 2)
+    aalis_check.equal("update_message_content(s, cat, dog, 3)", changed, 2)
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
-async def test_update_window_skips_archived(aalis_memory: FullMemoryService) -> None:
+async def test_update_window_skips_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(
         aalis_memory,
         S,
@@ -94,11 +98,10 @@ async def test_update_window_skips_archived(aalis_memory: FullMemoryService) -> 
     )
     await aalis_memory.archive_span(S, 2)
     changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
-    expect_equal("UPD-01", "update_message_content(s, cat, dog, 3) after archiving a, b", changed, 1)
+    aalis_check.equal("update_message_content(s, cat, dog, 3) after archiving a, b", changed, 1)
     changed = await aalis_memory.update_message_content(S, "cat", "cow", ALL)
-    expect_equal("UPD-01", "update_message_content(s, cat, cow, ALL) after archiving a, b", changed, 0)
-    expect_equal(
-        "UPD-01",
+    aalis_check.equal("update_message_content(s, cat, cow, ALL) after archiving a, b", changed, 0)
+    aalis_check.equal(
         "get_history after the two updates",
         await active(aalis_memory, S),
         ["dog c", "plain d", "plain e"],
@@ -108,12 +111,11 @@ async def test_update_window_skips_archived(aalis_memory: FullMemoryService) -> 
 @requires.get_full_history
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
-async def test_update_leaves_archived_text_alone(aalis_memory: FullMemoryService) -> None:
+async def test_update_leaves_archived_text_alone(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, [msg("cat a", 100), msg("cat b", 200), msg("cat c", 300)])
     await aalis_memory.archive_span(S, 1)
     await aalis_memory.update_message_content(S, "cat", "dog", ALL)
-    expect_equal(
-        "UPD-01",
+    aalis_check.equal(
         "get_full_history after archiving a and updating cat -> dog",
         await everything(aalis_memory, S),
         ["cat a", "dog b", "dog c"],
@@ -127,7 +129,10 @@ UNTOUCHED = (200, 300, 400)
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-02", "UPD-04")
-async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: FullMemoryService) -> None:
+async def test_update_rewrites_every_occurrence_case_sensitively(
+    aalis_memory: FullMemoryService, aalis_checks: tuple[Check, ...]
+) -> None:
+    rewrites, stamps = aalis_checks
     segments = ({"type": "text", "content": "world"},)
     saved = [
         msg("hello world, world", 100),
@@ -140,31 +145,30 @@ async def test_update_rewrites_every_occurrence_case_sensitively(aalis_memory: F
     before = as_read(await aalis_memory.get_history(S, 10))
     changed = await aalis_memory.update_message_content(S, "world", "earth", 10)
     got = await aalis_memory.get_history(S, 10)
-    expect_equal(
-        "UPD-04",
+    stamps.equal(
         "timestamps (sorted) after update_message_content(s, world, earth)",
         sorted(m.timestamp or 0 for m in got),
         [100, 200, 300, 400, 500],
     )
-    expect_equal(
-        "UPD-02",
+    rewrites.equal(
         "contents after update_message_content(s, world, earth, 10)",
         contents(got),
         ["hello earth, earth", "Hello World", None, "no match", "earthearth"],
     )
-    expect_fields(
-        "UPD-02",
+    rewrites.fields(
         "untouched messages after update_message_content(s, world, earth), as get_history showed them before",
         [m for m in got if m.timestamp in UNTOUCHED],
         [m for m in before if m.timestamp in UNTOUCHED],
         read_rule="HIST-05",
     )
-    expect_equal("UPD-02", "update_message_content(s, world, earth, 10)", changed, 2)
+    rewrites.equal("update_message_content(s, world, earth, 10)", changed, 2)
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-04")
-async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: FullMemoryService) -> None:
+async def test_update_keeps_the_timestamps_of_rewritten_messages(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     """The rewritten messages keep their stamps: downstream indexes find the old entry by session
     and timestamp to replace it."""
     await save_all(
@@ -174,8 +178,7 @@ async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: F
     )
     await aalis_memory.update_message_content(S, "cat", "lion", ALL)
     got = await aalis_memory.get_history(S, ALL)
-    expect_equal(
-        "UPD-04",
+    aalis_check.equal(
         "(content, timestamp) after update_message_content(s, cat, lion)",
         sorted((m.timestamp or 0, m.content) for m in got),
         [(1000, "lion 0"), (1010, "d"), (1020, "dog"), (1030, "lion 3")],
@@ -184,12 +187,13 @@ async def test_update_keeps_the_timestamps_of_rewritten_messages(aalis_memory: F
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-02")
-async def test_update_without_a_match_changes_nothing(aalis_memory: FullMemoryService) -> None:
+async def test_update_without_a_match_changes_nothing(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, _cats(3))
     changed = await aalis_memory.update_message_content(S, "CAT", "dog", 10)
-    expect_equal("UPD-02", "update_message_content(s, CAT, dog, 10) over lower-case cats", changed, 0)
-    expect_equal(
-        "UPD-02",
+    aalis_check.equal("update_message_content(s, CAT, dog, 10) over lower-case cats", changed, 0)
+    aalis_check.equal(
         "get_history after update_message_content(s, CAT, dog, 10)",
         await active(aalis_memory, S),
         ["cat 0", "cat 1", "cat 2"],
@@ -198,14 +202,15 @@ async def test_update_without_a_match_changes_nothing(aalis_memory: FullMemorySe
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-02")
-async def test_update_to_the_same_text_counts_nothing(aalis_memory: FullMemoryService) -> None:
+async def test_update_to_the_same_text_counts_nothing(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     """Counting matches instead of changes (MongoDB's matched vs modified count) would tell the
     caller, who re-indexes what changed, that unchanged messages were rewritten."""
     await save_all(aalis_memory, S, _cats(3))
     changed = await aalis_memory.update_message_content(S, "cat", "cat", 10)
-    expect_equal("UPD-02", "update_message_content(s, cat, cat, 10) over three cats", changed, 0)
-    expect_equal(
-        "UPD-02",
+    aalis_check.equal("update_message_content(s, cat, cat, 10) over three cats", changed, 0)
+    aalis_check.equal(
         "get_history after update_message_content(s, cat, cat, 10)",
         await active(aalis_memory, S),
         ["cat 0", "cat 1", "cat 2"],
@@ -214,12 +219,11 @@ async def test_update_to_the_same_text_counts_nothing(aalis_memory: FullMemorySe
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-03")
-async def test_update_with_empty_old_text_raises(aalis_memory: FullMemoryService) -> None:
+async def test_update_with_empty_old_text_raises(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, _cats(2))
-    with expect_raises("UPD-03", "update_message_content(s, '', dog)", ValueError):
+    with aalis_check.raises("update_message_content(s, '', dog)", ValueError):
         await aalis_memory.update_message_content(S, "", "dog", 10)
-    expect_equal(
-        "UPD-03",
+    aalis_check.equal(
         "get_history after update_message_content(s, '', dog)",
         await active(aalis_memory, S),
         ["cat 0", "cat 1"],
@@ -231,7 +235,9 @@ async def test_update_with_empty_old_text_raises(aalis_memory: FullMemoryService
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("DEL-01")
-async def test_delete_by_timestamps_reaches_archived(aalis_memory: FullMemoryService) -> None:
+async def test_delete_by_timestamps_reaches_archived(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(
         aalis_memory,
         S,
@@ -245,19 +251,20 @@ async def test_delete_by_timestamps_reaches_archived(aalis_memory: FullMemorySer
     )
     await aalis_memory.archive_span(S, 2)
     deleted = await aalis_memory.delete_messages_by_timestamps(S, [100, 300, 999])
-    expect_equal("DEL-01", "delete_messages_by_timestamps(s, [100, 300, 999])", deleted, 3)
-    expect_equal("DEL-01", "get_history after deleting 100, 300", await active(aalis_memory, S), ["e"])
+    aalis_check.equal("delete_messages_by_timestamps(s, [100, 300, 999])", deleted, 3)
+    aalis_check.equal("get_history after deleting 100, 300", await active(aalis_memory, S), ["e"])
 
 
 @requires.get_full_history
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("DEL-01")
-async def test_delete_by_timestamps_removes_from_full_history(aalis_memory: FullMemoryService) -> None:
+async def test_delete_by_timestamps_removes_from_full_history(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     await aalis_memory.archive_span(S, 2)
     await aalis_memory.delete_messages_by_timestamps(S, [200, 300])
-    expect_equal(
-        "DEL-01",
+    aalis_check.equal(
         "get_full_history after deleting archived b and active c",
         await everything(aalis_memory, S),
         ["a", "d"],
@@ -266,20 +273,22 @@ async def test_delete_by_timestamps_removes_from_full_history(aalis_memory: Full
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("DEL-02")
-async def test_delete_by_empty_list_returns_zero(aalis_memory: FullMemoryService) -> None:
+async def test_delete_by_empty_list_returns_zero(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     deleted = await aalis_memory.delete_messages_by_timestamps(S, [])
-    expect_equal("DEL-02", "delete_messages_by_timestamps(s, [])", deleted, 0)
-    expect_equal("DEL-02", "get_history after deleting []", await active(aalis_memory, S), ["a", "b"])
+    aalis_check.equal("delete_messages_by_timestamps(s, [])", deleted, 0)
+    aalis_check.equal("get_history after deleting []", await active(aalis_memory, S), ["a", "b"])
 
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("MSG-06")
-async def test_delete_by_timestamps_stays_in_its_session(aalis_memory: FullMemoryService) -> None:
+async def test_delete_by_timestamps_stays_in_its_session(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, OTHER, [msg("x", 100), msg("y", 200)])
     deleted = await aalis_memory.delete_messages_by_timestamps(S, [100])
-    expect_equal(
-        "MSG-06", "get_history(other) after deleting 100 in s", await active(aalis_memory, OTHER), ["x", "y"]
+    aalis_check.equal(
+        "get_history(other) after deleting 100 in s", await active(aalis_memory, OTHER), ["x", "y"]
     )
-    expect_equal("MSG-06", "delete_messages_by_timestamps(s, [100]) with x@100 in other", deleted, 1)
+    aalis_check.equal("delete_messages_by_timestamps(s, [100]) with x@100 in other", deleted, 1)

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import fail
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.probes.scaling import GROWTH_LIMIT, Growth, ScalingSizes, measure
 from aalis_memory.conformance.verdicts.properties import PROP_NOTES, attach
 from aalis_memory.types import Message, MetadataPut
@@ -28,7 +28,6 @@ SMALL, LARGE = "s-scale-small", "s-scale-large"
 NS_SMALL, NS_LARGE = "ns-scale-small", "ns-scale-large"
 #: Saves in flight at once while filling (the order does not matter: timestamps are distinct).
 FILL_BATCH: Final = 200
-RULE: Final = "PERF-01"
 
 
 async def _fill_session(memory: Any, session_id: str, count: int) -> None:
@@ -66,7 +65,7 @@ async def _save_then_count(memory: Any, session_id: str, timestamp: int) -> int:
 
 @pytest.mark.aalis_spec("PERF-01")
 async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
-    request: pytest.FixtureRequest, aalis_memory_scaling: ScalingSizes, aalis_memory: Any
+    request: pytest.FixtureRequest, aalis_memory_scaling: ScalingSizes, aalis_memory: Any, aalis_check: Check
 ) -> None:
     plan = aalis_memory_scaling
     await _fill_session(aalis_memory, SMALL, plan.small_messages)
@@ -129,8 +128,7 @@ async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
     slow = [g for g in found if g.too_slow]
     if slow:
         names = ", ".join(g.headline() for g in slow)
-        raise fail(
-            RULE,
+        raise aalis_check.fail(
             f"{names} (limit {GROWTH_LIMIT:g}x) with the same result size; "
             f"{_how(plan)}:\n  " + "\n  ".join(lines),
             cases=lines,
@@ -138,7 +136,7 @@ async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
     attach(
         request.node.user_properties,
         PROP_NOTES,
-        {RULE: f"growth within the limit ({_how(plan)}); " + "; ".join(lines)},
+        {aalis_check.rule_id: f"growth within the limit ({_how(plan)}); " + "; ".join(lines)},
     )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.conformance.suite._reads import ALL
@@ -32,7 +32,7 @@ async def _snapshot(memory: MemoryService) -> tuple[list[Message], list[Message]
 
 
 async def _leaves_other_session(
-    memory: MemoryService, rule_id: str, call: str, write: Callable[[], Awaitable[object]]
+    memory: MemoryService, check: Check, call: str, write: Callable[[], Awaitable[object]]
 ) -> None:
     """Fill both sessions (the other one with two archived messages), ``write`` to ``S``, then
     the other session must read as before, through get_history and get_full_history."""
@@ -46,54 +46,58 @@ async def _leaves_other_session(
     active, full = await _snapshot(memory)
     await write()
     after_active, after_full = await _snapshot(memory)
-    expect_equal(rule_id, f"get_history(other) after {call}", after_active, active)
+    check.equal(f"get_history(other) after {call}", after_active, active)
     if full is not None:
-        expect_equal(
-            rule_id, f"get_full_history(other) (archived x, y included) after {call}", after_full, full
-        )
+        check.equal(f"get_full_history(other) (archived x, y included) after {call}", after_full, full)
 
 
 @pytest.mark.aalis_spec("MSG-06")
-async def test_clear_session_leaves_other_sessions_archive(aalis_memory: MemoryService) -> None:
+async def test_clear_session_leaves_other_sessions_archive(
+    aalis_memory: MemoryService, aalis_check: Check
+) -> None:
     await _leaves_other_session(
-        aalis_memory, "MSG-06", "clear_session(s)", lambda: aalis_memory.clear_session(S)
+        aalis_memory, aalis_check, "clear_session(s)", lambda: aalis_memory.clear_session(S)
     )
 
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("MSG-06")
-async def test_delete_by_timestamps_leaves_other_sessions_archive(aalis_memory: FullMemoryService) -> None:
+async def test_delete_by_timestamps_leaves_other_sessions_archive(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await _leaves_other_session(
         aalis_memory,
-        "MSG-06",
+        aalis_check,
         "delete_messages_by_timestamps(s, [100, 200, 300, 400]) with the same timestamps in other",
         lambda: aalis_memory.delete_messages_by_timestamps(S, [100, 200, 300, 400]),
     )
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_save_leaves_other_sessions(aalis_memory: MemoryService) -> None:
+async def test_save_leaves_other_sessions(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await _leaves_other_session(
         aalis_memory,
-        "MSG-01",
+        aalis_check,
         "save_message(s, cat e@300)",
         lambda: aalis_memory.save_message(S, msg("cat e", 300)),
     )
 
 
 @pytest.mark.aalis_spec("MSG-01")
-async def test_archive_span_leaves_other_sessions(aalis_memory: MemoryService) -> None:
+async def test_archive_span_leaves_other_sessions(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await _leaves_other_session(
-        aalis_memory, "MSG-01", "archive_span(s, 3)", lambda: aalis_memory.archive_span(S, 3)
+        aalis_memory, aalis_check, "archive_span(s, 3)", lambda: aalis_memory.archive_span(S, 3)
     )
 
 
 @requires.update_message_content
 @pytest.mark.aalis_spec("MSG-01")
-async def test_update_content_leaves_other_sessions(aalis_memory: FullMemoryService) -> None:
+async def test_update_content_leaves_other_sessions(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await _leaves_other_session(
         aalis_memory,
-        "MSG-01",
+        aalis_check,
         "update_message_content(s, cat, dog, 10) with cats in other",
         lambda: aalis_memory.update_message_content(S, "cat", "dog", 10),
     )

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect, expect_equal
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import transport_of
 from aalis_memory.conformance.steps import stands_on
@@ -78,10 +79,9 @@ def odd_stamps_kept() -> None:
 
 
 @pytest.mark.aalis_spec("TS-01")
-async def test_odd_timestamps_read_back_exactly(aalis_memory: MemoryService) -> None:
+async def test_odd_timestamps_read_back_exactly(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await save_all(aalis_memory, S, _messages(ODD))
-    expect_equal(
-        "TS-01",
+    aalis_check.equal(
         "(content, timestamp) of get_history after saving timestamps -5, -0.25, 0, 1.5, 1700000000000.5",
         _stamps(await aalis_memory.get_history(S, 10)),
         list(ODD),
@@ -90,10 +90,11 @@ async def test_odd_timestamps_read_back_exactly(aalis_memory: MemoryService) -> 
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-01")
-async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: FullMemoryService) -> None:
+async def test_odd_timestamps_read_back_exactly_from_a_range(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     await save_all(aalis_memory, S, _messages(ODD))
-    expect_equal(
-        "TS-01",
+    aalis_check.equal(
         "(content, timestamp) of the range [-10, 2e12]",
         _stamps(await aalis_memory.get_messages_by_session_range(S, -10, 2 * 10**12)),
         list(ODD),
@@ -102,11 +103,12 @@ async def test_odd_timestamps_read_back_exactly_from_a_range(aalis_memory: FullM
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-02")
-async def test_range_orders_odd_timestamps_by_value(aalis_memory: FullMemoryService) -> None:
+async def test_range_orders_odd_timestamps_by_value(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     odd_stamps_kept()
     await save_all(aalis_memory, S, _messages(SCRAMBLED))
-    expect_equal(
-        "TS-02",
+    aalis_check.equal(
         "range [-10, 10] written at 2, 1.5, 0, 1.25, -1",
         contents(await aalis_memory.get_messages_by_session_range(S, -10, 10)),
         BY_VALUE,
@@ -115,7 +117,9 @@ async def test_range_orders_odd_timestamps_by_value(aalis_memory: FullMemoryServ
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("TS-03")
-async def test_range_bounds_at_zero_and_fractions(aalis_memory: FullMemoryService) -> None:
+async def test_range_bounds_at_zero_and_fractions(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     odd_stamps_kept()
     # No message sits on a bound: whether bounds are inclusive is RANGE-02's test (below).
     await save_all(aalis_memory, S, _messages(AROUND_ZERO))
@@ -126,8 +130,7 @@ async def test_range_bounds_at_zero_and_fractions(aalis_memory: FullMemoryServic
         ((0.25, 0.75), ["half"]),
         ((-0.25, 0.25), []),
     ):
-        expect_equal(
-            "TS-03",
+        aalis_check.equal(
             f"range {list(bounds)} over timestamps -1, -0.5, 0.5, 1.5",
             contents(await aalis_memory.get_messages_by_session_range(S, *bounds)),
             expected,
@@ -136,14 +139,13 @@ async def test_range_bounds_at_zero_and_fractions(aalis_memory: FullMemoryServic
 
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("RANGE-02")
-async def test_range_zero_to_zero_is_inclusive(aalis_memory: FullMemoryService) -> None:
-    """RANGE-02 is about the ends: the messages on them are in. That [0, 0] holds nothing else
+async def test_range_zero_to_zero_is_inclusive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
+    """The rule is about the ends: the messages on them are in. That [0, 0] holds nothing else
     is TS-03's (a range bound of 0 is a bound)."""
     await save_all(aalis_memory, S, _messages(POINTS))
     for bounds, ends in (((0, 0), ["zero"]), ((0.5, 1.5), ["half", "f1.5"])):
         got = contents(await aalis_memory.get_messages_by_session_range(S, *bounds))
-        expect(
-            "RANGE-02",
+        aalis_check.that(
             all(end in got for end in ends),
             f"range {list(bounds)} over timestamps -1, 0, 0.5, 1.5, 2: expected the messages "
             f"on its ends {ends} in it, got {got}",
@@ -152,14 +154,13 @@ async def test_range_zero_to_zero_is_inclusive(aalis_memory: FullMemoryService) 
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("TS-03")
-async def test_since_zero_and_fractional_since(aalis_memory: FullMemoryService) -> None:
+async def test_since_zero_and_fractional_since(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     odd_stamps_kept()
     # No message sits on a since_ts below: whether the bound is inclusive is CROSS-05's test.
     await save_all(aalis_memory, S, _messages(AROUND_ZERO))
     for since, expected in ((0, ["half", "f1.5"]), (0.75, ["f1.5"]), (-0.75, ["-half", "half", "f1.5"])):
         got = await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=since))
-        expect_equal(
-            "TS-03",
+        aalis_check.equal(
             f"cross-session read with since_ts={since} over timestamps -1, -0.5, 0.5, 1.5",
             records(got),
             [(S, name) for name in expected],
@@ -168,13 +169,12 @@ async def test_since_zero_and_fractional_since(aalis_memory: FullMemoryService) 
 
 @requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("CROSS-05")
-async def test_since_zero_is_inclusive(aalis_memory: FullMemoryService) -> None:
+async def test_since_zero_is_inclusive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """since_ts keeps the message on it, 0 included. That since_ts=0 drops the negative ones is
     TS-03's (0 is a bound, not a missing one)."""
     await save_all(aalis_memory, S, _messages(POINTS))
     got = records(await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=0)))
-    expect(
-        "CROSS-05",
+    aalis_check.that(
         all(kept in got for kept in [(S, "zero"), (S, "half"), (S, "f1.5"), (S, "two")]),
         f"cross-session read with since_ts=0 over timestamps -1, 0, 0.5, 1.5, 2: expected 0 and "
         f"every later one in it, got {got}",
@@ -183,23 +183,22 @@ async def test_since_zero_is_inclusive(aalis_memory: FullMemoryService) -> None:
 
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("TS-03")
-async def test_delete_by_zero_and_fractional_timestamps(aalis_memory: FullMemoryService) -> None:
+async def test_delete_by_zero_and_fractional_timestamps(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     odd_stamps_kept()
     await save_all(aalis_memory, S, _messages(POINTS))
-    expect_equal(
-        "TS-03",
+    aalis_check.equal(
         "delete_messages_by_timestamps(s, [1.5, 0]) over -1, 0, 0.5, 1.5, 2",
         await aalis_memory.delete_messages_by_timestamps(S, [1.5, 0]),
         2,
     )
-    expect_equal(
-        "TS-03",
+    aalis_check.equal(
         "get_history after deleting the messages at 1.5 and 0",
         contents(await aalis_memory.get_history(S, 10)),
         ["neg", "half", "two"],
     )
-    expect_equal(
-        "TS-03",
+    aalis_check.equal(
         "delete_messages_by_timestamps(s, [1, 0.25]) (no message at either)",
         await aalis_memory.delete_messages_by_timestamps(S, [1, 0.25]),
         0,
@@ -217,7 +216,9 @@ INT64_ENDS: tuple[tuple[str, int | float], ...] = (
 
 
 @pytest.mark.aalis_spec("TS-06")
-async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(aalis_memory: FullMemoryService) -> None:
+async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
     odd_stamps_kept()
     transport = transport_of(aalis_memory)
     if transport is not None and not transport.carries_integer(2**63 - 1):
@@ -229,29 +230,25 @@ async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(aalis_memory: Fu
             ),
         )
     await save_all(aalis_memory, S, _messages(INT64_ENDS))
-    expect_equal(
-        "TS-06",
+    aalis_check.equal(
         "(content, timestamp) of get_history after saving -2**63, 0, 2**63 - 1, 2.0**63",
         _stamps(await aalis_memory.get_history(S, 10)),
         list(INT64_ENDS),
     )
     if callable(getattr(aalis_memory, "get_messages_by_session_range", None)):
         for name, ts in (("min", -(2**63)), ("max", 2**63 - 1)):
-            expect_equal(
-                "TS-06",
+            aalis_check.equal(
                 f"range [{ts}, {ts}]",
                 _stamps(await aalis_memory.get_messages_by_session_range(S, ts, ts)),
                 [(name, ts)],
             )
     if callable(getattr(aalis_memory, "delete_messages_by_timestamps", None)):
-        expect_equal(
-            "TS-06",
+        aalis_check.equal(
             "delete_messages_by_timestamps(s, [2**63 - 1, -2**63])",
             await aalis_memory.delete_messages_by_timestamps(S, [2**63 - 1, -(2**63)]),
             2,
         )
-        expect_equal(
-            "TS-06",
+        aalis_check.equal(
             "get_history after deleting the ends",
             contents(await aalis_memory.get_history(S, 10)),
             ["zero", "double"],

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import pytest
 
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
@@ -29,7 +30,7 @@ load_all()
 #: Runs per driver and test: the report of issue 21 saw a catch in 6 runs of 7.
 RUNS: Final = 20
 
-SuiteTest = Callable[[Any], Coroutine[Any, Any, None]]
+SuiteTest = Callable[[Any, Check], Coroutine[Any, Any, None]]
 
 #: (suite test, the broken drivers whose catch by it hung on the clock).
 TIMING: Final[dict[str, tuple[SuiteTest, tuple[str, ...]]]] = {
@@ -46,15 +47,15 @@ TIMING: Final[dict[str, tuple[SuiteTest, tuple[str, ...]]]] = {
 CASES: Final = [(rule, name) for rule, (_, names) in TIMING.items() for name in (*names, "inmemory")]
 
 
-def verdict(test: SuiteTest, reg: DriverRegistration, folder: Path) -> str | None:
-    """The rule ``test`` fails on a fresh store of ``reg`` (``None``: it passed)."""
+def verdict(test: SuiteTest, rule: str, reg: DriverRegistration, folder: Path) -> str | None:
+    """The rule ``test`` (of ``rule``) fails on a fresh store of ``reg`` (``None``: it passed)."""
     folder.mkdir()
     with (
         asyncio.Runner() as runner,
         opened_store(reg, DriverContext(name=reg.name, tmp_path=folder), runner) as store,
     ):
         try:
-            runner.run(test(store))
+            runner.run(test(store, Check(rule)))
         except ConformanceFailure as failure:
             return failure.rule.id
     return None
@@ -64,7 +65,7 @@ def verdict(test: SuiteTest, reg: DriverRegistration, folder: Path) -> str | Non
 def test_the_same_verdict_every_run(rule: str, name: str, tmp_path: Path) -> None:
     test = TIMING[rule][0]
     reg = get_driver(name) if name == "inmemory" else registration(BROKEN[name])
-    found = [verdict(test, reg, tmp_path / str(run)) for run in range(RUNS)]
+    found = [verdict(test, rule, reg, tmp_path / str(run)) for run in range(RUNS)]
     expected = None if name == "inmemory" else rule
     assert found == [expected] * RUNS, (
         f"{name}: {rule}'s test gave {found.count(expected)} of {RUNS} runs the verdict {expected!r}: {found}"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from aalis_memory.compression_service import CompressionError
-from aalis_memory.conformance.checks import expect, expect_equal
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.compression.harness import Harness, Step
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import conversation, marker, save_all
@@ -34,14 +34,15 @@ async def _rejected(compression: Harness, service: Any) -> None:
 
 
 @pytest.mark.aalis_spec("EVT-01")
-async def test_a_committed_compression_sends_history_changed(aalis_compression: Harness) -> None:
+async def test_a_committed_compression_sends_history_changed(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     await save_all(aalis_compression.memory, S, conversation("m", 5))
     await save_all(aalis_compression.memory, OTHER, conversation("o", 2))
     aalis_compression.summarizer.picks = GENEROUS_PICKS
     await aalis_compression.build().compress(S)
     sent = [(name, payload) for name, payload in aalis_compression.changes if name == HISTORY_CHANGED]
-    expect(
-        "EVT-01",
+    aalis_check.that(
         (HISTORY_CHANGED, {"sessionId": S}) in sent,
         f"events after compress(s) committed: expected history:changed {{sessionId: {S!r}}}, "
         f"got {aalis_compression.changes}",
@@ -49,8 +50,7 @@ async def test_a_committed_compression_sends_history_changed(aalis_compression: 
     timeline = aalis_compression.timeline
     archived = Step("archive", S)
     first = timeline.index(Step("event", HISTORY_CHANGED))
-    expect(
-        "EVT-01",
+    aalis_check.that(
         archived in timeline[:first],
         f"history:changed must follow the archive that changed the history; the provider did "
         f"{[f'{step.what} {step.detail}' for step in timeline]}",
@@ -58,7 +58,9 @@ async def test_a_committed_compression_sends_history_changed(aalis_compression: 
 
 
 @pytest.mark.aalis_spec("EVT-02")
-async def test_a_compression_deletes_and_rewrites_nothing(aalis_compression: Harness) -> None:
+async def test_a_compression_deletes_and_rewrites_nothing(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, [marker("old divider", 990), *conversation("m", 5)])
     aalis_compression.summarizer.picks = GENEROUS_PICKS
@@ -73,8 +75,7 @@ async def test_a_compression_deletes_and_rewrites_nothing(aalis_compression: Har
         for name, payload in aalis_compression.changes
         if name in (MESSAGES_DELETED, MESSAGES_REWRITTEN)
     ]
-    expect_equal(
-        "EVT-02",
+    aalis_check.equal(
         "memory:messages-deleted / -rewritten sent by a committed and a rejected compress",
         wrong,
         [],
@@ -84,21 +85,19 @@ async def test_a_compression_deletes_and_rewrites_nothing(aalis_compression: Har
 @pytest.mark.aalis_spec("EVT-03")
 async def test_history_changed_at_most_once_and_only_for_an_archive(
     aalis_compression: Harness,
+    aalis_check: Check,
 ) -> None:
     memory = aalis_compression.memory
     service = aalis_compression.build()
     await service.compress(S)  # nothing to compress
-    expect_equal("EVT-03", "events of a compress with nothing to compress", aalis_compression.sent(S), [])
+    aalis_check.equal("events of a compress with nothing to compress", aalis_compression.sent(S), [])
     await save_all(memory, S, conversation("m", 4))
     aalis_compression.summarizer.error = RuntimeError("model overloaded")
     await _rejected(aalis_compression, service)
-    expect_equal(
-        "EVT-03", "events of a compress rejected for a failing summarizer", aalis_compression.sent(S), []
-    )
+    aalis_check.equal("events of a compress rejected for a failing summarizer", aalis_compression.sent(S), [])
     aalis_compression.summarizer.error = None
     await service.compress(S)
-    expect(
-        "EVT-03",
+    aalis_check.that(
         aalis_compression.sent(S).count(HISTORY_CHANGED) <= 1,
         f"events of one committed compress: at most one history:changed, got {aalis_compression.sent(S)}",
     )
@@ -108,10 +107,11 @@ async def test_history_changed_at_most_once_and_only_for_an_archive(
 @requires.delete_messages_by_timestamps
 async def test_no_history_changed_for_a_compression_rejected_meanwhile(
     aalis_compression: Harness,
+    aalis_check: Check,
 ) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    task = await aalis_compression.held(aalis_compression.build(), S, "EVT-03")
+    task = await aalis_compression.held(aalis_compression.build(), S, aalis_check)
     await memory.delete_messages_by_timestamps(S, [1010])
     aalis_compression.summarizer.release()
     try:
@@ -120,6 +120,4 @@ async def test_no_history_changed_for_a_compression_rejected_meanwhile(
         pass
     else:
         pytest.skip("the compress(s) whose history changed meanwhile was committed: CSV-11's finding")
-    expect_equal(
-        "EVT-03", "events of a compress rejected for a changed history", aalis_compression.sent(S), []
-    )
+    aalis_check.equal("events of a compress rejected for a changed history", aalis_compression.sent(S), [])

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
 from aalis_memory.clearing import ClearContext, ClearResult, ClearTypeContribution, ClearTypeRegistry
 from aalis_memory.compression_service import CompressionError
-from aalis_memory.conformance.checks import expect, expect_equal, fail
+from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.compression.harness import Harness
+from aalis_memory.conformance.steps import Blocked
 from aalis_memory.conformance.suite._builders import conversation, save_all
 from aalis_memory.conformance.verdicts.model import Verdict, skip
 
@@ -54,14 +55,21 @@ async def _keeper(compression: Harness) -> tuple[Any, list[tuple[str, str]]]:
     return service, keys
 
 
-async def _clear(service: Any, rule_id: str, context: ClearContext) -> ClearResult | None:
-    """Run the provider's part of ``memory:clear``; a provider without one fails ``rule_id``."""
+#: The rule a provider without ``on_clear`` breaks: its data outlives every memory:clear.
+TAKES_PART: Final = "CLR-12"
+
+
+async def _clear(service: Any, check: Check | None, context: ClearContext) -> ClearResult | None:
+    """Run the provider's part of ``memory:clear``. A provider without one fails ``check``'s
+    rule, the rule of a test that judges what the clear does; a test that only makes the clear to
+    look at its rows or its timing (``check`` ``None``) stands on :data:`TAKES_PART` there, and
+    is blocked by it."""
     on_clear = getattr(service, "on_clear", None)
     if not callable(on_clear):
-        raise fail(
-            rule_id,
-            "the provider keeps data in metadata but has no on_clear: it takes no part in memory:clear",
-        )
+        cause = "the provider keeps data in metadata but has no on_clear: it takes no part in memory:clear"
+        if check is None:
+            raise Blocked(TAKES_PART, "on_clear()", f"is not there: {cause}")
+        raise check.fail(cause)
     result: ClearResult | None = await on_clear(context)
     return result
 
@@ -75,28 +83,25 @@ def _session_clear(session_id: str, types: Sequence[str] | None = None) -> Clear
 
 
 @pytest.mark.aalis_spec("CLR-12")
-async def test_a_clear_removes_the_data_of_its_scope(aalis_compression: Harness) -> None:
+async def test_a_clear_removes_the_data_of_its_scope(aalis_compression: Harness, aalis_check: Check) -> None:
     service, s_keys = await _keeper(aalis_compression)
     await save_all(aalis_compression.memory, OTHER, conversation("o", 4))
     o_keys = await _compress_keeping(aalis_compression, service, OTHER, "O-SUMMARY")
     s_only = [k for k in s_keys if k not in o_keys]
     o_only = [k for k in o_keys if k not in s_keys]
-    await _clear(service, "CLR-12", _session_clear(S))
-    expect_equal(
-        "CLR-12",
+    await _clear(service, aalis_check, _session_clear(S))
+    aalis_check.equal(
         f"the provider's metadata for {S} after memory:clear of {S}",
         await aalis_compression.present(s_only),
         [],
     )
-    expect_equal(
-        "CLR-12",
+    aalis_check.equal(
         f"the provider's metadata for {OTHER} after memory:clear of {S}",
         await aalis_compression.present(o_only),
         [f"{ns}/{k}" for ns, k in o_only],
     )
-    await _clear(service, "CLR-12", ClearContext(scope="all", results=[HISTORY_ROW]))
-    expect_equal(
-        "CLR-12",
+    await _clear(service, aalis_check, ClearContext(scope="all", results=[HISTORY_ROW]))
+    aalis_check.equal(
         "the provider's metadata after memory:clear of all sessions",
         await aalis_compression.present([*s_keys, *o_keys]),
         [],
@@ -104,23 +109,23 @@ async def test_a_clear_removes_the_data_of_its_scope(aalis_compression: Harness)
 
 
 @pytest.mark.aalis_spec("CLR-12")
-async def test_a_clear_after_a_restart_reaches_earlier_data(aalis_compression: Harness) -> None:
+async def test_a_clear_after_a_restart_reaches_earlier_data(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     """The data lives in the store, not in the provider object: a provider built afresh over the
     same store (the host restarted) clears what the one before it wrote."""
     service, s_keys = await _keeper(aalis_compression)
     await save_all(aalis_compression.memory, OTHER, conversation("o", 4))
     o_keys = await _compress_keeping(aalis_compression, service, OTHER, "O-SUMMARY")
     s_only = [k for k in s_keys if k not in o_keys]
-    await _clear(aalis_compression.build(), "CLR-12", _session_clear(S))
-    expect_equal(
-        "CLR-12",
+    await _clear(aalis_compression.build(), aalis_check, _session_clear(S))
+    aalis_check.equal(
         f"the provider's metadata for {S} after a new provider instance handled memory:clear of {S}",
         await aalis_compression.present(s_only),
         [],
     )
-    await _clear(aalis_compression.build(), "CLR-12", ClearContext(scope="all", results=[HISTORY_ROW]))
-    expect_equal(
-        "CLR-12",
+    await _clear(aalis_compression.build(), aalis_check, ClearContext(scope="all", results=[HISTORY_ROW]))
+    aalis_check.equal(
         "the metadata an earlier provider instance wrote, after a new one "
         "handled memory:clear of all sessions",
         await aalis_compression.present([*s_keys, *o_keys]),
@@ -129,22 +134,20 @@ async def test_a_clear_after_a_restart_reaches_earlier_data(aalis_compression: H
 
 
 @pytest.mark.aalis_spec("CLR-13")
-async def test_a_clear_of_other_types_leaves_the_data(aalis_compression: Harness) -> None:
+async def test_a_clear_of_other_types_leaves_the_data(aalis_compression: Harness, aalis_check: Check) -> None:
     service, keys = await _keeper(aalis_compression)
     registered = [c.id for c in _registered(service)]
     if not registered:
         pytest.skip("the provider registers no clear type (CLR-14's finding): no type to name")
     others = [t for t in ("context", "vector", "profile") if t not in registered]
-    await _clear(service, "CLR-13", _session_clear(S, others))
-    expect_equal(
-        "CLR-13",
+    await _clear(service, aalis_check, _session_clear(S, others))
+    aalis_check.equal(
         f"the provider's metadata after memory:clear of {S} with types {others}",
         await aalis_compression.present(keys),
         [f"{ns}/{k}" for ns, k in keys],
     )
-    await _clear(service, "CLR-13", _session_clear(S, ["context", registered[0]]))
-    expect_equal(
-        "CLR-13",
+    await _clear(service, aalis_check, _session_clear(S, ["context", registered[0]]))
+    aalis_check.equal(
         f"the provider's metadata after memory:clear of {S} with types ['context', {registered[0]!r}]",
         await aalis_compression.present(keys),
         [],
@@ -152,20 +155,18 @@ async def test_a_clear_of_other_types_leaves_the_data(aalis_compression: Harness
 
 
 @pytest.mark.aalis_spec("CLR-14")
-async def test_the_clear_type_is_registered(aalis_compression: Harness) -> None:
+async def test_the_clear_type_is_registered(aalis_compression: Harness, aalis_check: Check) -> None:
     service, _keys = await _keeper(aalis_compression)
     registered = _registered(service)
-    expect(
-        "CLR-14",
+    aalis_check.that(
         bool(registered) and all(isinstance(c, ClearTypeContribution) for c in registered),
         f"clear_types of a provider keeping metadata: expected its memory:clear-type "
         f"contributions (ClearTypeContribution id and label), got {registered!r}",
     )
-    row = await _clear(service, "CLR-12", _session_clear(S))
+    row = await _clear(service, None, _session_clear(S))
     tagged = None if row is None else row.type
     registry = ClearTypeRegistry(registered)
-    expect(
-        "CLR-14",
+    aalis_check.that(
         tagged is None or tagged in registry,
         f"the provider tags its memory:clear rows {tagged!r} but registers "
         f"{registry.ids()}: /clear -t {tagged} would be refused",
@@ -173,23 +174,25 @@ async def test_the_clear_type_is_registered(aalis_compression: Harness) -> None:
 
 
 @pytest.mark.aalis_spec("CLR-15")
-async def test_result_rows_carry_the_type_on_failure_and_success(aalis_compression: Harness) -> None:
+async def test_result_rows_carry_the_type_on_failure_and_success(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     service, _keys = await _keeper(aalis_compression)
     watched = aalis_compression.watched
     assert watched is not None
     watched.fail_metadata_writes = True
     try:
-        failed = await _clear(service, "CLR-12", _session_clear(S))
+        failed = await _clear(service, None, _session_clear(S))
+    except Blocked:
+        raise
     except Exception as exc:
-        raise fail(
-            "CLR-15",
+        raise aalis_check.fail(
             f"memory:clear of {S} with the metadata backend down raised "
             f"{type(exc).__name__}: {exc}; expected an unsuccessful row",
         ) from exc
     finally:
         watched.fail_metadata_writes = False
-    expect(
-        "CLR-15",
+    aalis_check.that(
         isinstance(failed, ClearResult)
         and not failed.success
         and failed.type is not None
@@ -197,9 +200,8 @@ async def test_result_rows_carry_the_type_on_failure_and_success(aalis_compressi
         f"memory:clear of {S} with the metadata backend down: expected an unsuccessful row "
         f"naming the provider's type, with a message; got {failed!r}",
     )
-    row = await _clear(service, "CLR-12", _session_clear(S))
-    expect(
-        "CLR-15",
+    row = await _clear(service, None, _session_clear(S))
+    aalis_check.that(
         isinstance(row, ClearResult)
         and row.success
         and bool(row.message)
@@ -210,21 +212,22 @@ async def test_result_rows_carry_the_type_on_failure_and_success(aalis_compressi
 
 
 @pytest.mark.aalis_spec("CLR-16")
-async def test_a_clear_during_a_compression_stays_cleared(aalis_compression: Harness) -> None:
+async def test_a_clear_during_a_compression_stays_cleared(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     service, keys = await _keeper(aalis_compression)
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("n", 3, start_ts=5000))
-    task = await aalis_compression.held(service, S, "CLR-16")
+    task = await aalis_compression.held(service, S, aalis_check)
     await memory.clear_session(S)
-    await _clear(service, "CLR-12", _session_clear(S))
+    await _clear(service, None, _session_clear(S))
     aalis_compression.summarizer.text = "S-SECOND"
     aalis_compression.summarizer.release()
     with contextlib.suppress(CompressionError):  # the rejection's reason is CSV-11's
         await task
     kept = await aalis_compression.kept(service, S, ["S-SUMMARY", "S-SECOND"])
-    expect_equal("CLR-16", f"summaries kept for {S} after memory:clear landed during a compression", kept, [])
-    expect_equal(
-        "CLR-16",
+    aalis_check.equal(f"summaries kept for {S} after memory:clear landed during a compression", kept, [])
+    aalis_check.equal(
         f"the provider's metadata for {S} written before the clear",
         await aalis_compression.present(keys),
         [],

@@ -26,7 +26,8 @@ from aalis_memory.compression_service import (
     SummarizerFailed,
     SummarizerUnavailable,
 )
-from aalis_memory.conformance.checks import contents, expect, expect_equal, expect_raises
+from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.compression.harness import CLOCK_START, Harness
 from aalis_memory.conformance.compression.summary import CompressionSettings
 from aalis_memory.conformance.registration.requirements import requires
@@ -80,32 +81,32 @@ class UnreadableHistory:
         return getattr(self.wrapped, name)
 
 
-async def _held_run(compression: Harness, service: Any, rule_id: str) -> asyncio.Task[None]:
+async def _held_run(compression: Harness, service: Any, check: Check) -> asyncio.Task[None]:
     """compress(S), held while the summarizer works (see :meth:`Harness.held`)."""
-    return await compression.held(service, S, rule_id)
+    return await compression.held(service, S, check)
 
 
 # -- what a committed compression leaves ------------------------------------------------------
 
 
 @pytest.mark.aalis_spec("CSV-01")
-async def test_compressed_messages_are_archived_except_picks(aalis_compression: Harness) -> None:
+async def test_compressed_messages_are_archived_except_picks(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 10))
     aalis_compression.summarizer.picks = [3]
     await aalis_compression.build(settings=GENEROUS).compress(S)
-    expect_equal(
-        "CSV-01", "active conversation after compress with picks [3] of m0..m9", await talk(memory, S), ["m3"]
+    aalis_check.equal(
+        "active conversation after compress with picks [3] of m0..m9", await talk(memory, S), ["m3"]
     )
     if callable(getattr(memory, "get_full_history", None)):
         full = [m.content for m in await memory.get_full_history(S, math.inf) if not m.is_control]
-        expect_equal(
-            "CSV-01", "get_full_history conversation after compress", full, [f"m{i}" for i in range(10)]
-        )
+        aalis_check.equal("get_full_history conversation after compress", full, [f"m{i}" for i in range(10)])
 
 
 @pytest.mark.aalis_spec("CSV-02")
-async def test_picks_stay_verbatim_in_order(aalis_compression: Harness) -> None:
+async def test_picks_stay_verbatim_in_order(aalis_compression: Harness, aalis_check: Check) -> None:
     memory = aalis_compression.memory
     rich = msg("m2", 1020, role="assistant", name="aalis", metadata={"platform": "qq"})
     history = [*conversation("m", 2), rich, *conversation("n", 5, start_ts=1030)]
@@ -114,8 +115,7 @@ async def test_picks_stay_verbatim_in_order(aalis_compression: Harness) -> None:
     aalis_compression.summarizer.picks = [5, 2, 0]
     await aalis_compression.build(settings=GENEROUS).compress(S)
     kept = [m for m in await snapshot(memory, S) if not m.is_control]
-    expect_equal(
-        "CSV-02",
+    aalis_check.equal(
         "active conversation after compress with picks [5, 2, 0]",
         kept,
         [before[0], before[2], before[5]],
@@ -123,22 +123,23 @@ async def test_picks_stay_verbatim_in_order(aalis_compression: Harness) -> None:
 
 
 @pytest.mark.aalis_spec("CSV-03", "CSV-02")
-async def test_messages_after_the_split_follow_the_picks(aalis_compression: Harness) -> None:
+async def test_messages_after_the_split_follow_the_picks(
+    aalis_compression: Harness, aalis_checks: tuple[Check, ...]
+) -> None:
+    late, picks = aalis_checks
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 6))
     aalis_compression.summarizer.picks = [1]
-    task = await _held_run(aalis_compression, aalis_compression.build(settings=GENEROUS), "CSV-03")
+    task = await _held_run(aalis_compression, aalis_compression.build(settings=GENEROUS), late)
     await save_all(memory, S, [msg("late1", 5000), msg("late2", 5010, role="assistant")])
     aalis_compression.summarizer.release()
     await task
     got = await talk(memory, S)
-    expect(
-        "CSV-03",
+    late.that(
         got[-2:] == ["late1", "late2"],
         f"active conversation after compress should end with the late messages; got {got}",
     )
-    expect_equal(
-        "CSV-02",
+    picks.equal(
         "active conversation after compress with picks [1] and 2 late",
         got,
         ["m1", "late1", "late2"],
@@ -146,13 +147,12 @@ async def test_messages_after_the_split_follow_the_picks(aalis_compression: Harn
 
 
 @pytest.mark.aalis_spec("CSV-04")
-async def test_one_archive_span_commits_it(aalis_compression: Harness) -> None:
+async def test_one_archive_span_commits_it(aalis_compression: Harness, aalis_check: Check) -> None:
     await save_all(aalis_compression.memory, S, [marker("old-divider", 990), *conversation("m", 6)])
     aalis_compression.summarizer.picks = [2, 4]
     recorder = ArchiveCalls(aalis_compression.memory)
     await aalis_compression.build(memory=recorder, settings=GENEROUS).compress(S)
-    expect_equal(
-        "CSV-04",
+    aalis_check.equal(
         "archive_span calls (count, sorted keep) for [divider, m0..m5] with picks [2, 4] of the conversation",
         recorder.calls,
         [(7, [3, 5])],
@@ -162,7 +162,7 @@ async def test_one_archive_span_commits_it(aalis_compression: Harness) -> None:
 @pytest.mark.aalis_spec("CSV-05")
 @pytest.mark.parametrize(("ratio", "allowed"), [(None, 10), (0.25, 25)])
 async def test_picks_stay_within_the_token_budget(
-    aalis_compression: Harness, ratio: float | None, allowed: int
+    aalis_compression: Harness, ratio: float | None, allowed: int, aalis_check: Check
 ) -> None:
     memory = aalis_compression.memory
     history = [msg(f"{i}" * 10, 1000 + i) for i in range(10)]  # 10 tokens each, 100 in all
@@ -171,8 +171,7 @@ async def test_picks_stay_within_the_token_budget(
     settings = CompressionSettings() if ratio is None else CompressionSettings(picks_ratio=ratio)
     await aalis_compression.build(settings=settings).compress(S)
     kept = sum(len(c or "") for c in await talk(memory, S))
-    expect(
-        "CSV-05",
+    aalis_check.that(
         kept <= allowed,
         f"picks of 100 tokens of conversation at ratio {ratio or 0.1}: expected at most {allowed} "
         f"tokens kept, got {kept}",
@@ -180,18 +179,19 @@ async def test_picks_stay_within_the_token_budget(
 
 
 @pytest.mark.aalis_spec("CSV-06")
-async def test_picks_and_late_messages_stay_within_half_the_limit(aalis_compression: Harness) -> None:
+async def test_picks_and_late_messages_stay_within_half_the_limit(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 8))
     aalis_compression.summarizer.picks = [0, 1, 2, 3, 4, 5]
     settings = CompressionSettings(picks_ratio=1.0, history_limit=7)  # half: 3
-    task = await _held_run(aalis_compression, aalis_compression.build(settings=settings), "CSV-06")
+    task = await _held_run(aalis_compression, aalis_compression.build(settings=settings), aalis_check)
     await save_all(memory, S, [msg("late1", 5000), msg("late2", 5010)])
     aalis_compression.summarizer.release()
     await task
     got = await talk(memory, S)
-    expect(
-        "CSV-06",
+    aalis_check.that(
         len(got) <= 3 and got[-2:] == ["late1", "late2"],
         f"history_limit 7 with 2 late messages: at most 1 pick may stay; active {got}",
     )
@@ -201,20 +201,19 @@ async def test_picks_and_late_messages_stay_within_half_the_limit(aalis_compress
 
 
 @pytest.mark.aalis_spec("CSV-07")
-async def test_compress_resolves_after_the_commit(aalis_compression: Harness) -> None:
+async def test_compress_resolves_after_the_commit(aalis_compression: Harness, aalis_check: Check) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
     service = aalis_compression.build()
-    task = await _held_run(aalis_compression, service, "CSV-07")
-    expect_equal(
-        "CSV-07",
+    task = await _held_run(aalis_compression, service, aalis_check)
+    aalis_check.equal(
         "active conversation while the summary is being written",
         await talk(memory, S),
         ["m0", "m1", "m2", "m3"],
     )
     aalis_compression.summarizer.release()
     await task
-    expect_equal("CSV-07", "active conversation as soon as compress resolved", await talk(memory, S), [])
+    aalis_check.equal("active conversation as soon as compress resolved", await talk(memory, S), [])
 
 
 async def _commit_fails(aalis_compression: Harness) -> Any:
@@ -228,13 +227,12 @@ async def _commit_fails(aalis_compression: Harness) -> Any:
 
 
 @pytest.mark.aalis_spec("CSV-07")
-async def test_a_failed_commit_rejects(aalis_compression: Harness) -> None:
+async def test_a_failed_commit_rejects(aalis_compression: Harness, aalis_check: Check) -> None:
     memory = aalis_compression.memory
     service = await _commit_fails(aalis_compression)
-    with expect_raises("CSV-07", "compress(s) whose archive_span failed", CompressionError):
+    with aalis_check.raises("compress(s) whose archive_span failed", CompressionError):
         await service.compress(S)
-    expect_equal(
-        "CSV-07",
+    aalis_check.equal(
         "active conversation after the failed commit",
         await talk(memory, S),
         ["m0", "m1", "m2", "m3"],
@@ -242,53 +240,58 @@ async def test_a_failed_commit_rejects(aalis_compression: Harness) -> None:
 
 
 @pytest.mark.aalis_spec("CSV-08")
-async def test_a_second_compress_is_rejected_while_one_runs(aalis_compression: Harness) -> None:
+async def test_a_second_compress_is_rejected_while_one_runs(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
     service = aalis_compression.build()
-    task = await _held_run(aalis_compression, service, "CSV-08")
-    with expect_raises("CSV-08", "compress(s) while compress(s) runs", AlreadyCompressing):
+    task = await _held_run(aalis_compression, service, aalis_check)
+    with aalis_check.raises("compress(s) while compress(s) runs", AlreadyCompressing):
         await service.compress(S)
     aalis_compression.summarizer.release()
     await task
-    expect_equal(
-        "CSV-08",
+    aalis_check.equal(
         "summarizer calls for two overlapping compress(s)",
         len(aalis_compression.summarizer.calls),
         1,
     )
-    expect_equal("CSV-08", "active conversation after the first compress resolved", await talk(memory, S), [])
+    aalis_check.equal("active conversation after the first compress resolved", await talk(memory, S), [])
 
 
 @pytest.mark.aalis_spec("CSV-09", "CSV-22")
-async def test_absent_memory_or_summarizer_rejects_quietly(aalis_compression: Harness) -> None:
+async def test_absent_memory_or_summarizer_rejects_quietly(
+    aalis_compression: Harness, aalis_checks: tuple[Check, ...]
+) -> None:
+    rejects, quiet = aalis_checks
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    with expect_raises("CSV-09", "compress(s) without memory", MemoryUnavailable):
+    with rejects.raises("compress(s) without memory", MemoryUnavailable):
         await aalis_compression.build(memory=None).compress(S)
-    with expect_raises("CSV-09", "compress(s) without summarizer", SummarizerUnavailable):
+    with rejects.raises("compress(s) without summarizer", SummarizerUnavailable):
         await aalis_compression.build(summarizer=None).compress(S)
-    expect_equal(
-        "CSV-09", "active conversation after both rejections", await talk(memory, S), ["m0", "m1", "m2", "m3"]
+    rejects.equal(
+        "active conversation after both rejections", await talk(memory, S), ["m0", "m1", "m2", "m3"]
     )
-    expect_equal("CSV-22", "events sent by both rejections", aalis_compression.statuses(S), [])
+    quiet.equal("events sent by both rejections", aalis_compression.statuses(S), [])
 
 
 @pytest.mark.aalis_spec("CSV-10", "CSV-13")
-async def test_summarizer_failure_rejects_and_archives_nothing(aalis_compression: Harness) -> None:
+async def test_summarizer_failure_rejects_and_archives_nothing(
+    aalis_compression: Harness, aalis_checks: tuple[Check, ...]
+) -> None:
+    rejects, events = aalis_checks
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
     aalis_compression.summarizer.error = RuntimeError("model overloaded")
-    with expect_raises("CSV-10", "compress(s) with a failing summarizer", SummarizerFailed):
+    with rejects.raises("compress(s) with a failing summarizer", SummarizerFailed):
         await aalis_compression.build().compress(S)
-    expect_equal(
-        "CSV-10",
+    rejects.equal(
         "active conversation after the failed compress",
         await talk(memory, S),
         ["m0", "m1", "m2", "m3"],
     )
-    expect_equal(
-        "CSV-13",
+    events.equal(
         "events of a compress whose summarizer failed",
         aalis_compression.statuses(S),
         ["start", "error"],
@@ -296,20 +299,20 @@ async def test_summarizer_failure_rejects_and_archives_nothing(aalis_compression
 
 
 @pytest.mark.aalis_spec("CSV-11", "CSV-13")
-async def test_history_cleared_meanwhile_rejects(aalis_compression: Harness) -> None:
+async def test_history_cleared_meanwhile_rejects(
+    aalis_compression: Harness, aalis_checks: tuple[Check, ...]
+) -> None:
+    rejects, events = aalis_checks
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    task = await _held_run(aalis_compression, aalis_compression.build(), "CSV-11")
+    task = await _held_run(aalis_compression, aalis_compression.build(), rejects)
     await memory.clear_session(S)
     await save_all(memory, S, [msg("fresh", 6000)])
     aalis_compression.summarizer.release()
-    with expect_raises("CSV-11", "compress(s) cleared while summarizing", HistoryCleared):
+    with rejects.raises("compress(s) cleared while summarizing", HistoryCleared):
         await task
-    expect_equal(
-        "CSV-11", "active conversation after the rejected compress", await talk(memory, S), ["fresh"]
-    )
-    expect_equal(
-        "CSV-13",
+    rejects.equal("active conversation after the rejected compress", await talk(memory, S), ["fresh"])
+    events.equal(
         "events of a compress rejected for a clear",
         aalis_compression.statuses(S),
         ["start", "error"],
@@ -318,19 +321,21 @@ async def test_history_cleared_meanwhile_rejects(aalis_compression: Harness) -> 
 
 @pytest.mark.aalis_spec("CSV-11", "CSV-13")
 @requires.delete_messages_by_timestamps
-async def test_history_changed_meanwhile_rejects(aalis_compression: Harness) -> None:
+async def test_history_changed_meanwhile_rejects(
+    aalis_compression: Harness, aalis_checks: tuple[Check, ...]
+) -> None:
+    rejects, events = aalis_checks
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
-    task = await _held_run(aalis_compression, aalis_compression.build(), "CSV-11")
+    task = await _held_run(aalis_compression, aalis_compression.build(), rejects)
     await memory.delete_messages_by_timestamps(S, [1010])  # m1, a rollback
     aalis_compression.summarizer.release()
-    with expect_raises("CSV-11", "compress(s) with m1 deleted while summarizing", HistoryChanged):
+    with rejects.raises("compress(s) with m1 deleted while summarizing", HistoryChanged):
         await task
-    expect_equal(
-        "CSV-11", "active conversation after the rejected compress", await talk(memory, S), ["m0", "m2", "m3"]
+    rejects.equal(
+        "active conversation after the rejected compress", await talk(memory, S), ["m0", "m2", "m3"]
     )
-    expect_equal(
-        "CSV-13",
+    events.equal(
         "events of a compress rejected for a changed history",
         aalis_compression.statuses(S),
         ["start", "error"],
@@ -339,35 +344,31 @@ async def test_history_changed_meanwhile_rejects(aalis_compression: Harness) -> 
 
 @pytest.mark.aalis_spec("CSV-12")
 @pytest.mark.parametrize("history", ["empty", "markers"])
-async def test_nothing_to_compress_is_a_quiet_no_op(aalis_compression: Harness, history: str) -> None:
+async def test_nothing_to_compress_is_a_quiet_no_op(
+    aalis_compression: Harness, history: str, aalis_check: Check
+) -> None:
     memory = aalis_compression.memory
     if history == "markers":
         await save_all(memory, S, [marker("d1", 1000), turn("t1", 1010)])
     before = contents(await memory.get_history(S, math.inf))
     await aalis_compression.build().compress(S)
-    expect_equal(
-        "CSV-12",
+    aalis_check.equal(
         f"active history after compress of a {history} history",
         contents(await memory.get_history(S, math.inf)),
         before,
     )
-    expect_equal(
-        "CSV-12", f"summarizer calls for a {history} history", len(aalis_compression.summarizer.calls), 0
-    )
-    expect_equal("CSV-12", f"events for a {history} history", aalis_compression.statuses(S), [])
+    aalis_check.equal(f"summarizer calls for a {history} history", len(aalis_compression.summarizer.calls), 0)
+    aalis_check.equal(f"events for a {history} history", aalis_compression.statuses(S), [])
 
 
 @pytest.mark.aalis_spec("CSV-13")
-async def test_a_compression_sends_start_then_done(aalis_compression: Harness) -> None:
+async def test_a_compression_sends_start_then_done(aalis_compression: Harness, aalis_check: Check) -> None:
     await save_all(aalis_compression.memory, S, conversation("m", 3))
     await save_all(aalis_compression.memory, OTHER, conversation("o", 3))
     await aalis_compression.build().compress(S)
-    expect_equal(
-        "CSV-13", "events of a successful compress(s)", aalis_compression.statuses(S), ["start", "done"]
-    )
-    expect_equal("CSV-13", "events for another session", aalis_compression.statuses(OTHER), [])
-    expect(
-        "CSV-13",
+    aalis_check.equal("events of a successful compress(s)", aalis_compression.statuses(S), ["start", "done"])
+    aalis_check.equal("events for another session", aalis_compression.statuses(OTHER), [])
+    aalis_check.that(
         aalis_compression.after_commit(S, "done"),
         "done must be sent once the compression is committed (its archive_span returned); "
         f"the provider did {aalis_compression.steps()}",
@@ -375,12 +376,11 @@ async def test_a_compression_sends_start_then_done(aalis_compression: Harness) -
 
 
 @pytest.mark.aalis_spec("CSV-13")
-async def test_a_failed_commit_sends_error_not_done(aalis_compression: Harness) -> None:
+async def test_a_failed_commit_sends_error_not_done(aalis_compression: Harness, aalis_check: Check) -> None:
     service = await _commit_fails(aalis_compression)
     with contextlib.suppress(Exception):  # whether and how it rejects is CSV-07's
         await service.compress(S)
-    expect_equal(
-        "CSV-13",
+    aalis_check.equal(
         "events of a compress whose archive_span failed",
         aalis_compression.statuses(S),
         ["start", "error"],
@@ -388,7 +388,7 @@ async def test_a_failed_commit_sends_error_not_done(aalis_compression: Harness) 
 
 
 @pytest.mark.aalis_spec("CSV-14")
-async def test_compress_at_follows_the_platform_tier(aalis_compression: Harness) -> None:
+async def test_compress_at_follows_the_platform_tier(aalis_compression: Harness, aalis_check: Check) -> None:
     settings = CompressionSettings(compress_at=0.7, platforms={"qq": 0.5, "discord": 0})
     born = {"s-born-qq": "qq", "s-born-discord": "discord"}
     service = aalis_compression.build(settings=settings, birth_platform=born.get)
@@ -401,43 +401,46 @@ async def test_compress_at_follows_the_platform_tier(aalis_compression: Harness)
         ("s-born-discord", "qq", None),
     ]
     for session_id, platform, expected in cases:
-        expect_equal(
-            "CSV-14",
+        aalis_check.equal(
             f"compress_at({session_id!r}, {platform!r})",
             service.compress_at(session_id, platform),
             expected,
         )
     off = aalis_compression.build(settings=CompressionSettings(compress_at=0))
-    expect_equal("CSV-14", "compress_at(s) with the line at 0", off.compress_at(S), None)
+    aalis_check.equal("compress_at(s) with the line at 0", off.compress_at(S), None)
 
 
 @pytest.mark.aalis_spec("CSV-15")
-async def test_manual_compress_takes_even_a_short_conversation(aalis_compression: Harness) -> None:
+async def test_manual_compress_takes_even_a_short_conversation(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, [msg("hi", 1000), marker("d", 1005), msg("hello", 1010, "assistant")])
     await aalis_compression.build().compress(S)
     given = [[m.content for m in call.messages] for call in aalis_compression.summarizer.calls]
-    expect_equal("CSV-15", "messages given to the summarizer", given, [["hi", "hello"]])
-    expect_equal("CSV-15", "active conversation after compress", await talk(memory, S), [])
+    aalis_check.equal("messages given to the summarizer", given, [["hi", "hello"]])
+    aalis_check.equal("active conversation after compress", await talk(memory, S), [])
 
 
 # -- the kit's reading of silent points -------------------------------------------------------
 
 
 @pytest.mark.aalis_spec("CSV-16", "CSV-23")
-async def test_summary_is_stored_and_folded_into_the_next(aalis_compression: Harness) -> None:
+async def test_summary_is_stored_and_folded_into_the_next(
+    aalis_compression: Harness, aalis_checks: tuple[Check, ...]
+) -> None:
+    stored, one_summary = aalis_checks
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
     aalis_compression.summarizer.text = "FIRST"
     service = aalis_compression.build()
     await service.compress(S)
-    await expect_kept(aalis_compression, service, "CSV-23", "after the first compress", ["FIRST"])
+    await expect_kept(aalis_compression, service, one_summary, "after the first compress", ["FIRST"])
     summary = getattr(service, "summary", None)
     if callable(summary):
-        expect_equal("CSV-16", "summary(s) after the first compress", await summary(S), "FIRST")
+        stored.equal("summary(s) after the first compress", await summary(S), "FIRST")
     history = await snapshot(memory, S)
-    expect(
-        "CSV-16",
+    stored.that(
         all(m.content != "FIRST" for m in history),
         f"the summary should not be a history message; active {contents(history)}",
     )
@@ -445,33 +448,34 @@ async def test_summary_is_stored_and_folded_into_the_next(aalis_compression: Har
     aalis_compression.summarizer.text = "SECOND"
     await service.compress(S)
     previous = [call.previous for call in aalis_compression.summarizer.calls]
-    expect_equal("CSV-16", "previous summaries handed to the summarizer", previous, [None, "FIRST"])
+    stored.equal("previous summaries handed to the summarizer", previous, [None, "FIRST"])
 
 
 @pytest.mark.aalis_spec("CSV-17", "CSV-25")
-async def test_one_divider_is_stamped_at_commit(aalis_compression: Harness) -> None:
-    """That a divider remains is CSV-17's; how many, their role and where they sit, CSV-25's."""
+async def test_one_divider_is_stamped_at_commit(
+    aalis_compression: Harness, aalis_checks: tuple[Check, ...]
+) -> None:
+    """That a divider remains is ``divider``'s rule; how many, their role and where they sit,
+    ``one_divider``'s."""
+    divider, one_divider = aalis_checks
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
     aalis_compression.summarizer.picks = [2]
     await aalis_compression.build(settings=GENEROUS).compress(S)
     after = await snapshot(memory, S)
     dividers = [m for m in after if m.is_control]
-    expect(
-        "CSV-17",
+    divider.that(
         bool(dividers),
         "a committed compress(s) of a history without control records should leave a divider "
         f"(a control record, kind event-marker) in it; active {contents(after)}",
     )
-    expect_equal(
-        "CSV-25",
+    one_divider.equal(
         "control records after one compress",
         [(m.role, m.kind) for m in dividers],
         [("system", "event-marker")],
     )
     stamp = dividers[0].timestamp if dividers else None
-    expect(
-        "CSV-25",
+    one_divider.that(
         stamp is not None
         and CLOCK_START <= stamp <= aalis_compression.last_tick
         and after[-1] == dividers[0],
@@ -481,7 +485,7 @@ async def test_one_divider_is_stamped_at_commit(aalis_compression: Harness) -> N
 
 
 @pytest.mark.aalis_spec("CSV-18")
-async def test_an_open_tool_exchange_is_not_split(aalis_compression: Harness) -> None:
+async def test_an_open_tool_exchange_is_not_split(aalis_compression: Harness, aalis_check: Check) -> None:
     memory = aalis_compression.memory
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     await save_all(
@@ -493,8 +497,7 @@ async def test_an_open_tool_exchange_is_not_split(aalis_compression: Harness) ->
         ],
     )
     await aalis_compression.build().compress(S)
-    expect_equal(
-        "CSV-18",
+    aalis_check.equal(
         "active conversation after compress with an unanswered tool call",
         await talk(memory, S),
         ["calling"],
@@ -502,7 +505,7 @@ async def test_an_open_tool_exchange_is_not_split(aalis_compression: Harness) ->
 
 
 @pytest.mark.aalis_spec("CSV-18")
-async def test_a_picked_tool_reply_keeps_its_call(aalis_compression: Harness) -> None:
+async def test_a_picked_tool_reply_keeps_its_call(aalis_compression: Harness, aalis_check: Check) -> None:
     memory = aalis_compression.memory
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     await save_all(
@@ -517,8 +520,7 @@ async def test_a_picked_tool_reply_keeps_its_call(aalis_compression: Harness) ->
     )
     aalis_compression.summarizer.picks = [2]
     await aalis_compression.build(settings=GENEROUS).compress(S)
-    expect_equal(
-        "CSV-18",
+    aalis_check.equal(
         "active conversation after picking the tool reply",
         await talk(memory, S),
         ["calling", "result"],
@@ -526,43 +528,43 @@ async def test_a_picked_tool_reply_keeps_its_call(aalis_compression: Harness) ->
 
 
 @pytest.mark.aalis_spec("CSV-19")
-async def test_picks_are_taken_in_the_summarizers_order(aalis_compression: Harness) -> None:
+async def test_picks_are_taken_in_the_summarizers_order(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, [msg(f"{i}" * 10, 1000 + i) for i in range(10)])
     aalis_compression.summarizer.picks = [7, 2]
     await aalis_compression.build().compress(S)  # the budget holds one pick
-    expect_equal(
-        "CSV-19", "active conversation with budget for one of picks [7, 2]", await talk(memory, S), ["7" * 10]
+    aalis_check.equal(
+        "active conversation with budget for one of picks [7, 2]", await talk(memory, S), ["7" * 10]
     )
 
 
 @pytest.mark.aalis_spec("CSV-19")
 @pytest.mark.parametrize(("text", "picks"), [("  ", []), ("SUMMARY", [9]), ("SUMMARY", [-1])])
 async def test_an_unusable_draft_is_a_summarizer_failure(
-    aalis_compression: Harness, text: str, picks: list[int]
+    aalis_compression: Harness, text: str, picks: list[int], aalis_check: Check
 ) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
     aalis_compression.summarizer.text = text
     aalis_compression.summarizer.picks = picks
-    with expect_raises("CSV-19", f"compress(s) with draft {text!r} {picks}", SummarizerFailed):
+    with aalis_check.raises(f"compress(s) with draft {text!r} {picks}", SummarizerFailed):
         await aalis_compression.build().compress(S)
-    expect_equal(
-        "CSV-19", "active conversation after the rejected draft", await talk(memory, S), ["m0", "m1", "m2"]
+    aalis_check.equal(
+        "active conversation after the rejected draft", await talk(memory, S), ["m0", "m1", "m2"]
     )
 
 
 @pytest.mark.aalis_spec("CSV-20")
-async def test_an_unknown_reason_is_refused(aalis_compression: Harness) -> None:
+async def test_an_unknown_reason_is_refused(aalis_compression: Harness, aalis_check: Check) -> None:
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 3))
     service: Any = aalis_compression.build()
-    with expect_raises("CSV-20", "compress(s, 'auto')", ValueError):
+    with aalis_check.raises("compress(s, 'auto')", ValueError):
         await service.compress(S, "auto")
-    expect_equal(
-        "CSV-20", "active conversation after the refused call", await talk(memory, S), ["m0", "m1", "m2"]
-    )
-    expect_equal("CSV-20", "events of the refused call", aalis_compression.statuses(S), [])
+    aalis_check.equal("active conversation after the refused call", await talk(memory, S), ["m0", "m1", "m2"])
+    aalis_check.equal("events of the refused call", aalis_compression.statuses(S), [])
 
 
 # An unreadable history has two aspects of two levels, each a test of its own: a failure of one
@@ -570,13 +572,14 @@ async def test_an_unknown_reason_is_refused(aalis_compression: Harness) -> None:
 
 
 @pytest.mark.aalis_spec("CSV-21")
-async def test_unreadable_history_rejects_with_its_reason(aalis_compression: Harness) -> None:
+async def test_unreadable_history_rejects_with_its_reason(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
     await save_all(aalis_compression.memory, S, conversation("m", 3))
     service = aalis_compression.build(memory=UnreadableHistory(aalis_compression.memory))
-    with expect_raises("CSV-21", "compress(s) when get_history fails", HistoryUnreadable):
+    with aalis_check.raises("compress(s) when get_history fails", HistoryUnreadable):
         await service.compress(S)
-    expect_equal(
-        "CSV-21",
+    aalis_check.equal(
         "active conversation after the rejected call",
         await talk(aalis_compression.memory, S),
         ["m0", "m1", "m2"],
@@ -584,14 +587,12 @@ async def test_unreadable_history_rejects_with_its_reason(aalis_compression: Har
 
 
 @pytest.mark.aalis_spec("CSV-22")
-async def test_unreadable_history_sends_no_event(aalis_compression: Harness) -> None:
+async def test_unreadable_history_sends_no_event(aalis_compression: Harness, aalis_check: Check) -> None:
     await save_all(aalis_compression.memory, S, conversation("m", 3))
     service = aalis_compression.build(memory=UnreadableHistory(aalis_compression.memory))
     with contextlib.suppress(Exception):  # the reason it gives is CSV-21's
         await service.compress(S)
-    expect_equal(
-        "CSV-22", "events of a call that could not read the history", aalis_compression.statuses(S), []
-    )
+    aalis_check.equal("events of a call that could not read the history", aalis_compression.statuses(S), [])
 
 
 # -- the summary, and calls that fail before they start ----------------------------------------
@@ -600,7 +601,7 @@ async def test_unreadable_history_sends_no_event(aalis_compression: Harness) -> 
 async def expect_kept(
     compression: Harness,
     service: Any,
-    rule_id: str,
+    check: Check,
     when: str,
     expected: list[str],
     session_id: str = S,
@@ -608,16 +609,17 @@ async def expect_kept(
 ) -> None:
     """The summaries (of ``among``) the provider keeps for the session must be ``expected``."""
     kept = await compression.kept(service, session_id, [*among, *expected])
-    expect_equal(rule_id, f"summaries kept for {session_id} {when}", sorted(set(kept)), sorted(set(expected)))
+    check.equal(f"summaries kept for {session_id} {when}", sorted(set(kept)), sorted(set(expected)))
 
 
 @pytest.mark.aalis_spec("CSV-22")
 async def test_a_call_rejected_as_already_compressing_sends_nothing(
     aalis_compression: Harness,
+    aalis_check: Check,
 ) -> None:
     await save_all(aalis_compression.memory, S, conversation("m", 4))
     service = aalis_compression.build()
-    task = await _held_run(aalis_compression, service, "CSV-22")
+    task = await _held_run(aalis_compression, service, aalis_check)
     before = aalis_compression.statuses(S)
     try:
         await service.compress(S)
@@ -631,42 +633,45 @@ async def test_a_call_rejected_as_already_compressing_sends_nothing(
         await task
     if not rejected:
         pytest.skip("the overlapping compress(s) was not rejected: CSV-08's finding")
-    expect_equal(
-        "CSV-22", "events sent by a compress(s) rejected because one was running", during[len(before) :], []
+    aalis_check.equal(
+        "events sent by a compress(s) rejected because one was running", during[len(before) :], []
     )
 
 
 @pytest.mark.aalis_spec("CSV-23", "CSV-16")
-async def test_a_compression_leaves_one_summary(aalis_compression: Harness) -> None:
+async def test_a_compression_leaves_one_summary(
+    aalis_compression: Harness, aalis_checks: tuple[Check, ...]
+) -> None:
+    one_summary, stored = aalis_checks
     memory = aalis_compression.memory
     await save_all(memory, S, conversation("m", 4))
     await save_all(memory, OTHER, conversation("o", 2))
     service = aalis_compression.build()
     aalis_compression.summarizer.text = "FIRST"
     await service.compress(S)
-    await expect_kept(aalis_compression, service, "CSV-23", "after compress(s)", ["FIRST"])
+    await expect_kept(aalis_compression, service, one_summary, "after compress(s)", ["FIRST"])
     await expect_kept(
-        aalis_compression, service, "CSV-23", "(another session) after compress(s)", [], session_id=OTHER
+        aalis_compression, service, one_summary, "(another session) after compress(s)", [], session_id=OTHER
     )
     await save_all(memory, S, conversation("n", 3, start_ts=5000))
     aalis_compression.summarizer.text = "SECOND"
     await service.compress(S)
     kept = await aalis_compression.kept(service, S, ["FIRST", "SECOND"])
-    expect(
-        "CSV-23",
+    one_summary.that(
         "SECOND" in kept,
         f"summaries kept for {S} after a second compress(s): expected the new one, SECOND, "
         f"among them; got {kept}",
     )
-    # The new summary in place of the previous one is CSV-16's reading, not the documents'.
-    expect_equal("CSV-16", f"summaries kept for {S} after a second compress(s)", kept, ["SECOND"])
+    # The new summary in place of the previous one is ``stored``'s rule, a reading, not the documents'.
+    stored.equal(f"summaries kept for {S} after a second compress(s)", kept, ["SECOND"])
 
 
 @pytest.mark.aalis_spec("CSV-24", "CSV-23")
 @pytest.mark.parametrize("meanwhile", ["cleared", "changed"])
 async def test_a_rejected_compression_keeps_the_summary_it_found(
-    aalis_compression: Harness, meanwhile: str
+    aalis_compression: Harness, meanwhile: str, aalis_checks: tuple[Check, ...]
 ) -> None:
+    rejected, one_summary = aalis_checks
     memory = aalis_compression.memory
     if meanwhile == "changed" and not callable(getattr(memory, "delete_messages_by_timestamps", None)):
         skip(
@@ -677,10 +682,10 @@ async def test_a_rejected_compression_keeps_the_summary_it_found(
     service = aalis_compression.build()
     aalis_compression.summarizer.text = "FIRST"
     await service.compress(S)
-    await expect_kept(aalis_compression, service, "CSV-23", "after the first compress", ["FIRST"])
+    await expect_kept(aalis_compression, service, one_summary, "after the first compress", ["FIRST"])
     await save_all(memory, S, conversation("n", 3, start_ts=5000))
     aalis_compression.summarizer.text = "SECOND"
-    task = await _held_run(aalis_compression, service, "CSV-24")
+    task = await _held_run(aalis_compression, service, rejected)
     if meanwhile == "cleared":
         await memory.clear_session(S)  # the history only: the summaries are not asked for
     else:
@@ -697,7 +702,7 @@ async def test_a_rejected_compression_keeps_the_summary_it_found(
     await expect_kept(
         aalis_compression,
         service,
-        "CSV-24",
+        rejected,
         f"after a compress rejected because the history was {meanwhile}",
         ["FIRST"],
     )
