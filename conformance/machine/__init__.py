@@ -32,9 +32,9 @@ The suite test is ``aalis_memory.conformance.suite.state_machine``.
 
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
 from aalis_memory.conformance.machine.budget import BUDGET_ROUND, PROFILES
-from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.failure import Advisory, MachineFailure
 from aalis_memory.conformance.machine.runner import MachineRun, machine_for, run_machine
+from aalis_memory.conformance.machine.stores import Target
 
 __all__ = [
     "BUDGET_ROUND",
