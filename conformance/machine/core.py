@@ -49,6 +49,7 @@ from aalis_memory.conformance.machine.stores import (
     WriteOutcome,
 )
 from aalis_memory.conformance.machine.tolerance import Tolerance
+from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.types import Message
 
 #: Keys the machine adds to objects it passed in or got back (META-06: must not reach storage).
@@ -56,8 +57,14 @@ MUTATION_MARKERS = ("__mutated_after_save__", "__mutated_after_get__")
 
 #: The model's range cap when the drivers declare none (``range_cap=False``): no read is cut.
 NO_RANGE_CAP: Final = 2**62
-#: The reads whose limit is their second argument, and the rule math.inf as that limit is under.
-INFINITY_RULES: Final = {"get_history": "LIM-02", "get_full_history": "LIM-02"}
+#: The reads whose limit is their second argument, and the rule math.inf as that limit is under
+#: (the catalogue's ``infinity`` rule of each).
+INFINITY_RULES: Final = {
+    method: r.id
+    for r in CATALOGUE.values()
+    if r.machine and r.infinity
+    for method in sorted(r.subjects or ())
+}
 
 
 def now_ms() -> int:

@@ -29,12 +29,14 @@ from aalis_memory.conformance.machine.inputs import (
     MessageSpec,
     build_message,
 )
+from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.types import Message
 
-#: The rules that fix which messages a window read returns, besides its limit.
+#: The rules that fix which messages a window read returns, besides its limit (the catalogue's
+#: ``window`` rules of each window read).
 WINDOW_RULES: Final = {
-    "get_history": ("HIST-04", "HIST-03", "HIST-05"),
-    "get_full_history": ("FULL-02", "FULL-01", "ARCH-09"),
+    method: tuple(r.id for r in CATALOGUE.values() if r.machine and r.window and method in (r.subjects or ()))
+    for method in ("get_history", "get_full_history")
 }
 
 
