@@ -127,7 +127,7 @@ class MemoryMachine(RuleBasedStateMachine):
         super().__init__()
         self.core = core = MachineCore(config)
         self.state = StateChecks(core)
-        reads = DerivedReads(core, self.state)
+        self.reads = reads = DerivedReads(core, self.state)
         listings = MetadataChecks(core)
         self.messages = MessageSteps(core, reads)
         self.changes = ChangeSteps(core, reads, listings)
@@ -159,7 +159,7 @@ class MemoryMachine(RuleBasedStateMachine):
         for session, spec in seed:
             self.messages.save_one(session, spec)
         for session in SESSIONS:
-            self.messages.reads.check_session(session, ["MSG-02", "MSG-01"])
+            self.reads.check_session(session, ["MSG-02", "MSG-01"])
         core.current.fresh.clear()  # saved and checked: what changes them from here on is not the save
         for session, count, keep in archives:
             self.changes.archive(session, count, keep)
