@@ -136,7 +136,7 @@ def _string_tuples(tree: ast.Module) -> dict[str, list[str]]:
 
 def _imported_ids(tree: ast.Module) -> dict[str, list[str]]:
     """Rule-ID tuples a test module imports from the kit, for ``spec(*COVERED_RULES)``: the
-    state machine names every rule it checks in one constant kept next to its code."""
+    state machine names every rule it checks in one constant, derived from the catalogue."""
     names: dict[str, list[str]] = {}
     for stmt in tree.body:
         if not (isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.module.startswith("aalis_memory.")):
@@ -145,9 +145,11 @@ def _imported_ids(tree: ast.Module) -> dict[str, list[str]]:
         if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
             continue
         constants = _string_tuples(ast.parse(Path(spec.origin).read_text(encoding="utf-8")))
+        module = importlib.import_module(stmt.module)  # a tuple derived from the catalogue too
         for alias in stmt.names:
-            if alias.name in constants:
-                names[alias.asname or alias.name] = constants[alias.name]
+            value = constants.get(alias.name, getattr(module, alias.name, None))
+            if isinstance(value, tuple | list) and value and all(isinstance(v, str) for v in value):
+                names[alias.asname or alias.name] = list(value)
     return names
 
 

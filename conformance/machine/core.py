@@ -1,36 +1,30 @@
-"""The machine's core: what it holds, calling the stores, comparing with the model, crediting.
+"""The machine's core: what one history holds, calling the stores, comparing with the model,
+crediting.
 
-A machine instance holds a few objects, each with one job: the contract model (what the stores
-must hold), the stores and what their drivers declare (:mod:`.stores`), and the bookkeeping of
+A :class:`MachineCore` holds a few objects, each with one job: the contract model (what the
+stores must hold), the stores and what their drivers declare (:mod:`.stores`), the bookkeeping of
 the history (:mod:`.bookkeeping`: its clock, counts, the current step's marks, the record a
-failure is reproduced from, what the metadata checks remember). The run's configuration is on
-the class (``machine_for``): the targets, the tolerated rules and the ledger the checks are
-credited to. The mixins over this core (:mod:`.state_checks`, :mod:`.derived_reads`,
-:mod:`.metadata_state`, the step modules) hold the checks and the generated steps, and add no
-state of their own.
+failure is reproduced from, what the metadata checks remember) and the blame service
+(:mod:`.blame`). The run's configuration is plain data (:class:`MachineConfig`): the targets, the
+tolerated rules and the ledger the checks are credited to.
 
 Every step calls one contract method on every target store and on :class:`ContractModel`,
-compares each result, then re-reads the state it may have changed. A mismatch raises
-:class:`MachineFailure` naming the rules involved (:mod:`.attribution`), the first differing
-result, and the history so far as a runnable snippet (:mod:`.snippets`). A comparison that held
+compares each result, then re-reads the state it may have changed. A mismatch is handed to the
+blame service with the rules involved (:mod:`.attribution`) and what differed; it returns the
+failure to raise, or the excuse when only tolerated rules explain it. A comparison that held
 credits the rules it depended on (:mod:`.ledger`); rules the run tolerates (:mod:`.tolerance`)
-are neither compared nor credited. A divergence only tolerated rules explain is excused
-(:class:`ToleratedDivergence`): a read step goes on, any other step ends the checking of its
-history there (the store may no longer hold what the model does), so no later check of that
-history is credited or blamed.
+are neither compared nor credited.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Final, TypeVar, cast
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Final
 
 import attrs
-from hypothesis.stateful import RuleBasedStateMachine
 
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.machine.attribution import (
@@ -38,13 +32,14 @@ from aalis_memory.conformance.machine.attribution import (
     list_mismatch_rules,
     session_read_exercises,
 )
+from aalis_memory.conformance.machine.blame import Blame
 from aalis_memory.conformance.machine.bookkeeping import Clock, CurrentStep, History, MetadataBook, Tally
 from aalis_memory.conformance.machine.contract_model import ContractModel
 from aalis_memory.conformance.machine.copies import copied
-from aalis_memory.conformance.machine.failure import MachineFailure, Raised, ToleratedDivergence
+from aalis_memory.conformance.machine.failure import Raised, ToleratedDivergence
 from aalis_memory.conformance.machine.inputs import ALL, SESSIONS
 from aalis_memory.conformance.machine.ledger import CheckLedger
-from aalis_memory.conformance.machine.snippets import Step, Watched, py, reproduction_for
+from aalis_memory.conformance.machine.snippets import Step, Watched, py
 from aalis_memory.conformance.machine.stores import (
     Declared,
     OpenStore,
@@ -54,6 +49,7 @@ from aalis_memory.conformance.machine.stores import (
     WriteOutcome,
 )
 from aalis_memory.conformance.machine.tolerance import Tolerance
+from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.types import Message
 
 #: Keys the machine adds to objects it passed in or got back (META-06: must not reach storage).
@@ -61,19 +57,14 @@ MUTATION_MARKERS = ("__mutated_after_save__", "__mutated_after_get__")
 
 #: The model's range cap when the drivers declare none (``range_cap=False``): no read is cut.
 NO_RANGE_CAP: Final = 2**62
-#: The reads whose limit is their second argument, and the rule math.inf as that limit is under.
-INFINITY_RULES: Final = {"get_history": "LIM-02", "get_full_history": "LIM-02"}
-F = TypeVar("F", bound=Callable[..., None])
-#: The steps that only read: a divergence excused in one left the stored state as it was.
-READ_STEPS: Final = frozenset(
-    {
-        "get_history",
-        "get_full_history",
-        "get_messages_by_session_range",
-        "get_recent_messages_across_sessions",
-        "get_metadata",
-    }
-)
+#: The reads whose limit is their second argument, and the rule math.inf as that limit is under
+#: (the catalogue's ``infinity`` rule of each).
+INFINITY_RULES: Final = {
+    method: r.id
+    for r in CATALOGUE.values()
+    if r.machine and r.infinity
+    for method in sorted(r.subjects or ())
+}
 
 
 def now_ms() -> int:
@@ -85,52 +76,29 @@ def leaked(data: object) -> bool:
     return isinstance(data, dict) and any(m in data for m in MUTATION_MARKERS)
 
 
-def logged(step: F) -> F:
-    """Record each rule call so a failing history can be replayed and cut down (the minimizer);
-    a derailed history runs no more steps, and an excused divergence ends the step (and, but in
-    a read step, the history: :meth:`MachineCore.excused`)."""
+@attrs.frozen
+class MachineConfig:
+    """What one run binds the machine to: the drivers it drives (one, or several for
+    differential mode), the rules it tolerates (a non-strict rerun past an advisory, or the
+    judging past a failure) and the ledger its checks are credited to, over every example."""
 
-    @functools.wraps(step)
-    def record(self: MachineCore, **kwargs: Any) -> None:
-        self.history.rule_log.append((step.__name__, kwargs))
-        self.current.begin()
-        if self.history.derailed:
-            return
-        try:
-            step(self, **kwargs)
-        except ToleratedDivergence as divergence:
-            self.excused(divergence, derail=step.__name__ not in READ_STEPS)
-
-    return cast(F, record)
+    targets: tuple[Target, ...]
+    tolerance: Tolerance = attrs.field(factory=Tolerance)
+    ledger: CheckLedger = attrs.field(factory=CheckLedger)
 
 
-class MachineCore(RuleBasedStateMachine):
-    """Drives ``TARGETS`` and the model with one generated history (see ``machine_for``).
+class MachineCore:
+    """What one history holds (the model, the stores, its bookkeeping) and how it calls the
+    stores, compares their answers with the model and credits the checks that held; every
+    disagreement goes to :attr:`blame`. The machine and its step and check objects share one."""
 
-    ``TOLERANCE`` names the rules this run does not compare (a non-strict rerun past an
-    advisory); ``LEDGER`` collects the checks performed, over every example of the run.
-    """
-
-    TARGETS: ClassVar[tuple[Target, ...]] = ()
-    TOLERANCE: ClassVar[Tolerance] = Tolerance()
-    LEDGER: ClassVar[CheckLedger | None] = None
-    #: ``TOLERANCE`` and ``LEDGER`` as the checks read them, bound with them (plain class
-    #: attributes: the checks read them tens of thousands of times a run, a property would cost
-    #: about 1% of it).
-    tolerance: ClassVar[Tolerance] = TOLERANCE
-    ledger: ClassVar[CheckLedger]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.tolerance = cls.TOLERANCE
-        if cls.LEDGER is not None:
-            cls.ledger = cls.LEDGER
-
-    def __init__(self) -> None:
-        super().__init__()
-        targets = self.TARGETS
-        if not targets or self.LEDGER is None:
-            raise RuntimeError("machine_for() builds a machine with at least one target and a ledger")
+    def __init__(self, config: MachineConfig) -> None:
+        if not config.targets:
+            raise RuntimeError("the machine drives at least one target")
+        self.config = config
+        self.targets = targets = config.targets
+        self.tolerance = config.tolerance
+        self.ledger = config.ledger
         self.declared = Declared.of(targets, self.tolerance)
         self.clock = clock = Clock()
         caps = targets[0].ctx
@@ -144,6 +112,7 @@ class MachineCore(RuleBasedStateMachine):
         self.current = CurrentStep()
         self.history = History()
         self.metadata = MetadataBook()
+        self.blame = Blame(targets, self.tolerance, self.history)
         self.stores = Stores(targets)  # last: what it opened is closed by teardown
 
     def teardown(self) -> None:
@@ -187,36 +156,6 @@ class MachineCore(RuleBasedStateMachine):
 
     # -- failing, comparing, crediting -----------------------------------------------------
 
-    def fail(
-        self, rule_ids: Sequence[str], driver: str, what: str, polled: bool = False
-    ) -> MachineFailure | ToleratedDivergence:
-        """The failure for ``rule_ids`` (tolerated ones left out); ``polled`` shows the reader
-        of the last (watched) step. A divergence only tolerated rules explain is excused
-        instead (:meth:`Tolerance.excusing`)."""
-        rules = list(dict.fromkeys(r for r in rule_ids if r))
-        if self.tolerance.excuses(rules):
-            return ToleratedDivergence(rules, self.tolerance.derails(rules))
-        involved = self.tolerance.blame(rules)
-        return MachineFailure(
-            involved,
-            what,
-            driver,
-            self.history.rule_log,
-            reproduction_for(self.TARGETS, driver, self.history.script, polled),
-        )
-
-    def refail(self, failure: MachineFailure) -> MachineFailure | ToleratedDivergence:
-        """``failure`` as :meth:`fail` would have made it (after a diagnosis reblamed it)."""
-        if self.tolerance.excuses(failure.involved):
-            return ToleratedDivergence(failure.involved, self.tolerance.derails(failure.involved))
-        return failure
-
-    def excused(self, divergence: ToleratedDivergence, derail: bool) -> None:
-        """A step ended at a divergence a tolerated rule explains: with ``derail`` (or when the
-        rule says what a write does) the rest of the history is not checked."""
-        if derail or divergence.derails:
-            self.history.derailed = True
-
     def credit(self, rules: Iterable[str]) -> None:
         """A comparison that depended on ``rules`` held."""
         self.ledger.credit(r for r in rules if r not in self.tolerance)
@@ -239,7 +178,7 @@ class MachineCore(RuleBasedStateMachine):
         """No reader saw part of a write the drivers declare atomic."""
         call = self.history.script[-1].call()
         for driver, seen in write.torn.items():
-            raise self.fail(
+            raise self.blame.disagreement(
                 rules,
                 driver,
                 f"{call} is declared atomic, but a reader polling "
@@ -255,7 +194,7 @@ class MachineCore(RuleBasedStateMachine):
         want_seen = self.tolerance.compared(expected)
         for driver, actual in results:
             if isinstance(actual, Raised):
-                raise self.fail(
+                raise self.blame.disagreement(
                     rules,
                     driver,
                     f"{call}: expected {describe(expected)}, raised {actual.error.__name__}: {actual.text}",
@@ -264,7 +203,7 @@ class MachineCore(RuleBasedStateMachine):
                 want, got = describe(expected), describe(actual)
                 if want == got:  # the difference is in fields the short form leaves out
                     want, got = py(expected), py(actual)
-                raise self.fail(rules, driver, f"{call}: expected {want}, got {got}")
+                raise self.blame.disagreement(rules, driver, f"{call}: expected {want}, got {got}")
 
     def expect_error(
         self, rules: Sequence[str], results: Results, errors: tuple[type[BaseException], ...]
@@ -274,9 +213,11 @@ class MachineCore(RuleBasedStateMachine):
         names = " or ".join(e.__name__ for e in errors)
         for driver, actual in results:
             if not isinstance(actual, Raised):
-                raise self.fail(rules, driver, f"{call}: expected {names}, returned {describe(actual)}")
+                raise self.blame.disagreement(
+                    rules, driver, f"{call}: expected {names}, returned {describe(actual)}"
+                )
             if not issubclass(actual.error, errors):
-                raise self.fail(
+                raise self.blame.disagreement(
                     rules, driver, f"{call}: expected {names}, raised {actual.error.__name__}: {actual.text}"
                 )
 
@@ -366,13 +307,12 @@ class MachineCore(RuleBasedStateMachine):
 
 __all__ = [
     "MUTATION_MARKERS",
-    "READ_STEPS",
+    "MachineConfig",
     "MachineCore",
     "OpenStore",
     "Results",
     "Target",
     "WriteOutcome",
     "leaked",
-    "logged",
     "now_ms",
 ]

@@ -25,6 +25,7 @@ from aalis_memory.conformance.machine.attribution import (
     range_exercises,
 )
 from aalis_memory.conformance.machine.contract_model import cross_session_accepts, take_newest
+from aalis_memory.conformance.machine.core import MachineCore
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import ALL, ORIGINS, ROLES, SESSIONS, ZERO_PICK
 from aalis_memory.conformance.machine.snippets import py
@@ -36,8 +37,12 @@ def _record_key(record: Any) -> tuple[Any, Any]:
     return (getattr(record, "session_id", None), getattr(getattr(record, "message", None), "content", None))
 
 
-class DerivedReads(StateChecks):
+class DerivedReads:
     """State checks of whole steps, and the range and cross-session reads that follow them."""
+
+    def __init__(self, core: MachineCore, state: StateChecks) -> None:
+        self.core = core
+        self.state = state
 
     def check_session(
         self, session: str, cause: Sequence[str], full_cause: Sequence[str] | None = None
@@ -53,43 +58,43 @@ class DerivedReads(StateChecks):
         the recorded script once it passed: only a failing read belongs in the reproduction.
         """
         for session, cause, full_cause in checks:
-            self.check_state(session, cause, full_cause)
+            self.state.check_state(session, cause, full_cause)
         for session, cause, full_cause in checks:
-            self.sweep_range(session, [*(full_cause or ()), *cause, *self.unknown(session)])
+            self.sweep_range(session, [*(full_cause or ()), *cause, *self.core.unknown(session)])
         session, cause, full_cause = checks[0]
-        self.sweep_cross_sessions([*(full_cause or ()), *cause, *self.unknown(session)])
+        self.sweep_cross_sessions([*(full_cause or ()), *cause, *self.core.unknown(session)])
 
     def check_others(self, named: Collection[str], rule_id: str) -> None:
         """After a write that named the sessions ``named``: every other session's messages,
         active and archived, are as they were. A difference is ``rule_id``'s: MSG-06 after
         clear_session and deletions (the methods it names), MSG-01 (history is kept per session)
         after saves, archives and content rewrites."""
-        others = [s for s in SESSIONS if s not in named and not self.skips(s)]
+        others = [s for s in SESSIONS if s not in named and not self.core.skips(s)]
         for other in others:
-            self.current.verified.add(other)
-            cause = [rule_id, *self.unknown(other)]
-            with self.checking("get_history", other, ALL) as results:
-                self.expect_messages(
+            self.core.current.verified.add(other)
+            cause = [rule_id, *self.core.unknown(other)]
+            with self.core.checking("get_history", other, ALL) as results:
+                self.core.expect_messages(
                     other,
                     results,
-                    self.model.get_history(other, ALL),
+                    self.core.model.get_history(other, ALL),
                     ("HIST-01", "HIST-05"),
                     "HIST-02",
                     cause,
                 )
-            if "get_full_history" in self.stores.methods:
-                with self.checking("get_full_history", other, ALL) as results:
-                    self.expect_messages(
+            if "get_full_history" in self.core.stores.methods:
+                with self.core.checking("get_full_history", other, ALL) as results:
+                    self.core.expect_messages(
                         other,
                         results,
-                        self.model.get_full_history(other, ALL),
+                        self.core.model.get_full_history(other, ALL),
                         ("FULL-01", "ARCH-09"),
                         "FULL-02",
                         cause,
                         interleaving=True,
                     )
-        if any(self.model.holds_messages(s) for s in others):
-            self.credit({rule_id})
+        if any(self.core.model.holds_messages(s) for s in others):
+            self.core.credit({rule_id})
 
     def stored_stamp(self, pick: int | None) -> int | float | None:
         """A timestamp some message has (picked by index), so inclusive bounds are exercised;
@@ -98,36 +103,38 @@ class DerivedReads(StateChecks):
             return None
         if pick == ZERO_PICK:
             return 0
-        stamps = sorted(t for s in SESSIONS for t in self.model.stored_timestamps(s))
+        stamps = sorted(t for s in SESSIONS for t in self.core.model.stored_timestamps(s))
         return stamps[pick % len(stamps)] if stamps else ORIGINS[0]
 
     def range_agrees(self, actual: Any, expected: list[Message], hits: list[Message]) -> bool:
         """Whether a range read answered ``expected`` (``hits`` before the cap). With RANGE-03
         tolerated, order and which end a truncated answer keeps are not compared; its size
         still is, exactly (RANGE-01)."""
-        seen = self.tolerance.compared(actual)
-        if "RANGE-03" not in self.tolerance:
-            return bool(seen == self.tolerance.compared(expected))
+        seen = self.core.tolerance.compared(actual)
+        if "RANGE-03" not in self.core.tolerance:
+            return bool(seen == self.core.tolerance.compared(expected))
         if not isinstance(seen, list) or len(seen) != len(expected):
             return False
-        pool = self.tolerance.compared(hits)
+        pool = self.core.tolerance.compared(hits)
         return all(m in pool for m in seen) and len({repr(m) for m in seen}) == len(seen)
 
     def range_unjudged(self, hits: Sequence[Message]) -> bool:
         """Whether a range read over ``hits`` is left uncompared: with drivers of which some
         declare a range cap and some none, a read over the cap has no one right answer."""
-        return self.declared.range_mixed and len(hits) > self.declared.range_cut
+        return self.core.declared.range_mixed and len(hits) > self.core.declared.range_cut
 
     def range_capped_wrong(self, session: str, actual: Any, hits: list[Message]) -> list[str]:
         """The rules a range answer of the wrong size is filed under, before any other: archived
         rows left out (RANGE-02), else a capped read that did not return exactly the cap
         (RANGE-01: returning fewer, or nothing, breaks it as surely as returning more)."""
-        cap = self.model.range_query_limit
+        cap = self.core.model.range_query_limit
         if not isinstance(actual, list) or len(actual) == min(cap, len(hits)):
             return []
-        archived = self.model.archived_contents(session)
+        archived = self.core.model.archived_contents(session)
         kept = [m for m in hits if m.content not in archived]
-        if len(kept) < len(hits) and self.tolerance.compared(actual) == self.tolerance.compared(kept[:cap]):
+        if len(kept) < len(hits) and self.core.tolerance.compared(actual) == self.core.tolerance.compared(
+            kept[:cap]
+        ):
             return ["RANGE-02"]  # exactly the answer without the archived rows
         return ["RANGE-01"] if len(hits) > cap else []
 
@@ -138,24 +145,24 @@ class DerivedReads(StateChecks):
         is to blame; if it is known to match, the read itself is, and ``cause`` is dropped.
         """
         if (
-            self.skips(session)
-            or "get_messages_by_session_range" not in self.stores.methods
-            or ("RANGE-02" in self.tolerance and self.model.has_archived(session))
+            self.core.skips(session)
+            or "get_messages_by_session_range" not in self.core.stores.methods
+            or ("RANGE-02" in self.core.tolerance and self.core.model.has_archived(session))
         ):
             return
-        hits = self.model.session_range_hits(session, -math.inf, math.inf)
+        hits = self.core.model.session_range_hits(session, -math.inf, math.inf)
         if self.range_unjudged(hits):
             return
-        expected = hits[: self.model.range_query_limit]
-        with self.checking("get_messages_by_session_range", session, -math.inf, math.inf) as results:
+        expected = hits[: self.core.model.range_query_limit]
+        with self.core.checking("get_messages_by_session_range", session, -math.inf, math.inf) as results:
             for driver, actual in results:
                 if not self.range_agrees(actual, expected, hits):
                     self.range_sweep_failed(session, driver, actual, expected, hits, cause)
-        archived = self.model.archived_contents(session)
-        self.credit_read(
+        archived = self.core.model.archived_contents(session)
+        self.core.credit_read(
             session,
             range_exercises(
-                hits, hits, self.model.range_query_limit, (-math.inf, math.inf), archived, filtered=False
+                hits, hits, self.core.model.range_query_limit, (-math.inf, math.inf), archived, filtered=False
             ),
             bool(expected),
         )
@@ -165,15 +172,17 @@ class DerivedReads(StateChecks):
         inclusive), asking for more than the cap: math.inf (LIM-04) after odd steps, a number
         (CROSS-01) after even ones. Blamed like :meth:`sweep_range`. (Limit 0, LIM-01, is the
         cross-session step's.)"""
-        if "get_recent_messages_across_sessions" not in self.stores.methods or (
-            "MSG-04" in self.tolerance and not any(self.model.holds_messages(s) for s in SESSIONS)
+        if "get_recent_messages_across_sessions" not in self.core.stores.methods or (
+            "MSG-04" in self.core.tolerance and not any(self.core.model.holds_messages(s) for s in SESSIONS)
         ):
             return
-        since = None if "CROSS-05" in self.tolerance else self.stored_stamp(0)
-        limit = math.inf if len(self.history.rule_log) % 2 else self.model.cross_session_max_limit + 3
+        since = None if "CROSS-05" in self.core.tolerance else self.stored_stamp(0)
+        limit = (
+            math.inf if len(self.core.history.rule_log) % 2 else self.core.model.cross_session_max_limit + 3
+        )
         query = RecentMessagesAcrossSessionsQuery(limit=limit, roles=ROLES, since_ts=since)
-        candidates, wanted = self.model.cross_session_candidates(query)
-        with self.checking("get_recent_messages_across_sessions", query) as results:
+        candidates, wanted = self.core.model.cross_session_candidates(query)
+        with self.core.checking("get_recent_messages_across_sessions", query) as results:
             for driver, actual in results:
                 why = (
                     f"raised {actual.error.__name__}"
@@ -181,20 +190,20 @@ class DerivedReads(StateChecks):
                     else self.cross_verdict(candidates, wanted, actual)
                 )
                 if why is not None:
-                    blame = [] if self.verify_all_state(cause) else cause
+                    blame = [] if self.state.verify_all_state(cause) else cause
                     rules = [
                         *self.cross_read_rules(driver, query, candidates, wanted, actual),
                         *cross_sweep_rules(
                             candidates,
                             actual,
-                            self.model.cross_session_max_limit,
-                            self.model.is_archived_content,
+                            self.core.model.cross_session_max_limit,
+                            self.core.model.is_archived_content,
                             blame,
                         ),
-                        *cross_rules(query, len(candidates), self.model.cross_session_max_limit),
+                        *cross_rules(query, len(candidates), self.core.model.cross_session_max_limit),
                         *blame,
                     ]
-                    raise self.fail(
+                    raise self.core.blame.disagreement(
                         rules,
                         driver,
                         f"get_recent_messages_across_sessions({py(query)}): {why}; got {describe(actual)}",
@@ -208,13 +217,13 @@ class DerivedReads(StateChecks):
         its size is compared, exactly (CROSS-01, LIM-04), and only while nothing is archived."""
         if not isinstance(actual, list):
             return f"expected a list, got {describe(actual)}"
-        if "CROSS-02" in self.tolerance:
-            if any(self.model.has_archived(s) for s in SESSIONS):
+        if "CROSS-02" in self.core.tolerance:
+            if any(self.core.model.has_archived(s) for s in SESSIONS):
                 return None
             size = len(candidates) if wanted >= len(candidates) else int(wanted)
             return None if len(actual) == size else f"expected {size} records, got {len(actual)}"
         return cross_session_accepts(
-            self.tolerance.compared(candidates), wanted, self.tolerance.compared(actual)
+            self.core.tolerance.compared(candidates), wanted, self.core.tolerance.compared(actual)
         )
 
     def credit_cross(
@@ -228,16 +237,16 @@ class DerivedReads(StateChecks):
             cleared: dict[str, Any] = {f: None for f in fields}
             if "roles" in fields:
                 cleared["roles"] = ROLES
-            return self.model.cross_session_candidates(attrs.evolve(query, **cleared))[0]
+            return self.core.model.cross_session_candidates(attrs.evolve(query, **cleared))[0]
 
-        rules = cross_exercises(query, candidates, self.model.cross_session_max_limit, without)
-        if "CROSS-02" in self.tolerance:
-            if any(self.model.has_archived(s) for s in SESSIONS):
+        rules = cross_exercises(query, candidates, self.core.model.cross_session_max_limit, without)
+        if "CROSS-02" in self.core.tolerance:
+            if any(self.core.model.has_archived(s) for s in SESSIONS):
                 return  # nothing was compared (see cross_verdict)
             rules -= {"CROSS-03", "CROSS-04", "CROSS-05"}  # only sizes were compared
-        elif candidates and query.limit != 0 and "MSG-02" not in self.tolerance:
+        elif candidates and query.limit != 0 and "MSG-02" not in self.core.tolerance:
             rules.add("MSG-02")
-        self.credit(rules)
+        self.core.credit(rules)
 
     def range_sweep_failed(
         self,
@@ -249,19 +258,19 @@ class DerivedReads(StateChecks):
         cause: Sequence[str],
     ) -> None:
         """Raise for an unfiltered range read that differs from the model, naming the rule."""
-        blame = [] if self.verify_all_state(cause) else cause
+        blame = [] if self.state.verify_all_state(cause) else cause
         capped = len(hits) > len(expected)
         read = ["RANGE-01", "RANGE-03"] if capped else ["RANGE-02", "RANGE-03"]
         if capped and isinstance(actual, list) and len(actual) == len(expected):
             read.reverse()
-        rules = self.mismatch_rules(session, expected, actual, read, "RANGE-03", blame)
+        rules = self.core.mismatch_rules(session, expected, actual, read, "RANGE-03", blame)
         if capped and isinstance(actual, list):
             rules = [*read, *rules]  # over a full cap, the cap explains first
-            archived = self.model.archived_contents(session)
+            archived = self.core.model.archived_contents(session)
             active = [m for m in hits if m.content not in archived]
             if actual == active[: len(expected)]:
                 rules.insert(0, "RANGE-02")  # archived rows went missing
-        self.expect_value(
+        self.core.expect_value(
             [*self.range_capped_wrong(session, actual, hits), *rules], [(driver, actual)], expected
         )
 
@@ -279,10 +288,12 @@ class DerivedReads(StateChecks):
         explains, filters that fail alone, edges a filter missed."""
         newest = take_newest(candidates, wanted)
         if self.crowded_out(query, candidates, wanted, actual):
-            cap = self.model.cross_session_max_limit
+            cap = self.core.model.cross_session_max_limit
             over = query.limit > cap and len(candidates) > cap
             return ["LIM-04" if over and query.limit == math.inf else "CROSS-01" if over else "CROSS-02"]
-        extra, missing = cross_witness_rules(query, newest, candidates, actual, self.model.stored_message)
+        extra, missing = cross_witness_rules(
+            query, newest, candidates, actual, self.core.model.stored_message
+        )
         return [
             *extra,
             *self.cross_limit_failing(driver, query),
@@ -312,7 +323,7 @@ class DerivedReads(StateChecks):
             platform=None,
             exclude_session_ids=None,
         )
-        every, _ = self.model.cross_session_candidates(everything)
+        every, _ = self.core.model.cross_session_candidates(everything)
         kept = {_record_key(r) for r in candidates}
         cut_first = [r for r in take_newest(every, wanted) if _record_key(r) in kept]
         return Counter(map(_record_key, actual)) == Counter(map(_record_key, cut_first))
@@ -323,11 +334,11 @@ class DerivedReads(StateChecks):
         if query.limit == math.inf:
             return []
         unlimited = attrs.evolve(query, limit=math.inf)
-        candidates, wanted = self.model.cross_session_candidates(unlimited)
-        actual = self.stores.probe(driver, "get_recent_messages_across_sessions", unlimited)
+        candidates, wanted = self.core.model.cross_session_candidates(unlimited)
+        actual = self.core.stores.probe(driver, "get_recent_messages_across_sessions", unlimited)
         if isinstance(actual, Raised) or self.cross_verdict(candidates, wanted, actual):
             return []
-        cap = self.model.cross_session_max_limit
+        cap = self.core.model.cross_session_max_limit
         return ["CROSS-01" if query.limit > cap else "LIM-01" if query.limit == 0 else "CROSS-02"]
 
     def cross_filters_failing(self, driver: str, query: RecentMessagesAcrossSessionsQuery) -> list[str]:
@@ -339,8 +350,8 @@ class DerivedReads(StateChecks):
 
         def wrong(**fields: Any) -> bool:
             probe = RecentMessagesAcrossSessionsQuery(limit=math.inf, **{"roles": ROLES, **fields})
-            candidates, wanted = self.model.cross_session_candidates(probe)
-            actual = self.stores.probe(driver, "get_recent_messages_across_sessions", probe)
+            candidates, wanted = self.core.model.cross_session_candidates(probe)
+            actual = self.core.stores.probe(driver, "get_recent_messages_across_sessions", probe)
             return isinstance(actual, Raised) or self.cross_verdict(candidates, wanted, actual) is not None
 
         if wrong():
@@ -368,11 +379,11 @@ class DerivedReads(StateChecks):
         """As :meth:`cross_filters_failing`, for a range read: bounds, roles, kinds alone."""
 
         def wrong(*args: Any) -> bool:
-            hits = self.model.session_range_hits(session, *args)
+            hits = self.core.model.session_range_hits(session, *args)
             if self.range_unjudged(hits):
                 return False
-            actual = self.stores.probe(driver, "get_messages_by_session_range", session, *args)
-            return not self.range_agrees(actual, hits[: self.model.range_query_limit], hits)
+            actual = self.core.stores.probe(driver, "get_messages_by_session_range", session, *args)
+            return not self.range_agrees(actual, hits[: self.core.model.range_query_limit], hits)
 
         unbounded = (-math.inf, math.inf)
         if wrong(*unbounded, None, None):

@@ -64,12 +64,6 @@ class MachineFailure(ConformanceFailure):
         #: Lines after the reproduction: what the judging after this failure found (the runner).
         self.notes: tuple[str, ...] = tuple(notes)
 
-    def reblamed(self, lead: Sequence[str]) -> MachineFailure:
-        """The same failure with ``lead`` blamed first (a diagnosis made after it was raised)."""
-        return MachineFailure(
-            [*lead, *self.involved], self.what, self.driver or "", self.history, self.reproduction, self.notes
-        )
-
     def noting(self, notes: Sequence[str]) -> MachineFailure:
         """The same failure with ``notes`` added after its reproduction (never indented like
         the reproduction, so a reader of the snippet stops before them)."""

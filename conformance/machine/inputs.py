@@ -69,7 +69,7 @@ LIMITS: Final = st.one_of(st.none(), st.integers(0, 4), st.just(math.inf))
 CROSS_LIMITS: Final = (0, 1, 2, 3, 4, 6, 8, math.inf)
 #: Limits the caller promises never to pass; the reference reading raises ValueError (LIM-06).
 BAD_LIMITS: Final = (-1, 1.5, math.nan, "3")
-#: A timestamp pick (see ``MachineCore.stored_stamp``) that asks for 0 ms itself, stored
+#: A timestamp pick (see ``DerivedReads.stored_stamp``) that asks for 0 ms itself, stored
 #: or not: since_ts=0 and the range [0, 0] are edges a ``ts or default`` bug gets wrong.
 ZERO_PICK: Final = -1
 STAMP_PICKS: Final = st.one_of(st.integers(0, 40), st.just(ZERO_PICK))

@@ -42,32 +42,37 @@ def _pairs_differ(got: Sequence[tuple[str, Any]], want: Sequence[tuple[str, Any]
     )
 
 
-class MetadataState(MachineCore):
+class MetadataChecks:
     """Listing checks of the metadata store."""
+
+    def __init__(self, core: MachineCore) -> None:
+        self.core = core
 
     def mangled(self, data: Any) -> bool:
         """Whether ``data`` is no payload ever handed over (as a JSON value)."""
-        return all(json_differs(data, handed) is not None for handed in self.metadata.handed)
+        return all(json_differs(data, handed) is not None for handed in self.core.metadata.handed)
 
     def expect_data(
         self, rules: Sequence[str], results: Results, expected: Any, faithful: bool = True
     ) -> None:
         """Every driver must have returned ``expected`` as a JSON value (else ``rules``) and,
         when ``faithful`` and META-07 is not tolerated, with lists where JSON reads arrays."""
-        call = self.history.script[-1].call()
+        call = self.core.history.script[-1].call()
         for driver, actual in results:
             if isinstance(actual, Raised):
-                raise self.fail(
+                raise self.core.blame.disagreement(
                     rules,
                     driver,
                     f"{call}: expected {describe(expected)}, raised {actual.error.__name__}: {actual.text}",
                 )
             difference = json_differs(actual, expected)
             if difference is not None:
-                raise self.fail(rules, driver, f"{call}: {difference}")
+                raise self.core.blame.disagreement(rules, driver, f"{call}: {difference}")
             difference = type_differs(actual, expected)
-            if faithful and difference is not None and "META-07" not in self.tolerance:
-                raise self.fail(["META-07"], driver, f"{call}: {difference} (what a JSON round trip reads)")
+            if faithful and difference is not None and "META-07" not in self.core.tolerance:
+                raise self.core.blame.disagreement(
+                    ["META-07"], driver, f"{call}: {difference} (what a JSON round trip reads)"
+                )
 
     def check_metadata(self, cause: Sequence[str], lead: Sequence[str] = ()) -> None:
         """Every namespace lists what the model holds (and updated_at moves as it must).
@@ -75,36 +80,38 @@ class MetadataState(MachineCore):
         ``lead``: rules a step diagnosed for certain (a batch that wrote across namespaces),
         blamed before what a listing alone suggests.
         """
-        self.metadata.listed_unreadable = {
-            (ns, key) for ns, key in self.metadata.listed_unreadable if key in self.model.unreadable_keys(ns)
+        self.core.metadata.listed_unreadable = {
+            (ns, key)
+            for ns, key in self.core.metadata.listed_unreadable
+            if key in self.core.model.unreadable_keys(ns)
         }
         for namespace in NAMESPACES:
-            expected = self.model.list_metadata_versions(namespace)
-            with self.checking("list_metadata", namespace) as results:
+            expected = self.core.model.list_metadata_versions(namespace)
+            with self.core.checking("list_metadata", namespace) as results:
                 for driver, actual in results:
                     self.check_listing(driver, namespace, expected, actual, cause, lead)
-            unreadable = bool(self.model.unreadable_keys(namespace))
-            others = any(self.model.list_metadata_keys(ns) for ns in NAMESPACES if ns != namespace)
-            alike = "META-07" not in self.tolerance and any(
-                (namespace, e.entry.key) in self.metadata.alike for e in expected
+            unreadable = bool(self.core.model.unreadable_keys(namespace))
+            others = any(self.core.model.list_metadata_keys(ns) for ns in NAMESPACES if ns != namespace)
+            alike = "META-07" not in self.core.tolerance and any(
+                (namespace, e.entry.key) in self.core.metadata.alike for e in expected
             )
-            self.credit(listing_exercises([e.entry.data for e in expected], unreadable, others, alike))
-            if "list_metadata_keys" in self.stores.methods:
-                keys = self.model.list_metadata_keys(namespace)
+            self.core.credit(listing_exercises([e.entry.data for e in expected], unreadable, others, alike))
+            if "list_metadata_keys" in self.core.stores.methods:
+                keys = self.core.model.list_metadata_keys(namespace)
                 # A clear never touches metadata: any change after it is the clear's fault. So is
                 # losing an unreadable key this listing showed before: the step lost it.
                 clearing = any(r.startswith("CLEAR-") for r in cause)
-                shown = {(namespace, key) for key in self.model.unreadable_keys(namespace)}
+                shown = {(namespace, key) for key in self.core.model.unreadable_keys(namespace)}
                 rules = (
                     [*cause, "META-10"]
-                    if clearing or (shown and shown <= self.metadata.listed_unreadable)
+                    if clearing or (shown and shown <= self.core.metadata.listed_unreadable)
                     else ["META-10", *cause]
                 )
-                with self.checking("list_metadata_keys", namespace) as results:
-                    self.expect_value([*lead, *rules], results, keys)
-                self.metadata.listed_unreadable |= shown
+                with self.core.checking("list_metadata_keys", namespace) as results:
+                    self.core.expect_value([*lead, *rules], results, keys)
+                self.core.metadata.listed_unreadable |= shown
                 if unreadable:
-                    self.credit({"META-10"})
+                    self.core.credit({"META-10"})
 
     def check_listing(
         self,
@@ -117,11 +124,13 @@ class MetadataState(MachineCore):
     ) -> None:
         call = f"list_metadata({namespace!r})"
         want = [(e.entry.key, e.entry.data) for e in expected]
-        unreadable = self.model.unreadable_keys(namespace)
+        unreadable = self.core.model.unreadable_keys(namespace)
         if isinstance(actual, Raised) or not isinstance(actual, list):
             corrupt = ["META-09"] if unreadable else []  # one bad entry broke the whole listing
-            raise self.fail([*lead, *corrupt, "META-02", *cause], driver, f"{call}: got {describe(actual)}")
-        if "META-04" in self.tolerance:
+            raise self.core.blame.disagreement(
+                [*lead, *corrupt, "META-02", *cause], driver, f"{call}: got {describe(actual)}"
+            )
+        if "META-04" in self.core.tolerance:
             actual = sorted(actual, key=lambda e: str(getattr(e, "key", "")))
         got = [(e.key, e.data) for e in actual if isinstance(e, MetadataEntry)]
         if len(got) != len(actual) or _pairs_differ(got, want, json_differs):
@@ -143,15 +152,17 @@ class MetadataState(MachineCore):
                 rules = [*cause, "META-02"]  # the stored entries diverged: the write's fault
             else:
                 rules = ["META-02", *cause]  # get_metadata agrees: the listing is wrong
-            raise self.fail([*lead, *rules], driver, f"{call}: expected {want!r}, got {got!r}")
-        if "META-07" not in self.tolerance and _pairs_differ(got, want, type_differs):
-            raise self.fail(
+            raise self.core.blame.disagreement(
+                [*lead, *rules], driver, f"{call}: expected {want!r}, got {got!r}"
+            )
+        if "META-07" not in self.core.tolerance and _pairs_differ(got, want, type_differs):
+            raise self.core.blame.disagreement(
                 ["META-07"],
                 driver,
                 f"{call}: expected {want!r}, got {got!r} "
                 "(arrays come back as a JSON round trip reads them: lists)",
             )
-        if "META-05" not in self.tolerance:
+        if "META-05" not in self.core.tolerance:
             self.check_stamps(driver, namespace, expected, actual, cause)
 
     def check_stamps(
@@ -167,17 +178,17 @@ class MetadataState(MachineCore):
         for model_entry, entry in zip(expected, actual, strict=False):
             ident = (driver, namespace, entry.key)
             if not isinstance(entry.updated_at, int) or isinstance(entry.updated_at, bool):
-                raise self.fail(
+                raise self.core.blame.disagreement(
                     ["META-05"],
                     driver,
                     f"{call}: updated_at of {entry.key!r} is {entry.updated_at!r}, not integer epoch ms",
                 )
-            previous = self.metadata.seen_updated.get(ident)
+            previous = self.core.metadata.seen_updated.get(ident)
             if previous is not None and previous.created == model_entry.created:
                 stamp = previous.updated_at
                 if model_entry.version > previous.version and entry.updated_at <= stamp:
-                    previous.restore(self.history.script)
-                    raise self.fail(
+                    previous.restore(self.core.history.script)
+                    raise self.core.blame.disagreement(
                         ["META-05"],
                         driver,
                         f"{call}: {entry.key!r} was overwritten but updated_at "
@@ -185,33 +196,33 @@ class MetadataState(MachineCore):
                     )
                 if model_entry.version == previous.version and entry.updated_at != stamp:
                     rejected = [r for r in cause if r in ("COMMIT-04", "COMMIT-07", "META-08")]
-                    previous.restore(self.history.script)
-                    raise self.fail(
+                    previous.restore(self.core.history.script)
+                    raise self.core.blame.disagreement(
                         [*rejected, "META-05"],
                         driver,
                         f"{call}: {entry.key!r} was not written but updated_at "
                         f"moved from {stamp} to {entry.updated_at}",
                     )
                 if model_entry.version > previous.version:
-                    self.credit({"META-05"})  # an overwrite, and its stamp grew
-            self.metadata.seen_updated[ident] = SeenStamp(
+                    self.core.credit({"META-05"})  # an overwrite, and its stamp grew
+            self.core.metadata.seen_updated[ident] = SeenStamp(
                 model_entry.created,
                 model_entry.version,
                 entry.updated_at,
-                len(self.history.script) - 1,
-                self.history.script[-1],
+                len(self.core.history.script) - 1,
+                self.core.history.script[-1],
             )
 
     def entries_match(self, driver: str, namespace: str, keys: set[str]) -> bool:
         """Whether get_metadata of each key agrees with the model (probed after a failure)."""
         return all(
             json_differs(
-                self.stores.probe(driver, "get_metadata", namespace, key),
-                self.model.get_metadata(namespace, key),
+                self.core.stores.probe(driver, "get_metadata", namespace, key),
+                self.core.model.get_metadata(namespace, key),
             )
             is None
             for key in keys
         )
 
 
-__all__ = ["MetadataState"]
+__all__ = ["MetadataChecks"]

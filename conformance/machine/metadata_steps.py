@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import attrs
-from hypothesis import strategies as st
-from hypothesis.stateful import precondition, rule
 
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.harness.adapters import plant_raw
@@ -23,51 +21,40 @@ from aalis_memory.conformance.machine.attribution import (
 )
 from aalis_memory.conformance.machine.contract_model import ContractModel
 from aalis_memory.conformance.machine.copies import copied
-from aalis_memory.conformance.machine.core import MUTATION_MARKERS, Results, leaked, logged
+from aalis_memory.conformance.machine.core import MUTATION_MARKERS, MachineCore, Results, leaked
 from aalis_memory.conformance.machine.failure import MachineFailure, Raised
 from aalis_memory.conformance.machine.inputs import (
-    BAD_PAYLOADS,
-    JSON_OBJECTS,
-    KEYS,
     NAMESPACES,
-    OPS,
     bad_payload,
     plain_payload,
 )
-from aalis_memory.conformance.machine.metadata_state import MetadataState
+from aalis_memory.conformance.machine.metadata_state import MetadataChecks
 from aalis_memory.conformance.machine.snippets import CallerMutates, Planted, Step
 from aalis_memory.types import JsonObject, MetadataDel, MetadataEntry, MetadataOp, MetadataPut
 
 
-def _plants(self: MetadataState) -> bool:
-    return self.stores.raw and "META-09" not in self.tolerance and "META-10" not in self.tolerance
-
-
-class MetadataSteps(MetadataState):
+class MetadataSteps:
     """The metadata half of the machine's steps."""
+
+    def __init__(self, core: MachineCore, listings: MetadataChecks) -> None:
+        self.core = core
+        self.listings = listings
 
     def payload(self, data: JsonObject) -> JsonObject:
         """``data`` as generated, or with lists for tuples once META-07 is tolerated."""
-        return plain_payload(data) if "META-07" in self.tolerance else data
+        return plain_payload(data) if "META-07" in self.core.tolerance else data
 
-    @rule(
-        namespace=st.sampled_from(NAMESPACES),
-        key=st.sampled_from(KEYS),
-        data=JSON_OBJECTS,
-        bad=st.one_of(st.none(), st.sampled_from(BAD_PAYLOADS)),
-    )
-    @logged
     def save_metadata(self, namespace: str, key: str, data: JsonObject, bad: str | None) -> None:
         if bad is not None:
-            if "META-08" in self.tolerance:
+            if "META-08" in self.core.tolerance:
                 return
-            self.expect_error(
+            self.core.expect_error(
                 ["META-08"],
-                self.call("save_metadata", namespace, key, bad_payload(bad)),
+                self.core.call("save_metadata", namespace, key, bad_payload(bad)),
                 (TypeError, ValueError),
             )
-            self.check_metadata(["META-08"], lead=["META-08"])  # nothing may have changed
-            self.credit({"META-08"})
+            self.listings.check_metadata(["META-08"], lead=["META-08"])  # nothing may have changed
+            self.core.credit({"META-08"})
             return
         self.store_metadata(namespace, key, data)
 
@@ -75,126 +62,107 @@ class MetadataSteps(MetadataState):
         """Save one entry everywhere, the caller then reusing its object (META-06), and check
         every namespace."""
         data = self.payload(data)
-        mutate = "META-06" not in self.tolerance
-        self.clock.tick()
-        self.model.save_metadata(namespace, key, copied(data))
-        self.metadata.note_put(namespace, key, copied(data))
+        mutate = "META-06" not in self.core.tolerance
+        self.core.clock.tick()
+        self.core.model.save_metadata(namespace, key, copied(data))
+        self.core.metadata.note_put(namespace, key, copied(data))
         passed = copied(data)
         args = (namespace, key, copied(data))
-        self.history.script.append(
+        self.core.history.script.append(
             CallerMutates("save_metadata", args, marker=MUTATION_MARKERS[0])
             if mutate
             else Step("save_metadata", args)
         )
         results: Results = []
-        for opened in self.stores.opened:
+        for opened in self.core.stores.opened:
             mine = copied(passed)
             try:
-                value = self.stores.run(opened.store.save_metadata(namespace, key, mine))
+                value = self.core.stores.run(opened.store.save_metadata(namespace, key, mine))
             except Exception as exc:
                 value = Raised(type(exc), str(exc))
             if mutate:
                 mine[MUTATION_MARKERS[0]] = True  # META-06: must not reach storage
             results.append((opened.name, value))
-        self.expect_value(["META-01"], results, None)
-        self.check_metadata(["META-01", "META-06"])
-        self.credit({"META-01", *(["META-06"] if mutate else [])})
+        self.core.expect_value(["META-01"], results, None)
+        self.listings.check_metadata(["META-01", "META-06"])
+        self.core.credit({"META-01", *(["META-06"] if mutate else [])})
 
-    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
-    @logged
     def get_metadata(self, namespace: str, key: str) -> None:
-        if key in self.model.unreadable_keys(namespace):
+        if key in self.core.model.unreadable_keys(namespace):
             return  # what reading an unreadable entry gives is not specified
-        mutate = "META-06" not in self.tolerance
-        expected = self.model.get_metadata(namespace, key)
-        results = self.call("get_metadata", namespace, key)
+        mutate = "META-06" not in self.core.tolerance
+        expected = self.core.model.get_metadata(namespace, key)
+        results = self.core.call("get_metadata", namespace, key)
         if mutate:
-            self.history.script[-1] = CallerMutates(
+            self.core.history.script[-1] = CallerMutates(
                 "get_metadata", (namespace, key), marker=MUTATION_MARKERS[1]
             )
         lead = ["META-06"] if any(leaked(actual) for _, actual in results) else []
-        self.expect_data([*lead, "META-01"], results, expected)
-        alike = (namespace, key) in self.metadata.alike and "META-07" not in self.tolerance
-        self.credit({"META-01", *(["META-07"] if alike else [])})
+        self.listings.expect_data([*lead, "META-01"], results, expected)
+        alike = (namespace, key) in self.core.metadata.alike and "META-07" not in self.core.tolerance
+        self.core.credit({"META-01", *(["META-07"] if alike else [])})
         if not mutate:
             return
         for _driver, actual in results:
             if isinstance(actual, dict):
                 actual[MUTATION_MARKERS[1]] = True  # META-06: must not reach storage
-        with self.checking("get_metadata", namespace, key) as again:
-            self.expect_data(["META-06"], again, expected, faithful=False)
+        with self.core.checking("get_metadata", namespace, key) as again:
+            self.listings.expect_data(["META-06"], again, expected, faithful=False)
         if expected is not None:
-            self.credit({"META-06"})
+            self.core.credit({"META-06"})
 
-    @rule(namespace=st.sampled_from(NAMESPACES), key=st.sampled_from(KEYS))
-    @logged
     def delete_metadata(self, namespace: str, key: str) -> None:
-        stored = self.model.get_metadata(namespace, key) is not None or key in self.model.unreadable_keys(
-            namespace
-        )
-        if not stored and "META-11" in self.tolerance:
+        stored = self.core.model.get_metadata(
+            namespace, key
+        ) is not None or key in self.core.model.unreadable_keys(namespace)
+        if not stored and "META-11" in self.core.tolerance:
             return
         rules = ["META-03"] if stored else ["META-11"]  # META-11: a missing key is a no-op
-        self.model.delete_metadata(namespace, key)
-        self.metadata.note_gone(namespace, key)
-        self.expect_value(rules, self.call("delete_metadata", namespace, key), None)
-        self.check_metadata(rules)
-        self.credit(rules)
+        self.core.model.delete_metadata(namespace, key)
+        self.core.metadata.note_gone(namespace, key)
+        self.core.expect_value(rules, self.core.call("delete_metadata", namespace, key), None)
+        self.listings.check_metadata(rules)
+        self.core.credit(rules)
 
-    @precondition(_plants)
-    @rule(
-        namespace=st.sampled_from(NAMESPACES),
-        key=st.sampled_from(KEYS),
-        kind=st.sampled_from(("not-json", "not-object")),
-        then_del=st.booleans(),
-    )
-    @logged
     def plant_unreadable(self, namespace: str, key: str, kind: str, then_del: bool) -> None:
         """An entry no read can decode, planted around the API: listings skip it (META-09), its
         key is still listed (META-10), and a batch del removes it (COMMIT-06)."""
-        for target, opened in zip(self.TARGETS, self.stores.opened, strict=True):
+        for target, opened in zip(self.core.targets, self.core.stores.opened, strict=True):
             # the precondition checked every target has a hook
-            planted = self.stores.run(
+            planted = self.core.stores.run(
                 plant_raw(target.registration, opened.store, namespace, key, cast(Any, kind))
             )
             if not planted:
                 return  # the backend cannot hold this kind: nothing changed
-        self.history.script.append(Planted("plant", (namespace, key, kind)))
-        self.model.plant_unreadable(namespace, key)
-        self.metadata.note_gone(namespace, key)
-        self.check_metadata(["META-09"])
-        if then_del and "COMMIT-06" not in self.tolerance:
+        self.core.history.script.append(Planted("plant", (namespace, key, kind)))
+        self.core.model.plant_unreadable(namespace, key)
+        self.core.metadata.note_gone(namespace, key)
+        self.listings.check_metadata(["META-09"])
+        if then_del and "COMMIT-06" not in self.core.tolerance:
             batch: list[MetadataOp] = [MetadataDel(namespace, key)]
-            self.model.commit_metadata(batch)
-            self.expect_value(["COMMIT-06"], self.call("commit_metadata", batch), None)
-            self.check_metadata(["COMMIT-06"])
-            self.credit({"COMMIT-06"})
+            self.core.model.commit_metadata(batch)
+            self.core.expect_value(["COMMIT-06"], self.core.call("commit_metadata", batch), None)
+            self.listings.check_metadata(["COMMIT-06"])
+            self.core.credit({"COMMIT-06"})
 
     def batch_of(self, ops: list[tuple[str, str, str, JsonObject]]) -> list[MetadataOp]:
         """The generated ops as a batch, without what the tolerated rules alone decide: dels of
         keys that are not stored (COMMIT-03) or unreadable (COMMIT-06)."""
         batch: list[MetadataOp] = []
-        present = {(ns, k) for ns in NAMESPACES for k in self.model.list_metadata_keys(ns)}
+        present = {(ns, k) for ns in NAMESPACES for k in self.core.model.list_metadata_keys(ns)}
         for kind, ns, key, data in ops:
             if kind == "put":
                 batch.append(MetadataPut(ns, key, self.payload(data)))
                 present.add((ns, key))
                 continue
-            if "COMMIT-03" in self.tolerance and (ns, key) not in present:
+            if "COMMIT-03" in self.core.tolerance and (ns, key) not in present:
                 continue
-            if "COMMIT-06" in self.tolerance and key in self.model.unreadable_keys(ns):
+            if "COMMIT-06" in self.core.tolerance and key in self.core.model.unreadable_keys(ns):
                 continue
             batch.append(MetadataDel(ns, key))
             present.discard((ns, key))
         return batch
 
-    @rule(
-        ops=OPS,
-        bad_at=st.one_of(st.none(), st.integers(0, 4)),
-        bad=st.sampled_from(BAD_PAYLOADS),
-        echo=st.booleans(),
-    )
-    @logged
     def commit_metadata(
         self,
         ops: list[tuple[str, str, str, JsonObject]],
@@ -208,36 +176,37 @@ class MetadataSteps(MetadataState):
             kind, ns, key, data = ops[0]
             ops = [*ops, ("del" if kind == "put" else "put", ns, key, data)]
         batch = self.batch_of(ops)
-        refused_rule = self.declared.refused_batch
+        refused_rule = self.core.declared.refused_batch
         if (
             bad_at is not None
             and refused_rule is not None
-            and not {refused_rule, "META-08"} & self.tolerance.rules
+            and not {refused_rule, "META-08"} & self.core.tolerance.rules
         ):
             batch.insert(min(bad_at, len(batch)), MetadataPut(NAMESPACES[1], "bad", bad_payload(bad)))
-        if not batch and "COMMIT-03" in self.tolerance:
+        if not batch and "COMMIT-03" in self.core.tolerance:
             return
-        self.clock.tick()
+        self.core.clock.tick()
         spaces = sorted({op.namespace for op in batch})
         #: The model before the batch, to test afterwards whether the driver confused namespaces.
-        before = copy.deepcopy(self.model) if len(spaces) > 1 else None
+        before = copy.deepcopy(self.core.model) if len(spaces) > 1 else None
         missing_del = any(
-            isinstance(op, MetadataDel) and self.model.get_metadata(op.namespace, op.key) is None
+            isinstance(op, MetadataDel) and self.core.model.get_metadata(op.namespace, op.key) is None
             for op in batch
         )
         try:
-            self.model.commit_metadata(copied(batch))
+            self.core.model.commit_metadata(copied(batch))
             rejected = False
         except (TypeError, ValueError):
             rejected = True
         unreadable = any(
-            isinstance(op, MetadataDel) and op.key in self.model.unreadable_keys(op.namespace) for op in batch
+            isinstance(op, MetadataDel) and op.key in self.core.model.unreadable_keys(op.namespace)
+            for op in batch
         )
-        write = self.call_watched(
+        write = self.core.call_watched(
             "commit_metadata",
             (batch,),
             [Step("list_metadata", (ns,)) for ns in spaces],
-            self.declared.atomic_metadata,
+            self.core.declared.atomic_metadata,
         )
         lead: list[str] = []
         if rejected:
@@ -247,26 +216,28 @@ class MetadataSteps(MetadataState):
             rules = lead = [refused_rule or "META-08"]
         else:
             first = "COMMIT-06" if unreadable else "COMMIT-03" if missing_del else "COMMIT-01"
-            self.expect_value([first], write.results, None)
+            self.core.expect_value([first], write.results, None)
             rules = [*(["COMMIT-06"] if unreadable else []), *commit_rules(batch)]
         try:
-            self.check_metadata(rules, lead)
+            self.listings.check_metadata(rules, lead)
         except MachineFailure as failure:
             if not rejected and before is not None and self.namespaces_confused(batch, before):
-                raise self.refail(failure.reblamed(["COMMIT-02"])) from None
+                raise self.core.blame.disagreement(
+                    ["COMMIT-02", *failure.involved], failure.driver or "", failure.what, rediagnosed=failure
+                ) from None
             raise
         if rejected:
             # The state held: what is left is the error's type (META-08), or another op's error.
             errors = ["COMMIT-03", "META-08"] if missing_del else ["META-08"]
-            self.expect_error(errors, write.results, (TypeError, ValueError))
+            self.core.expect_error(errors, write.results, (TypeError, ValueError))
         else:
             for op in batch:
                 if isinstance(op, MetadataPut):
-                    self.metadata.note_put(op.namespace, op.key, op.data)
+                    self.core.metadata.note_put(op.namespace, op.key, op.data)
                 else:
-                    self.metadata.note_gone(op.namespace, op.key)
-        self.expect_whole(["COMMIT-05"], write)
-        self.credit(
+                    self.core.metadata.note_gone(op.namespace, op.key)
+        self.core.expect_whole(["COMMIT-05"], write)
+        self.core.credit(
             commit_exercises(
                 batch,
                 rejected=rejected,
@@ -276,17 +247,17 @@ class MetadataSteps(MetadataState):
             )
         )
         if rejected:
-            self.credit({"META-08"})
+            self.core.credit({"META-08"})
 
     def refused(self, results: Results) -> None:
         """A batch holding a payload JSON cannot hold must raise (META-08: accepting it is that
         rule's failure alone; what a batch that raised leaves is COMMIT-04's or COMMIT-07's, by
         tier). The call is then recorded as raising what it raised, so a reproduction goes on
         past it to the listing that shows what the refused batch applied."""
-        call = self.history.script[-1].call()
+        call = self.core.history.script[-1].call()
         for driver, actual in results:
             if not isinstance(actual, Raised):
-                raise self.fail(
+                raise self.core.blame.disagreement(
                     ["META-08"],
                     driver,
                     f"{call}: a payload JSON cannot hold was "
@@ -297,7 +268,7 @@ class MetadataSteps(MetadataState):
         for _driver, actual in results:
             if isinstance(actual, Raised) and not issubclass(actual.error, errors):
                 errors = (*errors, actual.error)
-        self.history.script[-1] = attrs.evolve(self.history.script[-1], errors=errors)
+        self.core.history.script[-1] = attrs.evolve(self.core.history.script[-1], errors=errors)
 
     def namespaces_confused(self, batch: Sequence[MetadataOp], before: ContractModel) -> bool:
         """After a listing failed: whether the batch wrote across namespaces wrongly (COMMIT-02:
@@ -315,14 +286,14 @@ class MetadataSteps(MetadataState):
             except (TypeError, ValueError):
                 continue
             collapsed.append({ns: [(e.key, e.data) for e in model.list_metadata(ns)] for ns in NAMESPACES})
-        for opened in self.stores.opened:
+        for opened in self.core.stores.opened:
             seen: dict[str, list[tuple[str, JsonObject]]] = {}
             for namespace in NAMESPACES:
-                listing = self.stores.probe(opened.name, "list_metadata", namespace)
+                listing = self.core.stores.probe(opened.name, "list_metadata", namespace)
                 if not isinstance(listing, list):
                     return False
                 seen[namespace] = [(e.key, e.data) for e in listing if isinstance(e, MetadataEntry)]
-                stored = {e.key: e.data for e in self.model.list_metadata(namespace)}
+                stored = {e.key: e.data for e in self.core.model.list_metadata(namespace)}
                 elsewhere = [op for op in batch if op.namespace != namespace]
                 for key, data in seen[namespace]:
                     if key not in stored and (

@@ -9,26 +9,18 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import strategies as st
-from hypothesis.stateful import precondition, rule
-
 from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.machine.attribution import (
     cross_rules,
     range_exercises,
 )
 from aalis_memory.conformance.machine.contract_model import CROSS_DEFAULT_ROLES
-from aalis_memory.conformance.machine.core import logged
+from aalis_memory.conformance.machine.core import MachineCore
 from aalis_memory.conformance.machine.derived_reads import DerivedReads
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.inputs import (
-    CROSS_LIMITS,
     ORIGINS,
-    PLATFORMS,
-    QUERY_KINDS,
-    ROLES,
     SESSIONS,
-    STAMP_PICKS,
     ZERO_PICK,
     whitelist,
 )
@@ -36,26 +28,21 @@ from aalis_memory.conformance.machine.snippets import py
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery
 
 
-class QuerySteps(DerivedReads):
+class QuerySteps:
     """The range and cross-session reads."""
+
+    def __init__(self, core: MachineCore, reads: DerivedReads) -> None:
+        self.core = core
+        self.reads = reads
 
     def session_stamp(self, session: str, pick: int) -> int | float:
         """A timestamp of ``session`` picked by index (so inclusive bounds really matter), or
         0 ms itself for :data:`ZERO_PICK`."""
         if pick == ZERO_PICK:
             return 0
-        stamps = sorted(self.model.stored_timestamps(session)) or [ORIGINS[0]]
+        stamps = sorted(self.core.model.stored_timestamps(session)) or [ORIGINS[0]]
         return stamps[pick % len(stamps)]
 
-    @precondition(lambda self: "get_messages_by_session_range" in self.stores.methods)
-    @rule(
-        session=st.sampled_from(SESSIONS),
-        bounds=st.tuples(STAMP_PICKS, STAMP_PICKS),
-        unbounded=st.sampled_from(("none", "none", "from", "to")),
-        roles=st.one_of(st.none(), st.lists(st.sampled_from(ROLES), max_size=2)),
-        exclude_kinds=st.one_of(st.none(), st.lists(st.sampled_from(QUERY_KINDS), max_size=2)),
-    )
-    @logged
     def get_messages_by_session_range(
         self,
         session: str,
@@ -64,34 +51,34 @@ class QuerySteps(DerivedReads):
         roles: list[str] | None,
         exclude_kinds: list[str] | None,
     ) -> None:
-        if self.skips(session):
+        if self.core.skips(session):
             return
         roles = whitelist(roles)
-        if "RANGE-04" in self.tolerance:
+        if "RANGE-04" in self.core.tolerance:
             roles = exclude_kinds = None
         low: int | float = self.session_stamp(session, bounds[0])
         high: int | float = self.session_stamp(session, bounds[1])
-        if unbounded == "from" or "RANGE-02" in self.tolerance:
+        if unbounded == "from" or "RANGE-02" in self.core.tolerance:
             low = -math.inf
-        if unbounded == "to" or "RANGE-02" in self.tolerance:
+        if unbounded == "to" or "RANGE-02" in self.core.tolerance:
             high = math.inf
-        if "RANGE-02" in self.tolerance and self.model.has_archived(session):
+        if "RANGE-02" in self.core.tolerance and self.core.model.has_archived(session):
             return
-        cap = self.model.range_query_limit
-        hits = self.model.session_range_hits(session, low, high, roles, exclude_kinds)
-        if self.range_unjudged(hits):
+        cap = self.core.model.range_query_limit
+        hits = self.core.model.session_range_hits(session, low, high, roles, exclude_kinds)
+        if self.reads.range_unjudged(hits):
             return
         expected = hits[:cap]
-        results = self.call("get_messages_by_session_range", session, low, high, roles, exclude_kinds)
+        results = self.core.call("get_messages_by_session_range", session, low, high, roles, exclude_kinds)
         capped = len(hits) > cap
         read: tuple[str, ...] = ("RANGE-01", "RANGE-03") if capped else ("RANGE-02", "RANGE-04")
         filtered = roles is not None or bool(exclude_kinds)
         read = ("RANGE-04", *read) if filtered else (*read, "RANGE-02")
         for driver, actual in results:
-            if self.range_agrees(actual, expected, hits):
+            if self.reads.range_agrees(actual, expected, hits):
                 continue
             if isinstance(actual, list) and len(actual) > cap:
-                raise self.fail(
+                raise self.core.blame.disagreement(
                     ["RANGE-01"], driver, f"range read returned {len(actual)} messages, cap is {cap}"
                 )
             if capped and isinstance(actual, list) and len(actual) == len(expected):
@@ -100,32 +87,21 @@ class QuerySteps(DerivedReads):
             if missing and all(m.timestamp in (low, high) for m in missing):
                 read = ("RANGE-02", *read)  # only messages on a bound went missing
             read = (
-                *self.range_filters_failing(driver, session, low, high, roles, exclude_kinds),
-                *self.range_capped_wrong(session, actual, hits),
+                *self.reads.range_filters_failing(driver, session, low, high, roles, exclude_kinds),
+                *self.reads.range_capped_wrong(session, actual, hits),
                 *read,
             )
-            rules = self.mismatch_rules(session, expected, actual, read, "RANGE-03", ())
-            self.expect_value(rules, [(driver, actual)], expected)
-        unfiltered = self.model.session_range_hits(session, low, high)
-        self.credit_read(
+            rules = self.core.mismatch_rules(session, expected, actual, read, "RANGE-03", ())
+            self.core.expect_value(rules, [(driver, actual)], expected)
+        unfiltered = self.core.model.session_range_hits(session, low, high)
+        self.core.credit_read(
             session,
             range_exercises(
-                hits, unfiltered, cap, (low, high), self.model.archived_contents(session), filtered
+                hits, unfiltered, cap, (low, high), self.core.model.archived_contents(session), filtered
             ),
             bool(expected),
         )
 
-    @precondition(lambda self: "get_recent_messages_across_sessions" in self.stores.methods)
-    @rule(
-        limit=st.sampled_from(CROSS_LIMITS),
-        since=st.one_of(st.none(), STAMP_PICKS),
-        platform=st.sampled_from(PLATFORMS),
-        exclude=st.one_of(st.none(), st.lists(st.sampled_from(SESSIONS), max_size=2)),
-        roles=st.one_of(st.none(), st.lists(st.sampled_from(ROLES), max_size=3)),
-        kinds=st.one_of(st.none(), st.lists(st.sampled_from(QUERY_KINDS), max_size=2)),
-        exclude_kinds=st.one_of(st.none(), st.lists(st.sampled_from(QUERY_KINDS), max_size=2)),
-    )
-    @logged
     def get_recent_messages_across_sessions(
         self,
         limit: int | float,
@@ -136,46 +112,46 @@ class QuerySteps(DerivedReads):
         kinds: list[str] | None,
         exclude_kinds: list[str] | None,
     ) -> None:
-        if "MSG-04" in self.tolerance and not any(self.model.holds_messages(s) for s in SESSIONS):
+        if "MSG-04" in self.core.tolerance and not any(self.core.model.holds_messages(s) for s in SESSIONS):
             return
         roles, kinds = whitelist(roles), whitelist(kinds)
-        if roles is None and "CROSS-03" in self.tolerance:
+        if roles is None and "CROSS-03" in self.core.tolerance:
             roles = list(CROSS_DEFAULT_ROLES)
-        if "CROSS-04" in self.tolerance:
+        if "CROSS-04" in self.core.tolerance:
             kinds = exclude_kinds = None
-        if "CROSS-05" in self.tolerance:
+        if "CROSS-05" in self.core.tolerance:
             since = platform = exclude = None
         query = RecentMessagesAcrossSessionsQuery(
             limit=limit,
-            since_ts=self.stored_stamp(since),
+            since_ts=self.reads.stored_stamp(since),
             platform=platform,
             exclude_session_ids=exclude,
             roles=roles,
             kinds=kinds,
             exclude_kinds=exclude_kinds,
         )
-        candidates, wanted = self.model.cross_session_candidates(query)
-        rules = cross_rules(query, len(candidates), self.model.cross_session_max_limit)
-        results = self.call("get_recent_messages_across_sessions", query)
+        candidates, wanted = self.core.model.cross_session_candidates(query)
+        rules = cross_rules(query, len(candidates), self.core.model.cross_session_max_limit)
+        results = self.core.call("get_recent_messages_across_sessions", query)
         for driver, actual in results:
             if isinstance(actual, Raised):
-                raise self.fail(
+                raise self.core.blame.disagreement(
                     rules,
                     driver,
                     f"cross-session read {py(query)} raised {actual.error.__name__}: {actual.text}",
                 )
-            why = self.cross_verdict(candidates, wanted, actual)
+            why = self.reads.cross_verdict(candidates, wanted, actual)
             if why is not None:
-                expected = self.model.get_recent_messages_across_sessions(query)
-                rules = [*self.cross_read_rules(driver, query, candidates, wanted, actual), *rules]
-                raise self.fail(
+                expected = self.core.model.get_recent_messages_across_sessions(query)
+                rules = [*self.reads.cross_read_rules(driver, query, candidates, wanted, actual), *rules]
+                raise self.core.blame.disagreement(
                     rules,
                     driver,
                     f"get_recent_messages_across_sessions({py(query)})"
                     f": {why}; expected e.g. {describe(expected)}, got "
                     f"{describe(actual)}",
                 )
-        self.credit_cross(query, candidates)
+        self.reads.credit_cross(query, candidates)
 
 
 __all__ = ["QuerySteps"]

@@ -20,49 +20,45 @@ not run, not passed.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import time
 from collections.abc import Callable, Sequence
-from typing import Final, Protocol
+from typing import Final, Protocol, cast
 
 import attrs
 from hypothesis import settings
 from hypothesis.errors import Flaky
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
+from aalis_memory.conformance.machine.blame import minimized
 from aalis_memory.conformance.machine.budget import run_rounds
-from aalis_memory.conformance.machine.core import Target
+from aalis_memory.conformance.machine.core import MachineConfig
 from aalis_memory.conformance.machine.failure import Advisory, MachineFailure
 from aalis_memory.conformance.machine.ledger import CheckLedger
-from aalis_memory.conformance.machine.memory_machine import MemoryMachine
-from aalis_memory.conformance.machine.minimizer import minimize
+from aalis_memory.conformance.machine.machine import MachineFactory, MemoryMachine
+from aalis_memory.conformance.machine.stores import Target
 from aalis_memory.conformance.machine.tolerance import TOLERATIONS, Tolerance
 from aalis_memory.conformance.rules import Level
 
 
 class RunOnce(Protocol):
-    """Runs one machine class under one settings object (:func:`run_minimized`, or a test's)."""
+    """Runs the machines of one factory under one settings object (:func:`run_minimized`, or a
+    test's)."""
 
-    def __call__(
-        self, machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger
-    ) -> None: ...
+    def __call__(self, machine: MachineFactory, chosen: settings, *, ledger: CheckLedger) -> None: ...
 
 
 def machine_for(
     targets: Sequence[Target], tolerance: Tolerance | None = None, ledger: CheckLedger | None = None
-) -> type[MemoryMachine]:
-    """A machine class bound to ``targets`` (one driver, or several for differential mode),
-    tolerating ``tolerance`` and crediting its checks to ``ledger`` (one of its own if none)."""
-    names = "_".join(t.name for t in targets).replace("-", "_")
-    return type(
-        f"MemoryMachine_{names}",
-        (MemoryMachine,),
-        {
-            "TARGETS": tuple(targets),
-            "TOLERANCE": tolerance or Tolerance(),
-            "LEDGER": ledger if ledger is not None else CheckLedger(),
-        },
+) -> MachineFactory:
+    """The machines bound to ``targets`` (one driver, or several for differential mode),
+    tolerating ``tolerance`` and crediting their checks to ``ledger`` (one of its own if none)."""
+    return MachineFactory(
+        MachineConfig(
+            tuple(targets),
+            tolerance or Tolerance(),
+            ledger if ledger is not None else CheckLedger(),
+        )
     )
 
 
@@ -81,9 +77,7 @@ class MachineRun:
     capped: bool = False
 
 
-def run_minimized(
-    machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger | None = None
-) -> None:
+def run_minimized(machine: MachineFactory, chosen: settings, *, ledger: CheckLedger | None = None) -> None:
     """Run ``machine`` under ``chosen``; a failure is re-raised with its history minimized (no
     checks credited while the minimizer replays it).
 
@@ -94,7 +88,8 @@ def run_minimized(
     """
     notes: list[str] = []
     try:
-        run_state_machine_as_test(machine, settings=chosen)
+        # a factory of machines, as Hypothesis calls it (its annotation asks for a class)
+        run_state_machine_as_test(cast(type[RuleBasedStateMachine], machine), settings=chosen)
         return
     except MachineFailure as raised:
         failure = raised
@@ -103,9 +98,8 @@ def run_minimized(
         if inner is None:
             raise
         failure, notes = inner, [FLAKY_NOTE]
-    with ledger.paused() if ledger is not None else contextlib.nullcontext():
-        minimized = minimize(machine, failure)
-    raise (minimized.noting(notes) if notes else minimized) from None
+    shrunk = minimized(machine, failure, ledger)
+    raise (shrunk.noting(notes) if notes else shrunk) from None
 
 
 #: Told after the reproduction of a failure Hypothesis could not make happen again.
@@ -206,9 +200,7 @@ def run_machine(
     )
 
 
-def _round(
-    run_once: RunOnce, machine: type[RuleBasedStateMachine], ledger: CheckLedger, chosen: settings
-) -> None:
+def _round(run_once: RunOnce, machine: MachineFactory, ledger: CheckLedger, chosen: settings) -> None:
     """One round of histories; its credits count only if it ends without a failure."""
     with ledger.round():
         run_once(machine, chosen, ledger=ledger)

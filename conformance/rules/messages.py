@@ -35,12 +35,15 @@ RULES = (
         "A limit of 0 yields an empty list (get_history, get_full_history, cross-session read).",
         cite(A, CORE, "为 0 时返回空(updateMessageContent 一条都不改)"),
         subjects=READS | {"get_recent_messages_across_sessions"},
+        machine=True,
     ),
     must(
         "LIM-02",
         "A limit of math.inf yields every matching message (get_history, get_full_history).",
         cite(A, CORE, "为 Infinity 时返回全部"),
         subjects=READS,
+        machine=True,
+        infinity=True,
     ),
     must(
         "LIM-03",
@@ -49,6 +52,7 @@ RULES = (
         cite(A, CORE, "为 0 时返回空(updateMessageContent 一条都不改)"),
         cite(A, CORE, "为 Infinity 时返回全部"),
         subjects={"update_message_content"},
+        machine=True,
     ),
     must(
         "LIM-04",
@@ -56,6 +60,7 @@ RULES = (
         "cross_session_max_limit.",
         cite(A, CORE, "跨会话查询照样收窄到后端配置的上限"),
         subjects={"get_recent_messages_across_sessions"},
+        machine=True,
     ),
     should(
         "LIM-05",
@@ -67,6 +72,7 @@ RULES = (
         "the limit expecting them",
         cites=(cite(A, CORE, "getHistory(sessionId: string, limit?: number)"),),
         subjects=READS | {"update_message_content"},
+        machine=True,
     ),
     should(
         "LIM-06",
@@ -75,6 +81,7 @@ RULES = (
         argument=_CALLER_GUARANTEES,
         cites=(cite(A, CORE, "条数是非负整数或 Infinity(调用方保证)"),),
         subjects=READS | {"get_recent_messages_across_sessions", "update_message_content"},
+        machine=True,
     ),
     must(
         "LIM-07",
@@ -91,6 +98,7 @@ RULES = (
         "History is kept per session id: one session never sees another's messages.",
         cite(A, "概述", "按 sessionId 检索历史"),
         subjects=READS | {"save_message"},
+        machine=True,
     ),
     should(
         "MSG-02",
@@ -101,6 +109,7 @@ RULES = (
         "never be read back, and an empty value where none was saved changes meaning",
         cites=(cite(A, "概述", "保存每轮 Message"),),
         subjects=READS | {"save_message"},
+        machine=True,
     ),
     should(
         "MSG-03",
@@ -110,6 +119,7 @@ RULES = (
         argument="history is ordered by time, so every message needs a stamp, and the save time "
         "is the only one a backend knows (the upstream drivers use it)",
         subjects=READS | {"save_message"},
+        machine=True,
     ),
     should(
         "MSG-04",
@@ -126,6 +136,7 @@ RULES = (
             "get_messages_by_session_range",
             "get_recent_messages_across_sessions",
         },
+        machine=True,
     ),
     must(
         "MSG-05",
@@ -134,6 +145,7 @@ RULES = (
         cite(A, CORE, "夹在其间的标记一并带回"),
         cite(A, CORE, "事件标记也占条数"),
         subjects=READS | {"save_message"},
+        machine=True,
     ),
     must(
         "MSG-06",
@@ -148,6 +160,7 @@ RULES = (
             "archive_span",
             "update_message_content",
         },
+        machine=True,
     ),
     should(
         "MSG-07",
@@ -160,6 +173,7 @@ RULES = (
         "every caller. The kit takes null for absent on the way back from an adapter, "
         "so this rule is the only one that speaks of it",
         cites=(cite(A, "概述", "保存每轮 Message"),),
+        machine=True,
     ),
     # -- get_history ------------------------------------------------------------------------
     must(
@@ -167,6 +181,7 @@ RULES = (
         "get_history returns only active (not archived) messages.",
         cite(A, CORE, "最近 limit 条活跃(未归档)对话消息"),
         subjects={"get_history"},
+        machine=True,
     ),
     ordered(
         must(
@@ -176,6 +191,7 @@ RULES = (
             cite(A, CORE, "按时间升序(同毫秒按写入序)"),
             cite(A, CORE, "inmemory 只按写入序,假定时间戳随写入递增"),
             subjects={"get_history"},
+            machine=True,
         )
     ),
     must(
@@ -184,6 +200,8 @@ RULES = (
         cite(A, CORE, "条数只数对话消息"),
         cite(A, CORE, "不占条数"),
         subjects={"get_history"},
+        machine=True,
+        window=True,
     ),
     must(
         "HIST-04",
@@ -192,6 +210,8 @@ RULES = (
         cite(A, CORE, "读出的是第 limit + 1 新的那条对话消息之后的全部活跃消息"),
         cite(A, CORE, "夹在其间的标记一并带回"),
         subjects={"get_history"},
+        machine=True,
+        window=True,
     ),
     must(
         "HIST-05",
@@ -199,6 +219,8 @@ RULES = (
         "history, leading control records included.",
         cite(A, CORE, "对话消息不超过 limit 条时是全部活跃消息"),
         subjects={"get_history"},
+        machine=True,
+        window=True,
     ),
     # -- count_history / get_full_history -----------------------------------------------
     must(
@@ -208,12 +230,15 @@ RULES = (
         cite(A, CORE, "活跃对话消息的条数"),
         cite(A, CORE, "与 getHistory 按条数读同一口径"),
         subjects={"count_history"},
+        machine=True,
     ),
     must(
         "FULL-01",
         "get_full_history includes archived messages.",
         cite(A, CORE, "含已归档的完整历史"),
         subjects={"get_full_history"},
+        machine=True,
+        window=True,
     ),
     ordered(
         must(
@@ -223,6 +248,8 @@ RULES = (
             cite(A, CORE, "最近 limit 条,事件标记也占条数"),
             cite(A, CORE, "按原来的顺序(留下的与归档的照时间交错)"),
             subjects={"get_full_history"},
+            machine=True,
+            window=True,
         )
     ),
     # -- archive_span -----------------------------------------------------------------------
@@ -232,12 +259,14 @@ RULES = (
         cite(A, CORE, "把最早的 count 条活跃消息"),
         cite(A, CORE, "顺序与 getHistory 相同"),
         subjects={"archive_span"},
+        machine=True,
     ),
     must(
         "ARCH-02",
         "Positions listed in keep (0-based within the span) stay active and unchanged.",
         cite(A, CORE, "keep 列出的位置(这一段里从 0 数的下标)不归档、原样留在活跃历史里"),
         subjects={"archive_span"},
+        machine=True,
     ),
     must(
         "ARCH-03",
@@ -245,18 +274,21 @@ RULES = (
         cite(A, CORE, "count 与 keep 按位置数,事件标记也占位置"),
         cite(A, CORE, "即 getHistory(sessionId, Infinity) 里的位置"),
         subjects={"archive_span"},
+        machine=True,
     ),
     must(
         "ARCH-04",
         "count 0 archives nothing.",
         cite(A, CORE, "count 为 0 时什么都不归档"),
         subjects={"archive_span"},
+        machine=True,
     ),
     must(
         "ARCH-05",
         "A count above the number of active messages makes the span the whole active history.",
         cite(A, CORE, "大于活跃条数时这一段就是全部活跃消息"),
         subjects={"archive_span"},
+        machine=True,
     ),
     must(
         "ARCH-06",
@@ -264,12 +296,14 @@ RULES = (
         cite(A, CORE, "keep 里落在这一段之外的下标不起作用"),
         cite(A, CORE, "重复的下标与一个相同"),
         subjects={"archive_span"},
+        machine=True,
     ),
     must(
         "ARCH-07",
         "archive_span returns how many messages it archived.",
         cite(A, CORE, "返回归档条数"),
         subjects={"archive_span"},
+        machine=True,
     ),
     must(
         "ARCH-08",
@@ -278,6 +312,7 @@ RULES = (
         cite(A, CORE, "位置按调用这一刻的活跃历史算"),
         cite(A, CORE, "之后追加的新消息在这一段之外"),
         subjects={"archive_span"},
+        machine=True,
     ),
     ordered(
         must(
@@ -287,6 +322,8 @@ RULES = (
             cite(A, CORE, "归档的消息不再进 getHistory"),
             cite(A, CORE, "按原来的顺序(留下的与归档的照时间交错)"),
             subjects={"archive_span", "get_full_history"},
+            machine=True,
+            window=True,
         )
     ),
     must(
@@ -295,6 +332,7 @@ RULES = (
         "of a span archived.",
         cite(A, CORE, "sqlite 与 inmemory 全成或全不成"),
         subjects={"archive_span"},
+        machine=True,
     ),
     should(
         "ARCH-11",
@@ -304,6 +342,7 @@ RULES = (
         argument=_CALLER_GUARANTEES,
         cites=(cite(A, CORE, "count 与 keep 的元素都是非负整数(调用方保证)"),),
         subjects={"archive_span"},
+        machine=True,
     ),
     # -- clearing -----------------------------------------------------------------------------
     must(
@@ -312,6 +351,7 @@ RULES = (
         cite(A, CORE, "clearSession(sessionId: string): Promise<void>;"),
         cite(A, "钩子与贡献点", "清消息历史的发起方"),
         subjects={"clear_session"},
+        machine=True,
     ),
     should(
         "CLEAR-02",
@@ -322,18 +362,21 @@ RULES = (
         "metadata through memory:clear",
         cites=(cite(A, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),),
         subjects={"clear_session"},
+        machine=True,
     ),
     must(
         "CLEAR-03",
         "clear_all removes every message and every archived message of every session.",
         cite(A, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),
         subjects={"clear_all"},
+        machine=True,
     ),
     must(
         "CLEAR-04",
         "clear_all never touches metadata.",
         cite(A, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),
         subjects={"clear_all"},
+        machine=True,
     ),
     # -- session range read -------------------------------------------------------------
     must(
@@ -346,6 +389,7 @@ RULES = (
         cite(M, "配置", "命中上限会静默截断"),
         binds=RANGE_CAP,
         subjects={"get_messages_by_session_range"},
+        machine=True,
     ),
     should(
         "RANGE-02",
@@ -354,6 +398,7 @@ RULES = (
         argument="the read expands the context around recalled messages, which may sit in the "
         "archive; an inclusive [from, to] is how the upstream drivers and callers count",
         subjects={"get_messages_by_session_range"},
+        machine=True,
     ),
     ordered(
         should(
@@ -364,6 +409,7 @@ RULES = (
             argument="context expansion reads forward in time; keeping the earliest (as upstream "
             "does) lets a caller page on by moving from_ts",
             subjects={"get_messages_by_session_range"},
+            machine=True,
         )
     ),
     should(
@@ -375,6 +421,7 @@ RULES = (
         "ways (upstream: no filter; a whitelist: nothing), so the kit judges neither",
         cites=(cite(A, CORE, "excludeKinds?: string[],"),),
         subjects={"get_messages_by_session_range"},
+        machine=True,
     ),
     # -- cross-session read --------------------------------------------------------------
     must(
@@ -384,6 +431,7 @@ RULES = (
         cite(M, "配置", "调用方请求超过此值会被收窄到此上限"),
         binds=CROSS_SESSION_CAP,
         subjects={"get_recent_messages_across_sessions"},
+        machine=True,
     ),
     ordered(
         should(
@@ -394,6 +442,7 @@ RULES = (
             argument="it feeds recent-message injection: the newest live conversation is what a "
             "prompt wants, oldest first like a history; archived text was compressed away",
             subjects={"get_recent_messages_across_sessions"},
+            machine=True,
         )
     ),
     should(
@@ -404,6 +453,7 @@ RULES = (
         "prompt; user and assistant is the upstream query default. An empty roles list is read "
         "two ways (upstream: the default roles; a whitelist: nothing), so the kit judges neither",
         subjects={"get_recent_messages_across_sessions"},
+        machine=True,
     ),
     should(
         "CROSS-04",
@@ -415,6 +465,7 @@ RULES = (
         "kinds list is read two ways (upstream: no filter; a whitelist: nothing), so the kit "
         "judges neither",
         subjects={"get_recent_messages_across_sessions"},
+        machine=True,
     ),
     should(
         "CROSS-05",
@@ -424,6 +475,7 @@ RULES = (
         argument="since_ts is a start time, inclusive like a range start; the platform of a "
         "message is its metadata['platform'], as the cross-platform filter reads it",
         subjects={"get_recent_messages_across_sessions"},
+        machine=True,
     ),
     # -- content rewrite / deletion ------------------------------------------------------
     should(
@@ -434,6 +486,7 @@ RULES = (
         argument="a rewrite follows up something just sent (an image description), so it looks "
         "at the newest active messages, counted as positions like get_history(inf)",
         subjects={"update_message_content"},
+        machine=True,
     ),
     should(
         "UPD-02",
@@ -443,6 +496,7 @@ RULES = (
         argument="it replaces a placeholder the caller wrote, so an exact match of every "
         "occurrence finds it; counting real changes tells the caller whether to notify",
         subjects={"update_message_content"},
+        machine=True,
     ),
     should(
         "UPD-03",
@@ -451,12 +505,14 @@ RULES = (
         argument="an empty pattern matches between every two characters; it is always a caller "
         "bug, never a rewrite anyone wants",
         subjects={"update_message_content"},
+        machine=True,
     ),
     must(
         "UPD-04",
         "update_message_content never changes a message's timestamp.",
         cite(A, "记忆变更事件", "messages 是改写后的整条(时间戳不变)"),
         subjects={"update_message_content"},
+        machine=True,
     ),
     should(
         "DEL-01",
@@ -467,6 +523,7 @@ RULES = (
         "archived or not, and the count says what the rollback removed",
         cites=(cite(A, "记忆变更事件", "某会话的若干消息被按时间戳删除(回滚)"),),
         subjects={"delete_messages_by_timestamps"},
+        machine=True,
     ),
     should(
         "DEL-02",
@@ -475,5 +532,6 @@ RULES = (
         argument="an empty rollback is a harmless no-op a checkpoint may issue; an error, or a "
         "filter that matches everything, would punish it",
         subjects={"delete_messages_by_timestamps"},
+        machine=True,
     ),
 )

@@ -19,6 +19,7 @@ RULES = (
         KV,
         cite(A, CORE, "getMetadata(namespace: string, key: string)"),
         subjects={"get_metadata", "save_metadata"},
+        machine=True,
     ),
     must(
         "META-02",
@@ -27,6 +28,7 @@ RULES = (
         KV,
         cite(A, CORE, "listMetadata(namespace: string): Promise<MetadataEntry[]>"),
         subjects={"list_metadata"},
+        machine=True,
     ),
     must(
         "META-03",
@@ -34,6 +36,7 @@ RULES = (
         KV,
         cite(A, CORE, "deleteMetadata(namespace: string, key: string)"),
         subjects={"delete_metadata"},
+        machine=True,
     ),
     ordered(
         should(
@@ -43,6 +46,7 @@ RULES = (
             argument="an order callers can rely on makes listings comparable across calls and "
             "backends; key order is what the upstream drivers give",
             subjects={"list_metadata"},
+            machine=True,
         )
     ),
     should(
@@ -52,6 +56,7 @@ RULES = (
         argument="message timestamps are epoch milliseconds, so the same unit lets callers "
         "compare them, and only a value that grows on overwrite is an update time",
         subjects={"commit_metadata", "list_metadata", "save_metadata"},
+        machine=True,
     ),
     should(
         "META-06",
@@ -61,6 +66,7 @@ RULES = (
         argument="a database never lets a later mutation of the caller's object change what it "
         "stored, so a backend that keeps objects in memory must not either",
         subjects={"get_metadata", "save_metadata"},
+        machine=True,
     ),
     should(
         "META-07",
@@ -72,6 +78,7 @@ RULES = (
         "language with one number type cannot keep 2.0 apart from 2",
         cites=(cite(A, CORE, "data: Record<string, unknown>"),),
         subjects={"get_metadata", "save_metadata"},
+        machine=True,
     ),
     should(
         "META-08",
@@ -81,6 +88,7 @@ RULES = (
         argument="storing it would fail later on read or change it silently; a typed error at "
         "the call keeps the store readable",
         subjects={"commit_metadata", "save_metadata"},
+        machine=True,
     ),
     must(
         "META-09",
@@ -88,6 +96,7 @@ RULES = (
         "instead of raising.",
         cite(A, HOOK, "listMetadata 会跳过读不出的条目(数据损坏、不是对象)"),
         subjects={"list_metadata"},
+        machine=True,
     ),
     must(
         "META-10",
@@ -95,6 +104,7 @@ RULES = (
         cite(A, HOOK, "后端实现了只列键的 listMetadataKeys 时"),
         cite(A, HOOK, "读不出的条目一并删除"),
         subjects={"list_metadata_keys"},
+        machine=True,
     ),
     should(
         "META-11",
@@ -103,6 +113,7 @@ RULES = (
         argument="a deletion states the wanted end; two plugins clearing one key would "
         "otherwise fail for nothing, and a del of a missing key in a batch is ignored",
         subjects={"delete_metadata"},
+        machine=True,
     ),
     must(
         "COMMIT-01",
@@ -111,12 +122,14 @@ RULES = (
         KV,
         cite(A, CORE, "commitMetadata(ops: readonly MetadataOp[])"),
         subjects={"commit_metadata"},
+        machine=True,
     ),
     must(
         "COMMIT-02",
         "One batch may touch several namespaces.",
         cite(A, HOOK, "它在一次 commitMetadata 里删掉这些命名空间的全部条目"),
         subjects={"commit_metadata"},
+        machine=True,
     ),
     should(
         "COMMIT-03",
@@ -125,6 +138,7 @@ RULES = (
         argument="clearing an empty namespace builds an empty batch, and a key may go between "
         "listing and deleting: neither is worth failing a clear for",
         subjects={"commit_metadata"},
+        machine=True,
     ),
     must(
         "COMMIT-04",
@@ -134,6 +148,7 @@ RULES = (
         cite(A, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
         cite(A, CORE, "sqlite 与 inmemory 全成或全不成"),
         subjects={"commit_metadata"},
+        machine=True,
     ),
     must(
         "COMMIT-05",
@@ -141,6 +156,7 @@ RULES = (
         cite(A, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
         cite(A, CORE, "sqlite 与 inmemory 全成或全不成"),
         subjects={"commit_metadata"},
+        machine=True,
     ),
     must(
         "COMMIT-06",
@@ -148,6 +164,7 @@ RULES = (
         "by list_metadata_keys can be deleted in one commit.",
         cite(A, HOOK, "读不出的条目一并删除"),
         subjects={"commit_metadata"},
+        machine=True,
     ),
     should(
         "COMMIT-07",
@@ -159,5 +176,6 @@ RULES = (
         "encoded is a caller bug known before anything is sent",
         cites=(cite(M, "特性", "遇错即停,失败点之前的写已生效"),),
         subjects={"commit_metadata"},
+        machine=True,
     ),
 )

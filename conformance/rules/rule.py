@@ -186,6 +186,14 @@ class Rule:
     #: call is under test (hostile input, concurrency); empty: none is, the rule is about kit
     #: code run over the store (the clearing helper).
     subjects: frozenset[str] | None = attrs.field(default=None, converter=_subjects)
+    #: Whether the state machine judges the rule: its generated histories may blame it and
+    #: report it checked (its suite test names every such rule).
+    machine: bool = False
+    #: Whether the rule fixes which messages a window read of its subjects returns, besides its
+    #: limit (a window the state machine finds wrong may be its fault).
+    window: bool = False
+    #: Whether the rule says what a read of its subjects returns for a limit of math.inf.
+    infinity: bool = False
 
     def ground(self) -> str:
         """The ground on one line: the cited words, or the reading and its argument."""
@@ -216,12 +224,27 @@ def must(
     *cites: Citation,
     binds: Binds = EVERY_BACKEND,
     subjects: Iterable[str] | None = None,
+    machine: bool = False,
+    window: bool = False,
+    infinity: bool = False,
 ) -> Rule:
     """A rule the documents state; ``cites`` are the words it rests on (at least one),
-    ``subjects`` the methods it judges (see :attr:`Rule.subjects`)."""
+    ``subjects`` the methods it judges (see :attr:`Rule.subjects`), ``machine``, ``window`` and
+    ``infinity`` as :class:`Rule`'s."""
     if not cites:
         raise ValueError(f"MUST rule {rule_id} needs the words it rests on")
-    return Rule(rule_id, MUST, _where(cites), summary, cites=cites, binds=binds, subjects=subjects)
+    return Rule(
+        rule_id,
+        MUST,
+        _where(cites),
+        summary,
+        cites=cites,
+        binds=binds,
+        subjects=subjects,
+        machine=machine,
+        window=window,
+        infinity=infinity,
+    )
 
 
 def should(
@@ -233,10 +256,13 @@ def should(
     cites: tuple[Citation, ...] = (),
     binds: Binds = EVERY_BACKEND,
     subjects: Iterable[str] | None = None,
+    machine: bool = False,
+    window: bool = False,
+    infinity: bool = False,
 ) -> Rule:
     """A reading of a silent point: ``summary`` is the reading, ``point`` what the documents leave
-    open, ``argument`` why; ``cites`` the nearby words it builds on, if any; ``subjects`` as for
-    :func:`must`."""
+    open, ``argument`` why; ``cites`` the nearby words it builds on, if any; ``subjects``,
+    ``machine``, ``window`` and ``infinity`` as for :func:`must`."""
     source = "; ".join(filter(None, [_where(cites), "this project's reading"]))
     return Rule(
         rule_id,
@@ -247,6 +273,9 @@ def should(
         reading=Reading(point, argument),
         binds=binds,
         subjects=subjects,
+        machine=machine,
+        window=window,
+        infinity=infinity,
     )
 
 

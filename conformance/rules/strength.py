@@ -43,6 +43,7 @@ RULES = (
         argument="a timestamp is a number of epoch ms, so these are ordinary values; a "
         "`ts || now` or an integer column silently moves such a message",
         cites=(NUMBER,),
+        machine=True,
     ),
     ordered(
         should(

@@ -15,6 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_a
 
 from aalis_memory.conformance.machine.budget import BUDGET_ROUND
 from aalis_memory.conformance.machine.ledger import CheckLedger
+from aalis_memory.conformance.machine.machine import MachineFactory
 from aalis_memory.conformance.machine.runner import run_machine
 
 
@@ -32,7 +33,7 @@ class Counting(RuleBasedStateMachine):
         del n
 
 
-def run_counting(machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger) -> None:
+def run_counting(machine: MachineFactory, chosen: settings, *, ledger: CheckLedger) -> None:
     """Stands in for the memory machine: the runner's budget loop is what is tested."""
     del machine, ledger
     run_state_machine_as_test(Counting, settings=chosen)

@@ -18,13 +18,12 @@ from typing import Any
 import attrs
 import pytest
 from hypothesis import settings
-from hypothesis.stateful import RuleBasedStateMachine
 from test_broken_drivers import run_suite
 
 from aalis_memory.conformance.machine.core import Target
 from aalis_memory.conformance.machine.failure import MachineFailure
 from aalis_memory.conformance.machine.ledger import CheckLedger
-from aalis_memory.conformance.machine.memory_machine import MemoryMachine
+from aalis_memory.conformance.machine.machine import MachineFactory
 from aalis_memory.conformance.machine.runner import (
     FLAKY_NOTE,
     MAX_JUDGING_RUNS,
@@ -116,10 +115,10 @@ def scripted(rounds: list[tuple[list[str], str | None]]) -> tuple[Any, list[Tole
     ``rounds[i][1]`` (``None``: passes). Records each round's tolerance."""
     seen: list[Tolerance] = []
 
-    def run_once(machine: type[RuleBasedStateMachine], chosen: settings, *, ledger: CheckLedger) -> None:
+    def run_once(machine: MachineFactory, chosen: settings, *, ledger: CheckLedger) -> None:
         del chosen
-        assert issubclass(machine, MemoryMachine)
-        tolerance = machine.TOLERANCE
+        assert isinstance(machine, MachineFactory)
+        tolerance = machine.config.tolerance
         seen.append(tolerance)
         credits, failing_rule = rounds[len(seen) - 1]
         ledger.credit(r for r in credits if r not in tolerance)
