@@ -6,7 +6,8 @@ from typing import Final
 
 import pytest
 
-pytest_plugins = ["pytester"]
+#: root_matrix: a whole run compares the reference drivers' verdicts with tests/matrix/.
+pytest_plugins = ["pytester", "root_matrix"]
 
 #: The files that take longest (most are one long run of the suite in a subprocess), slowest
 #: first, as measured on two cores (``--durations=0`` summed per file: 142 s down to 10 s).
@@ -34,6 +35,19 @@ LONGEST_FIRST: Final = (
 )
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-k`` deselects: it matches the keywords added here
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
+    for item in items:
+        add_rule_keywords(item)
+
+
+def add_rule_keywords(item: pytest.Item) -> None:
+    """A test of one broken driver (a ``name`` parameter, in a module with ``rule_keywords``)
+    matches ``-k`` on the rule IDs the driver declares, so ``-k LIM-05`` selects every broken
+    driver that breaks LIM-05 (CONTRIBUTING.md, "Fast feedback")."""
+    callspec = getattr(item, "callspec", None)
+    rule_keywords = getattr(getattr(item, "module", None), "rule_keywords", None)
+    if callspec is not None and rule_keywords is not None and "name" in callspec.params:
+        item.extra_keyword_matches.update(rule_keywords(callspec.params["name"]))

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
 import attrs
+import frozen_matrix
 import pytest
 
 from aalis_memory.conformance.rules import CATALOGUE, Level
@@ -87,7 +89,9 @@ def run_in_parts(
     tmp_path_factory: pytest.TempPathFactory, name: str, drivers: list[str], parts: int, *extra: str
 ) -> dict[str, Any]:
     """The suite on ``drivers`` split into ``parts`` runs started at once, each of which must
-    fail (exit 1); their reports merged, the drivers side by side. Each run stays well inside
+    end with its verdicts (exit 1, or 0 for a selection of drivers that break only SHOULD
+    rules in the default mode: each driver's own test says what it must fail); their reports
+    merged, the drivers side by side. Each run stays well inside
     the time limit on a loaded machine, and the file holding them ends sooner (under
     ``--dist loadfile`` one worker runs all of a file's tests)."""
     runs = [
@@ -102,18 +106,42 @@ def run_in_parts(
             run.stop()
     reports: dict[str, Any] = {}
     for code, data, output in finished:
-        assert code == 1, f"the suite should fail on the broken drivers (exit {code}):\n{output[-3000:]}"
+        assert code in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED), (
+            f"the suite on the broken drivers did not end with verdicts (exit {code}):\n{output[-3000:]}"
+        )
         reports = {**data, "drivers": {**reports.get("drivers", {}), **data["drivers"]}}
     return reports
 
 
+def selected(request: pytest.FixtureRequest, names: Iterable[str]) -> list[str]:
+    """The ``names`` a session-wide fixture needs to run: those of the session's selected tests
+    that use it (their ``name`` parameter). ``-k broken-driver-name``, ``-k RULE-ID`` (see
+    ``rule_keywords``) or a test's node id then runs only those drivers, not all of them
+    (CONTRIBUTING.md, "Fast feedback")."""
+    wanted = set()
+    for item in request.session.items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "name" in callspec.params and request.fixturename in item.fixturenames:
+            wanted.add(callspec.params["name"])
+    return [name for name in sorted(names) if name in wanted]
+
+
+def rule_keywords(name: str) -> frozenset[str]:
+    """The rule IDs ``-k`` matches on a test of broken driver ``name`` (tests/conftest.py adds
+    them): ``-k LIM-05`` selects the broken drivers that declare LIM-05."""
+    return BROKEN[name].breaks
+
+
 @pytest.fixture(scope="session")
-def default_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Every broken driver in runs of the default mode, the one backend authors use."""
+def default_report(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> dict[str, Any]:
+    """The selected broken drivers (all of them in a whole run) in runs of the default mode,
+    the one backend authors use."""
     return run_in_parts(
         tmp_path_factory,
         "broken",
-        [f"broken-{name}" for name in sorted(BROKEN)],
+        [f"broken-{name}" for name in selected(request, BROKEN)],
         PARTS,
         # The state machine names one likely rule per failure; its own check is
         # tests/proofs/test_state_machine_catches_broken.py. Exact sets are the example tests' promise.
@@ -140,3 +168,18 @@ def test_suite_flags_exactly_the_broken_rules(name: str, default_report: dict[st
         f"{sorted(expected - musts)}, got fail {sorted(failing)}, advisory "
         f"{sorted(advised)}"
     )
+
+
+#: The frozen matrix of the default-mode sweep (tests/frozen_matrix.py).
+SWEEP: Final = "broken-drivers"
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_verdict_matrix_unchanged(name: str, default_report: dict[str, Any]) -> None:
+    """Every rule's verdict, caveats, blockers and tests, as frozen in tests/matrix/."""
+    driver = f"broken-{name}"
+    frozen_matrix.check(SWEEP, driver, frozen_matrix.driver_matrix(default_report, driver))
+
+
+def test_the_frozen_matrix_holds_every_broken_driver() -> None:
+    frozen_matrix.check_drivers(SWEEP, (f"broken-{name}" for name in BROKEN))

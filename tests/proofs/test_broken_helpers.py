@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import frozen_matrix
 import pytest
 from broken_helpers import CONFTEST, HELPERS
 
@@ -72,3 +73,16 @@ def test_a_broken_clearing_helper_fails_exactly_its_rules(
         f"{name} ({HELPERS[name].why}): expected {sorted(expected)}, got {sorted(failing)}\n{output[-3000:]}"
     )
     assert all(CATALOGUE[rule].level is Level.MUST for rule in expected)
+
+
+@pytest.mark.parametrize("name", sorted(HELPERS))
+def test_verdict_matrix_unchanged(name: str, runs: dict[str, tuple[int, dict[str, Any], str]]) -> None:
+    """Every rule's verdict, caveats, blockers and tests, as frozen in tests/matrix/ (the
+    in-memory driver's, behind the broken helper, under ``--memory-rules=CLR-*``)."""
+    _code, report, _output = runs[name]
+    found = frozen_matrix.driver_matrix(report, "inmemory")
+    frozen_matrix.check("broken-helpers", f"inmemory+{name}", found)
+
+
+def test_the_frozen_matrix_holds_every_broken_helper() -> None:
+    frozen_matrix.check_drivers("broken-helpers", (f"inmemory+{name}" for name in HELPERS))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import frozen_matrix
 import pytest
 from broken_providers import BROKEN, NAMES
 from test_broken_drivers import run_suite
@@ -54,6 +55,22 @@ def test_suite_flags_exactly_the_broken_rules(
         f"{sorted(set(entry.breaks) - musts)}, got fail {sorted(failing)}, advisory "
         f"{sorted(advised)}"
     )
+
+
+#: The run's drivers: each broken provider over the in-memory driver, and the in-memory driver
+#: itself (its memory rules, under the provider suite's selection).
+PROVIDER_DRIVERS: Final = ("inmemory", *(f"broken-{name}@inmemory" for name in NAMES))
+
+
+@pytest.mark.parametrize("driver", PROVIDER_DRIVERS)
+def test_verdict_matrix_unchanged(driver: str, provider_report: tuple[int, dict[str, Any], str]) -> None:
+    """Every rule's verdict, caveats, blockers and tests, as frozen in tests/matrix/."""
+    _code, data, _output = provider_report
+    frozen_matrix.check("broken-providers", driver, frozen_matrix.driver_matrix(data, driver))
+
+
+def test_the_frozen_matrix_holds_every_broken_provider() -> None:
+    frozen_matrix.check_drivers("broken-providers", PROVIDER_DRIVERS)
 
 
 def test_every_provider_rule_has_a_broken_provider() -> None:

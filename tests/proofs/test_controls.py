@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import frozen_matrix
 import pytest
 from test_broken_drivers import run_suite
 
@@ -39,6 +40,17 @@ def test_a_control_has_no_failure(name: str, control_report: dict[str, Any]) -> 
     assert not failing, f"control-{name} ({entry.why}) fails {failing}"
     got = {rule: found.get(rule) for rule in entry.expected}
     assert got == dict(entry.expected), f"control-{name} ({entry.why})"
+
+
+@pytest.mark.parametrize("name", sorted(CONTROLS))
+def test_verdict_matrix_unchanged(name: str, control_report: dict[str, Any]) -> None:
+    """Every rule's verdict, caveats, blockers and tests, as frozen in tests/matrix/."""
+    driver = f"control-{name}"
+    frozen_matrix.check("controls", driver, frozen_matrix.driver_matrix(control_report, driver))
+
+
+def test_the_frozen_matrix_holds_every_control() -> None:
+    frozen_matrix.check_drivers("controls", (f"control-{name}" for name in CONTROLS))
 
 
 @pytest.mark.parametrize("name", sorted(CONTROLS))

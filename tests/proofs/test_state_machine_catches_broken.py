@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any, Final
 
 import attrs
+import frozen_matrix
 import pytest
-from test_broken_drivers import run_in_parts
+from test_broken_drivers import rule_keywords as rule_keywords  # -k RULE-ID (tests/conftest.py)
+from test_broken_drivers import run_in_parts, selected
 
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
@@ -69,11 +71,15 @@ PARTS: Final = 3
 
 
 @pytest.fixture(scope="session")
-def machine_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def machine_report(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> dict[str, Any]:
+    """The selected reachable broken drivers (all of them in a whole run) under the state
+    machine alone, strict, with the deep profile."""
     return run_in_parts(
         tmp_path_factory,
         "broken-machine",
-        [f"broken-{name}" for name in REACHABLE],
+        [f"broken-{name}" for name in selected(request, REACHABLE)],
         PARTS,
         "--memory-strict",
         "-k",
@@ -195,6 +201,22 @@ def comparable(calls: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
 
     walk(calls, replace=False)
     return [walk(call, replace=True) for call in calls]
+
+
+#: The frozen matrix of the machine's sweep (tests/frozen_matrix.py).
+SWEEP: Final = "broken-drivers-machine"
+
+
+@pytest.mark.parametrize("name", REACHABLE)
+def test_verdict_matrix_unchanged(name: str, machine_report: dict[str, Any]) -> None:
+    """Every rule's verdict, caveats, blockers and tests under the machine, as frozen in
+    tests/matrix/."""
+    driver = f"broken-{name}"
+    frozen_matrix.check(SWEEP, driver, frozen_matrix.driver_matrix(machine_report, driver))
+
+
+def test_the_frozen_matrix_holds_every_reachable_driver() -> None:
+    frozen_matrix.check_drivers(SWEEP, (f"broken-{name}" for name in REACHABLE))
 
 
 def test_exclusions_name_existing_drivers_and_rules() -> None:
