@@ -21,7 +21,8 @@ from aalis_memory.conformance.registration.registry import Capabilities, DriverR
 from aalis_memory.conformance.stdio import SCHEMA_PATH as PROTOCOL_SCHEMA_PATH
 from aalis_memory.conformance.stdio import schema as protocol
 from aalis_memory.conformance.stdio.driver import stdio_driver
-from aalis_memory.conformance.verdicts.render import SCHEMA_PATH, as_json, as_markdown
+from aalis_memory.conformance.verdicts.json_report import SCHEMA_PATH, as_json
+from aalis_memory.conformance.verdicts.markdown import as_markdown
 
 #: A value other than the default for every field: what each surface must carry through.
 #: Spelled here by hand, so that a new field fails :func:`test_every_field_has_a_value_here`

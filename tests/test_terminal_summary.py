@@ -13,7 +13,7 @@ import pytest
 from test_broken_drivers import run_suite
 
 from aalis_memory.conformance.checks import ConformanceFailure, every_case, expect
-from aalis_memory.conformance.verdicts.render import MAX_CASES, shorten
+from aalis_memory.conformance.verdicts.terminal import MAX_CASES, shorten
 from reports import conformance_summary, rules
 
 #: Broken drivers whose failures and advisories list many cases (HOST-01, HOST-02, HOST-04).

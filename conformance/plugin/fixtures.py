@@ -27,8 +27,7 @@ from aalis_memory.conformance.registration.registry import (
 )
 from aalis_memory.conformance.registration.requirements import unmet
 from aalis_memory.conformance.verdicts import properties
-from aalis_memory.conformance.verdicts.model import Verdict, skip
-from aalis_memory.conformance.verdicts.record import Judgement
+from aalis_memory.conformance.verdicts.model import FAILED, Outcomes, Verdict, skip
 
 if TYPE_CHECKING:
     from aalis_memory.conformance.stdio.transcript import Recorder
@@ -123,13 +122,14 @@ def _note_transcript(
     from aalis_memory.conformance.machine.failure import MachineFailure
     from aalis_memory.conformance.stdio import transcript
 
-    index, judgement = next(
-        ((i, value) for i, (key, value) in enumerate(made.user_properties) if isinstance(value, Judgement)),
+    index, outcomes = next(
+        ((i, value) for i, (key, value) in enumerate(made.user_properties) if isinstance(value, Outcomes)),
         (None, None),
     )
-    if (judgement is None or not judgement.failing()) and not made.failed:
+    failing = outcomes is not None and any(one.verdict in FAILED for one in outcomes)
+    if not failing and not made.failed:
         return
-    driver = judgement.driver if judgement is not None else properties.driver_of(item)
+    driver = outcomes[0].driver if outcomes else properties.driver_of(item)
     exc = call.excinfo.value
     key = exc.reproduction if isinstance(exc, MachineFailure) else None
     recorder = recorders.get(str(driver))
@@ -140,8 +140,8 @@ def _note_transcript(
     )
     if note is None:
         return
-    if index is not None and judgement is not None:
-        made.user_properties[index] = (properties.PROP_OUTCOMES, judgement.noted(note))
+    if index is not None and outcomes is not None:
+        made.user_properties[index] = (properties.PROP_OUTCOMES, outcomes.noted(note))
     if isinstance(made.longrepr, str):
         made.longrepr += f"\n{note}"
     else:
@@ -188,7 +188,7 @@ def aalis_memory(
         missing_requirement = unmet(wanted, aalis_memory_registration, store)
         if missing_requirement is not None:
             skip(*missing_requirement)
-        with steps.judging(properties.spec_ids(request.node)):
+        with steps.judging(request.node, properties.spec_ids(request.node)):
             yield store
 
 

@@ -23,8 +23,8 @@ from aalis_memory.conformance.registration.registry import (
 )
 from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.suites import SUITES
-from aalis_memory.conformance.verdicts import render as report_render
 from aalis_memory.conformance.verdicts import reporter as report
+from aalis_memory.conformance.verdicts import tiers as report_tiers
 
 SELECTED: Final = pytest.StashKey[list[str]]()
 STRICT: Final = pytest.StashKey[bool]()
@@ -339,7 +339,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         return []
     lines = [f"aalis-memory: strict={config.stash[STRICT]}"]
     for name in selected_drivers(config):
-        declared, warnings = report_render.tier_line(name)
+        declared, warnings = report_tiers.tier_line(name)
         weaker = " (weaker than the documents grant: see the summary)" if warnings else ""
         lines.append(f"  driver {name}: {declared}{weaker}")
     return lines

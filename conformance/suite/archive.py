@@ -14,8 +14,8 @@ from aalis_memory.conformance.checks import (
     expect_equal,
     expect_fields,
     expect_raises,
-    same_records,
 )
+from aalis_memory.conformance.differences import same_records
 from aalis_memory.conformance.harness.steps import stands_on
 from aalis_memory.conformance.probes.concurrent_reads import Read, only_from_outside, watch_write
 from aalis_memory.conformance.registration.requirements import requires

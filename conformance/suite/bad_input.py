@@ -12,7 +12,8 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import expect_equal, expect_no_failures, same_records
+from aalis_memory.conformance.checks import expect_equal, expect_no_failures
+from aalis_memory.conformance.differences import same_records
 from aalis_memory.conformance.harness.steps import stands_on
 from aalis_memory.conformance.registration.transport import transport_of
 from aalis_memory.conformance.suite._builders import msg, save_all

@@ -11,7 +11,8 @@ from typing import Any, Final
 
 import pytest
 
-from aalis_memory.conformance.checks import contents, expect_equal, expect_raises, same_records
+from aalis_memory.conformance.checks import contents, expect_equal, expect_raises
+from aalis_memory.conformance.differences import same_records
 from aalis_memory.conformance.harness.steps import Blocked, set_aside
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import integer_limit
