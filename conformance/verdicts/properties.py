@@ -11,8 +11,6 @@ from typing import Any, Final
 import attrs
 import pytest
 
-from aalis_memory.conformance.verdicts.model import Outcomes
-
 
 @attrs.frozen
 class Structured:
@@ -79,9 +77,3 @@ def read_prop(properties: list[tuple[str, object]], name: str) -> Any:
         if key == name:
             return value.value if isinstance(value, Structured) else value
     return None
-
-
-def outcomes_of(properties: list[tuple[str, object]]) -> Outcomes | None:
-    """The phase's records, when the kit judged it."""
-    found = read_prop(properties, PROP_OUTCOMES)
-    return found if isinstance(found, Outcomes) else None

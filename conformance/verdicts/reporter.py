@@ -44,7 +44,6 @@ from aalis_memory.conformance.verdicts.properties import (
     PROP_OUTCOMES,
     Structured,
     driver_of,
-    outcomes_of,
     read_prop,
     spec_ids,
 )
@@ -144,7 +143,7 @@ class Reporter:
             item.user_properties += [(PROP_JUNIT_RULE, junit_rule(one)) for one in outcomes]
 
     def pytest_report_teststatus(self, report: pytest.TestReport) -> Any:
-        found = outcomes_of(report.user_properties) or ()
+        found = outcomes_of(report) or ()
         if report.skipped and any(o.verdict is Verdict.BLOCKED for o in found):
             return BLOCKED, "B", "BLOCKED"
         if report.when == "call" and report.passed and any(o.verdict is Verdict.ADVISORY for o in found):
@@ -170,7 +169,7 @@ class Reporter:
     # -- the controller adds up ------------------------------------------------------------
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        outcomes = outcomes_of(report.user_properties)
+        outcomes = outcomes_of(report)
         if outcomes is None:
             return
         if report.when == "call" and DIFFERENTIAL in report.nodeid:
@@ -397,6 +396,12 @@ class Reporter:
                 for prop, one in zip(props, found, strict=True):
                     prop.set("value", junit_rule(changed.get(id(one), one)))
         tree.write(path, encoding="utf-8", xml_declaration=True)
+
+
+def outcomes_of(report: pytest.TestReport) -> Outcomes | None:
+    """The records :meth:`Reporter.pytest_runtest_makereport` put on a phase's report."""
+    found = next((value for name, value in report.user_properties if name == PROP_OUTCOMES), None)
+    return found if isinstance(found, Outcomes) else None
 
 
 def junit_rule(outcome: Outcome) -> str:
