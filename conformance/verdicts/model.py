@@ -159,8 +159,9 @@ class Outcome:
             text = f"known failure ({self.known}): {text}"
         if self.note:
             text = f"{text}\n{self.note}"
-        if self.read_through:
-            found = f"{LEANED_ON}{self.blocker}, which this driver breaks; it found: {text}"
+        if self.read_through:  # the terminal's line names the blocker already
+            through = self.blocker if blocked_by else "it"
+            found = f"{LEANED_ON}{through}, which this driver breaks; it found: {text}"
             return f"blocked by {self.blocker}: {found}" if blocked_by else found
         return text
 
