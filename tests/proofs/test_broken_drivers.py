@@ -121,7 +121,11 @@ def selected(request: pytest.FixtureRequest, names: Iterable[str]) -> list[str]:
     wanted = set()
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)
-        if callspec is not None and "name" in callspec.params and request.fixturename in item.fixturenames:
+        if (
+            callspec is not None
+            and "name" in callspec.params
+            and request.fixturename in getattr(item, "fixturenames", ())
+        ):
             wanted.add(callspec.params["name"])
     return [name for name in sorted(names) if name in wanted]
 
