@@ -98,8 +98,7 @@ class Advisory:
     """A SHOULD rule a non-strict run found broken, recorded instead of ending the run."""
 
     rule: str
-    #: What happened, without the rule's text (the outputs add it): the divergence and its
-    #: shrunk reproduction.
+    #: The failure as the user reads it: the divergence and its shrunk reproduction.
     message: str
     #: The driver that diverged, in a differential run (one history, several drivers).
     driver: str | None = None
