@@ -1,20 +1,25 @@
-"""Assertions that name the rule they check and show expected vs actual on one line."""
+"""Assertions that name the rule they check and show expected vs actual on one line.
+
+A failed check raises :class:`ConformanceFailure` with its rule, what happened and its failing
+cases as fields; the judging makes them the rule's record
+(:class:`~aalis_memory.conformance.verdicts.model.Outcome`). How values read is
+:mod:`.values`'s, where two values differ :mod:`.differences`'s, which returned message is which
+saved one :mod:`.pairing`'s.
+"""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Final
+from typing import Any
 
-import attrs
-
+from aalis_memory.conformance.differences import field_difference, same_records
+from aalis_memory.conformance.failure_text import failure_text
+from aalis_memory.conformance.pairing import paired
 from aalis_memory.conformance.rules import Rule, rule
 from aalis_memory.conformance.steps import Blocked, set_aside
-from aalis_memory.types import Message, MetadataEntry, RecentMessageRecord
-
-_MAX_TEXT = 400
+from aalis_memory.conformance.values import describe as describe
+from aalis_memory.types import Message
 
 
 class ConformanceFailure(AssertionError):
@@ -22,12 +27,21 @@ class ConformanceFailure(AssertionError):
     say what the rule is and what it rests on, so the failure can be fixed without SPEC_MAP.md."""
 
     def __init__(
-        self, rule: Rule, message: str, driver: str | None = None, cases: Sequence[str] = ()
+        self,
+        rule: Rule,
+        message: str,
+        driver: str | None = None,
+        cases: Sequence[str] = (),
+        *,
+        headline: str | None = None,
     ) -> None:
         super().__init__(failure_text(rule, message))
         self.rule = rule
-        #: What happened, without the rule's text: one line of a multi-case report.
+        #: What happened, without the rule's text.
         self.detail = message
+        #: Its first line, as a many-case check lists it among its cases (the whole detail
+        #: unless the check that failed said otherwise).
+        self.headline = message if headline is None else headline
         #: The driver that broke it, when one test drives several (differential mode).
         self.driver = driver
         #: For a check over many cases, each failing case (also listed in the message): the
@@ -35,85 +49,12 @@ class ConformanceFailure(AssertionError):
         self.cases = tuple(cases)
 
 
-def failure_text(rule: Rule, message: str) -> str:
-    """``[ID LEVEL] first line``, then the rule and its ground, then the rest of ``message``."""
-    first, _, rest = message.partition("\n")
-    lines = [
-        f"[{rule.id} {rule.level.value}] {first}",
-        f"  rule {rule.id}: {rule.summary}",
-        f"  {'cites' if rule.reading is None else 'why'}: {rule.ground()}",
-    ]
-    return "\n".join([*lines, rest] if rest else lines)
-
-
-def describe(value: Any) -> str:
-    """A compact, readable rendering of contract values for failure lines."""
-    text = _describe(value)
-    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, Message):
-        kind = f"/{value.kind}" if value.kind else ""
-        return f"{value.role}{kind}@{_describe(value.timestamp)}:{_describe(value.content)}"
-    if isinstance(value, RecentMessageRecord):
-        return f"{value.session_id}:{_describe(value.message)}"
-    if isinstance(value, MetadataEntry):
-        return f"{value.key}={_short_repr(value.data)}"
-    if isinstance(value, float) and math.isinf(value):
-        return "inf"
-    if isinstance(value, float) and value == int(value):
-        return str(int(value))
-    if isinstance(value, list | tuple) and not isinstance(value, str):
-        inner = ", ".join(_describe(v) for v in value)
-        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
-    return _short_repr(value)
-
-
-#: The containers :func:`_short_repr` walks, with their brackets.
-_BRACKETS: Final[dict[type, tuple[str, str]]] = {dict: ("{", "}"), list: ("[", "]"), tuple: ("(", ")")}
-
-
-def _short_repr(value: Any) -> str:
-    """``repr(value)`` for plain JSON-like values, produced only as far as a failure line shows:
-    a payload may be megabytes long or thousands of levels deep, and most calls are never shown."""
-    out: list[str] = []
-    size = 0
-
-    def emit(text: str) -> bool:
-        nonlocal size
-        out.append(text)
-        size += len(text)
-        return size <= _MAX_TEXT
-
-    def walk(item: Any, depth: int) -> bool:  # False: enough has been written
-        kind = type(item)
-        if kind is str and len(item) > _MAX_TEXT:
-            return emit(f"{item[:_MAX_TEXT]!r}...")
-        if kind not in _BRACKETS:
-            return emit(repr(item))
-        if depth > _MAX_TEXT // 4:
-            return emit("...")
-        opening, closing = _BRACKETS[kind]
-        pairs = item.items() if kind is dict else ((None, element) for element in item)
-        if not emit(opening):
-            return False
-        for index, (key, element) in enumerate(pairs):
-            if index and not emit(", "):
-                return False
-            if kind is dict and not (walk(key, depth + 1) and emit(": ")):
-                return False
-            if not walk(element, depth + 1):
-                return False
-        return emit(",)" if kind is tuple and len(item) == 1 else closing)
-
-    walk(value, 0)
-    return "".join(out)
-
-
-def fail(rule_id: str, message: str, cases: Sequence[str] = ()) -> ConformanceFailure:
-    """The failure to raise for ``rule_id`` (``cases``: the failing cases ``message`` lists)."""
-    return ConformanceFailure(rule(rule_id), message, cases=cases)
+def fail(
+    rule_id: str, message: str, cases: Sequence[str] = (), *, headline: str | None = None
+) -> ConformanceFailure:
+    """The failure to raise for ``rule_id`` (``cases``: the failing cases ``message`` lists;
+    ``headline``: its first line, when it has several)."""
+    return ConformanceFailure(rule(rule_id), message, cases=cases, headline=headline)
 
 
 def expect_equal(rule_id: str, call: str, actual: Any, expected: Any) -> None:
@@ -156,74 +97,10 @@ def expect_fields(
             f"returned {len(got)} messages where {len(saved)} were "
             f"saved: which messages a read holds is {read_rule}'s",
         )
-    for index, (want, found) in enumerate(_paired(saved, got)):
+    for index, (want, found) in enumerate(paired(saved, got)):
         if found != want:
             detail = field_difference(want, found) or f": got {describe(found)}"
             raise fail(rule_id, f"{call}: saved message {index} ({describe(want)}){detail}")
-
-
-def _paired(saved: Sequence[Message], got: Sequence[Message]) -> list[tuple[Message, Message]]:
-    """``saved`` each with the returned message that is most plainly the same one: an equal one,
-    then the only one with its timestamp, then the only one with its content, then the rest in
-    order."""
-    left = list(got)
-    pairs: dict[int, Message] = {}
-
-    def take(index: int, found: Message) -> None:
-        pairs[index] = found
-        left.remove(found)
-
-    for index, want in enumerate(saved):
-        if want in left:
-            take(index, want)
-    keys: tuple[Callable[[Message], object], ...] = (lambda m: m.timestamp, lambda m: m.content)
-    for key in keys:
-        for index, want in enumerate(saved):
-            if index in pairs:
-                continue
-            matches = [m for m in left if key(m) == key(want)]
-            if len(matches) == 1:
-                take(index, matches[0])
-    for index in range(len(saved)):
-        if index not in pairs:
-            take(index, left[0])
-    return [(saved[index], pairs[index]) for index in range(len(saved))]
-
-
-def same_records(actual: Sequence[Any], expected: Sequence[Any]) -> bool:
-    """Whether two lists hold the same records as many times each, whatever their order."""
-    if len(actual) != len(expected):
-        return False
-    try:
-        return Counter(actual) == Counter(expected)
-    except TypeError:  # unhashable records (messages with metadata): match them one by one
-        left = list(expected)
-        for record in actual:
-            if record not in left:
-                return False
-            left.remove(record)
-        return True
-
-
-def field_difference(expected: Any, actual: Any, where: str = "") -> str | None:
-    """The first field that differs between two contract values (or equal-length lists of them),
-    as ``item 0 .images: expected ('a.png',), got None``; ``None`` if there is no such field."""
-    if isinstance(expected, list | tuple) and isinstance(actual, list | tuple):
-        if len(expected) != len(actual):
-            return None
-        for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
-            found = field_difference(want, got, f"{where}item {index} ")
-            if found is not None:
-                return found
-        return None
-    if type(expected) is not type(actual) or not attrs.has(type(expected)):
-        return None
-    for field in attrs.fields(type(expected)):
-        want, got = getattr(expected, field.name), getattr(actual, field.name)
-        if want != got or type(want) is not type(got):
-            nested = field_difference(want, got, f"{where}.{field.name}")
-            return nested or f"{where}.{field.name}: expected {want!r}, got {got!r}"
-    return None
 
 
 def expect(rule_id: str, condition: bool, message: str) -> None:
@@ -243,7 +120,9 @@ def expect_raises(rule_id: str, call: str, *errors: type[BaseException]) -> Iter
     except errors:
         return
     except Exception as exc:
-        raise fail(rule_id, f"{call}: expected {names}, got {type(exc).__name__}: {exc}") from exc
+        got = f"{call}: expected {names}, got {type(exc).__name__}"
+        # a driver's error text may run over several lines: a list of cases shows its first
+        raise fail(rule_id, f"{got}: {exc}", headline=f"{got}: {str(exc).split(chr(10), 1)[0]}") from exc
     raise fail(rule_id, f"{call}: expected {names}, but it returned normally")
 
 
@@ -251,7 +130,8 @@ def expect_no_failures(rule_id: str, what: str, failures: list[str], total: int)
     """Fail ``rule_id`` listing every failing case (one per line after the summary)."""
     if failures:
         lines = "\n  ".join(failures)
-        raise fail(rule_id, f"{len(failures)} of {total} {what}:\n  {lines}", cases=failures)
+        headline = f"{len(failures)} of {total} {what}:"
+        raise fail(rule_id, f"{headline}\n  {lines}", cases=failures, headline=headline)
 
 
 class EveryCase:
@@ -275,7 +155,7 @@ class EveryCase:
         except ConformanceFailure as exc:
             if exc.rule.id != self.rule_id:
                 raise
-            self.failures.append(exc.detail.partition("\n")[0])
+            self.failures.append(exc.headline)
 
 
 @contextmanager

@@ -16,6 +16,7 @@ every call.
 
 from __future__ import annotations
 
+import contextvars
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
+import pytest
 
 from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.methods import METHODS
@@ -152,31 +154,35 @@ class TestSteps:
 def set_aside(rule_id: str, blocked: Blocked) -> None:
     """One case of a many-case check of ``rule_id`` was blocked: the other cases go on, and the
     rule is reported blocked in that part (raised again outside a running test)."""
-    if _current is None:
+    running = current()
+    if running is None:
         raise blocked
-    _current.set_aside.setdefault(rule_id, blocked)
+    running.set_aside.setdefault(rule_id, blocked)
 
 
 def unverified_part(rule_id: str, reason: str) -> None:
     """The running test checks ``rule_id`` only from outside: its pass is partial, and says why."""
-    if _current is not None:
-        _current.unverified.setdefault(rule_id, reason)
+    running = current()
+    if running is not None:
+        running.unverified.setdefault(rule_id, reason)
 
 
 def stands_on(*rule_ids: str) -> None:
     """The running test's check also stands on ``rule_ids`` through the values it compares (a
     keep list is ARCH-02's, a listing of keys META-10's): when the check fails and the driver
     breaks one of them, the test is blocked by it rather than failed."""
-    if _current is not None:
-        _current.observed.update(set(rule_ids) - _current.confirmed)
+    running = current()
+    if running is not None:
+        running.observed.update(set(rule_ids) - running.confirmed)
 
 
 def calls_stand_on(rules: Mapping[str, str]) -> None:
     """In the running test, a step calling one of these methods stands on the rule given for it:
     the test knows what the store holds (a list_metadata over unreadable entries raising is
     META-09's, a batch deleting them COMMIT-06's), where the method alone does not."""
-    if _current is not None:
-        _current.via.update(rules)
+    running = current()
+    if running is not None:
+        running.via.update(rules)
 
 
 @contextmanager
@@ -184,14 +190,15 @@ def aside() -> Iterator[None]:
     """Calls made inside are not under test, nor anything the check stands on: a witness read
     whose answer only ever removes a lean (see :func:`confirmed`) or sets a case aside. Its error
     or hang is a step's (``Blocked`` by the method's rule), which the witness catches."""
-    if _current is None:
+    running = current()
+    if running is None:
         yield
         return
-    _current.aside = True
+    running.aside = True
     try:
         yield
     finally:
-        _current.aside = False
+        running.aside = False
 
 
 def confirmed(rule_id: str) -> None:
@@ -199,9 +206,10 @@ def confirmed(rule_id: str) -> None:
     left the state it should: the check no longer stands on that rule. Two rules that can only be
     seen through each other (archive_span through get_history, get_history's archived messages
     through archive_span) are told apart this way, by a third read."""
-    if _current is not None:
-        _current.confirmed.add(rule_id)
-        _current.observed.discard(rule_id)
+    running = current()
+    if running is not None:
+        running.confirmed.add(rule_id)
+        running.observed.discard(rule_id)
 
 
 def subjects_of(rules: Iterable[str]) -> frozenset[str] | None:
@@ -215,29 +223,45 @@ def subjects_of(rules: Iterable[str]) -> frozenset[str] | None:
     return frozenset(found)
 
 
-#: The test running in this process (tests run one at a time per process, xdist included).
-_current: TestSteps | None = None
+#: Where the running test's steps live: its item's stash, from the store's opening to its
+#: closing (the judging of its phases reads them there).
+STEPS: Final = pytest.StashKey[TestSteps]()
+
+#: The steps of the test running in this context, for the helpers a test and the guarded store
+#: call without its item (:func:`stands_on`, :func:`set_aside`, ...): the same object as the
+#: item's :data:`STEPS`, set only while :func:`judging` runs.
+_RUNNING: Final[contextvars.ContextVar[TestSteps | None]] = contextvars.ContextVar(
+    "aalis_memory_running_steps", default=None
+)
 
 
 def current() -> TestSteps | None:
-    return _current
+    """The running test's steps (``None`` outside a test of the suite)."""
+    return _RUNNING.get()
+
+
+def of(item: pytest.Item) -> TestSteps | None:
+    """The steps of ``item`` while its store is open (``None`` once the test is over)."""
+    return item.stash.get(STEPS, None)
 
 
 @contextmanager
-def judging(rules: Iterable[str]) -> Iterator[TestSteps]:
+def judging(item: pytest.Item, rules: Iterable[str]) -> Iterator[TestSteps]:
     """While a test of ``rules`` runs: its calls are classified as steps or under test."""
-    global _current
     chosen = frozenset(rules)
     steps = TestSteps(chosen, subjects_of(chosen) if chosen else None)
-    previous, _current = _current, steps
+    item.stash[STEPS] = steps
+    token = _RUNNING.set(steps)
     try:
         yield steps
     finally:
-        _current = previous
+        _RUNNING.reset(token)
+        del item.stash[STEPS]
 
 
 __all__ = [
     "REQUIRED_RULE",
+    "STEPS",
     "SUBJECTS",
     "Blocked",
     "MissingRequired",
@@ -248,6 +272,7 @@ __all__ = [
     "current",
     "judging",
     "leaned_on",
+    "of",
     "set_aside",
     "stands_on",
     "subjects_of",

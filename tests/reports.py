@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonschema
 
-from aalis_memory.conformance.verdicts.render import SCHEMA_PATH
+from aalis_memory.conformance.verdicts.json_report import SCHEMA_PATH
 
 
 def load_report(path: Path) -> dict[str, Any]:

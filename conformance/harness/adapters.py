@@ -22,6 +22,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
+import attrs
+
 from aalis_memory.conformance import steps
 from aalis_memory.conformance.harness import fresh
 from aalis_memory.conformance.harness.health import (
@@ -41,8 +43,27 @@ from aalis_memory.service import REQUIRED_METHODS
 OPEN_CLOSE_FACTOR: Final = 6
 
 
-#: The note the kit adds to an exception a driver call raised, naming the call.
+#: The note the kit adds to an exception a driver call raised, naming the call (for the reader
+#: of a traceback; the judging reads :func:`raised_by`).
 RAISED_BY: Final = "raised by driver call "
+
+
+@attrs.frozen
+class DriverCall:
+    """The driver call an exception came out of: its method, and the call as shown."""
+
+    method: str
+    shown: str
+
+
+#: The attribute an exception a driver call raised carries its :class:`DriverCall` in.
+_CALL: Final = "aalis_memory_driver_call"
+
+
+def raised_by(exc: BaseException) -> DriverCall | None:
+    """The driver call ``exc`` came out of, if a guarded call let it through."""
+    found = getattr(exc, _CALL, None)
+    return found if isinstance(found, DriverCall) else None
 
 
 class GuardedStore:
@@ -111,10 +132,10 @@ class GuardedStore:
                     except CallTimeout as exc:
                         raise self._hung(name, what, exc, charged_rule(name, args, kwargs, blocker)) from None
                 except Exception as exc:
-                    if not isinstance(exc, CallTimeout | steps.Blocked) and not any(
-                        n.startswith(RAISED_BY) for n in getattr(exc, "__notes__", ())
-                    ):
-                        exc.add_note(f"{RAISED_BY}{what()}")
+                    if not isinstance(exc, CallTimeout | steps.Blocked) and raised_by(exc) is None:
+                        shown = what()
+                        setattr(exc, _CALL, DriverCall(name, shown))
+                        exc.add_note(f"{RAISED_BY}{shown}")
                     if blocker is None or isinstance(exc, steps.Blocked):
                         raise
                     hung = self._state.hung.get(key)

@@ -98,7 +98,8 @@ class Advisory:
     """A SHOULD rule a non-strict run found broken, recorded instead of ending the run."""
 
     rule: str
-    #: The failure as the user reads it: the divergence and its shrunk reproduction.
+    #: What happened, without the rule's text (the outputs add it): the divergence and its
+    #: shrunk reproduction.
     message: str
     #: The driver that diverged, in a differential run (one history, several drivers).
     driver: str | None = None

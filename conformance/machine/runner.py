@@ -170,7 +170,7 @@ def run_machine(
                 ending = failure
             elif advisory:
                 advisories.append(
-                    Advisory(rule_id, str(failure), failure.driver if len(targets) > 1 else None)
+                    Advisory(rule_id, failure.detail, failure.driver if len(targets) > 1 else None)
                 )
             else:
                 later.append(failure)

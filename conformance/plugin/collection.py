@@ -7,6 +7,7 @@ are collected alike; the provider suite's plugin hides it from a run without a p
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import importlib
 import inspect
@@ -139,7 +140,8 @@ def on_store_loop(test: Callable[..., Any]) -> Callable[..., None]:
 
     def run(*args: Any, **kwargs: Any) -> None:
         runner = kwargs.pop(LOOP_FIXTURE) if borrowed else kwargs[LOOP_FIXTURE]
-        runner.run(test(*args, **kwargs))
+        # the current context: the running test's steps (conformance.steps) are in it
+        runner.run(test(*args, **kwargs), context=contextvars.copy_context())
 
     for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
         setattr(run, attribute, getattr(test, attribute))
@@ -193,5 +195,8 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     if not isinstance(runner, asyncio.Runner):
         return None
     names = pyfuncitem._fixtureinfo.argnames
-    runner.run(pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in names}))
+    runner.run(
+        pyfuncitem.obj(**{name: pyfuncitem.funcargs[name] for name in names}),
+        context=contextvars.copy_context(),
+    )
     return True

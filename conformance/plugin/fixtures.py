@@ -120,7 +120,7 @@ def aalis_memory(
         missing_requirement = unmet(wanted, aalis_memory_registration, store)
         if missing_requirement is not None:
             skip(*missing_requirement)
-        with steps.judging(properties.spec_ids(request.node)):
+        with steps.judging(request.node, properties.spec_ids(request.node)):
             yield store
 
 

@@ -30,8 +30,8 @@ from aalis_memory.conformance.registration.selection import (
     split_names,
 )
 from aalis_memory.conformance.suites import SUITES
-from aalis_memory.conformance.verdicts import render as report_render
 from aalis_memory.conformance.verdicts import reporter as report
+from aalis_memory.conformance.verdicts import tiers as report_tiers
 
 STRICT: Final = pytest.StashKey[bool]()
 #: The scaling probe's plan: the full probe's with ``--memory-scaling``, else the quick one's.
@@ -189,7 +189,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         return []
     lines = [f"aalis-memory: strict={config.stash[STRICT]}"]
     for name in selected_drivers(config):
-        declared, warnings = report_render.tier_line(name)
+        declared, warnings = report_tiers.tier_line(name)
         weaker = " (weaker than the documents grant: see the summary)" if warnings else ""
         lines.append(f"  driver {name}: {declared}{weaker}")
     return lines

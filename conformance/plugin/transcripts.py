@@ -12,7 +12,7 @@ import pytest
 from aalis_memory.conformance.harness.run_state import RUN_STATE
 from aalis_memory.conformance.machine.failure import MachineFailure
 from aalis_memory.conformance.verdicts import properties
-from aalis_memory.conformance.verdicts.record import Judgement
+from aalis_memory.conformance.verdicts.model import FAILED, Outcomes
 from aalis_memory.drivers.stdio import transcript
 from aalis_memory.drivers.stdio.transcript import Recorder
 
@@ -44,13 +44,14 @@ def _note_transcript(
 ) -> None:
     if call.excinfo is None or made.skipped:
         return
-    index, judgement = next(
-        ((i, value) for i, (key, value) in enumerate(made.user_properties) if isinstance(value, Judgement)),
+    index, outcomes = next(
+        ((i, value) for i, (key, value) in enumerate(made.user_properties) if isinstance(value, Outcomes)),
         (None, None),
     )
-    if (judgement is None or not judgement.failing()) and not made.failed:
+    failing = outcomes is not None and any(one.verdict in FAILED for one in outcomes)
+    if not failing and not made.failed:
         return
-    driver = judgement.driver if judgement is not None else properties.driver_of(item)
+    driver = outcomes[0].driver if outcomes else properties.driver_of(item)
     exc = call.excinfo.value
     key = exc.reproduction if isinstance(exc, MachineFailure) else None
     recorder = recorders.get(str(driver))
@@ -61,8 +62,8 @@ def _note_transcript(
     )
     if note is None:
         return
-    if index is not None and judgement is not None:
-        made.user_properties[index] = (properties.PROP_OUTCOMES, judgement.noted(note))
+    if index is not None and outcomes is not None:
+        made.user_properties[index] = (properties.PROP_OUTCOMES, outcomes.noted(note))
     if isinstance(made.longrepr, str):
         made.longrepr += f"\n{note}"
     else:

@@ -15,9 +15,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
-import pytest
 
-from aalis_memory.conformance.rules.verdict import Verdict
+from aalis_memory.conformance.rules.verdict import Verdict, VerdictSkip
 
 #: Value kinds a transport may carry beyond JSON (the protocol's tags):
 #: ``non-finite`` NaN and the infinities, ``big-integer`` integers past ``safe_integer``,
@@ -64,7 +63,7 @@ class Transport:
         return f"the {self.language} transport cannot carry {what}"
 
 
-class Uncarriable(pytest.skip.Exception):  # type: ignore[name-defined,misc]
+class Uncarriable(VerdictSkip):
     """A call needs a value the driver's transport cannot carry: the test is ``unverified``.
 
     A skip, not an ``Exception``: no ``except Exception`` of a test can take it for the
@@ -72,7 +71,7 @@ class Uncarriable(pytest.skip.Exception):  # type: ignore[name-defined,misc]
     """
 
     def __init__(self, transport: Transport, what: str) -> None:
-        super().__init__(f"{Verdict.UNVERIFIED.value}: {transport.cannot(what)}")
+        super().__init__(Verdict.UNVERIFIED, transport.cannot(what))
         self.transport = transport
         self.what = what
 

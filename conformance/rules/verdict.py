@@ -5,7 +5,9 @@ unmet requirement makes of a test's rules) and the tests name them, before any v
 from __future__ import annotations
 
 import enum
-from typing import Final
+from typing import Final, NoReturn
+
+import pytest
 
 
 class Verdict(enum.Enum):
@@ -29,3 +31,28 @@ class Verdict(enum.Enum):
 
 
 _ORDER: Final = tuple(Verdict)
+
+
+#: Verdicts a test can give by skipping itself (see :func:`skip`).
+SKIP_CATEGORIES: Final = (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED)
+
+
+class VerdictSkip(pytest.skip.Exception):  # type: ignore[name-defined,misc]
+    """A skip that gives its test's rules a verdict: the verdict and the reason travel as
+    fields (pytest's text of the skip, for ``-rs``, says both)."""
+
+    # read as pytest's own skip in its output (``Skipped: unverified: ...``), as pytest's does
+    __module__ = "builtins"
+    __qualname__ = "Skipped"
+
+    def __init__(self, verdict: Verdict, reason: str) -> None:
+        if verdict not in SKIP_CATEGORIES:
+            raise ValueError(f"a skip cannot give the verdict {verdict.value!r}")
+        super().__init__(f"{verdict.value}: {reason}")
+        self.verdict = verdict
+        self.reason = reason
+
+
+def skip(verdict: Verdict, reason: str) -> NoReturn:
+    """Skip the running test; its rules get ``verdict``, with ``reason`` as their message."""
+    raise VerdictSkip(verdict, reason)

@@ -11,8 +11,8 @@ from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import (
     contents,
     describe,
-    same_records,
 )
+from aalis_memory.conformance.differences import same_records
 from aalis_memory.conformance.probes.concurrent_reads import Read, only_from_outside, watch_write
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.steps import stands_on

@@ -13,8 +13,9 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.check import Check
-from aalis_memory.conformance.checks import same_records
+from aalis_memory.conformance.differences import same_records
 from aalis_memory.conformance.registration.transport import transport_of
+from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.steps import stands_on
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.conformance.suite._robustness import (
@@ -27,7 +28,6 @@ from aalis_memory.conformance.suite._robustness import (
     shown,
     snapshot,
 )
-from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.service import MemoryService
 from aalis_memory.types import Message, MetadataPut, RecentMessagesAcrossSessionsQuery
 

@@ -13,8 +13,8 @@ from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.probes.concurrent_reads import only_from_outside, watch_write
 from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.suite._metadata_reads import UNSERIALIZABLE, entries, state
-from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
 

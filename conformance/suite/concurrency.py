@@ -23,6 +23,7 @@ from aalis_memory.conformance.checks import (
 )
 from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.steps import Blocked
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.service import FullMemoryService, MemoryService
@@ -72,9 +73,10 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(
     one_by_one = [await aalis_memory.archive_span(twin, count) for _ in range(calls)]
     expected_left = [m.content for m in await aalis_memory.get_history(twin, LIMIT)]
     if sum(one_by_one) != MESSAGES - len(expected_left):
-        pytest.skip(
-            "unverified: archive_span's returns disagree with what it archived even one "
-            "call at a time (see the ARCH rules)"
+        skip(
+            Verdict.UNVERIFIED,
+            "archive_span's returns disagree with what it archived even one "
+            "call at a time (see the ARCH rules)",
         )
     returns = await asyncio.gather(*(aalis_memory.archive_span(S, count) for _ in range(calls)))
     left = [m.content for m in await aalis_memory.get_history(S, LIMIT)]

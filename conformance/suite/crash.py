@@ -45,7 +45,7 @@ from aalis_memory.conformance.probes.crash_child import (
     hook_source,
 )
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
-from aalis_memory.conformance.verdicts.model import Verdict, skip
+from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.verdicts.properties import attach
 from aalis_memory.service import FullMemoryService
 

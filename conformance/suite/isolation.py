@@ -20,8 +20,8 @@ import pytest
 from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import transport_of
+from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.suite._reads import as_read
-from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query

@@ -12,7 +12,8 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.check import Check
-from aalis_memory.conformance.checks import contents, same_records
+from aalis_memory.conformance.checks import contents
+from aalis_memory.conformance.differences import same_records
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import integer_limit
 from aalis_memory.conformance.steps import Blocked

@@ -16,10 +16,10 @@ from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.registration.transport import transport_of
+from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.steps import stands_on
 from aalis_memory.conformance.suite._builders import save_all
 from aalis_memory.conformance.suite._reads import records
-from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query

@@ -1,2 +1,3 @@
-"""Verdicts: the model (what the kit may say about a rule), the reporter that turns test
-ends into outcomes, and the rendering of the terminal summary, JSON, Markdown and JUnit."""
+"""Verdicts: the one record a check's result is and how a rule's records add up (``model``),
+the judging of a test phase (``judging``), the reporter's pytest hooks that carry the records
+(``reporter``), and the outputs that render them: the terminal summary, JSON and Markdown."""

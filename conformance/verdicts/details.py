@@ -1,5 +1,5 @@
-"""The details an outcome carries: where in the test a check failed, the text of an exception
-inside a rule's test, a skip's reason, and the failures a driver declares as known."""
+"""The details the judging looks up: where in the test a check failed, and the failures a driver
+declares as known."""
 
 from __future__ import annotations
 
@@ -9,16 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from aalis_memory.conformance.checks import failure_text
 from aalis_memory.conformance.registration import registry
-from aalis_memory.conformance.rules import CATALOGUE
-
-
-def unexpected(rule_id: str, what: str) -> str:
-    """An exception inside a test of ``rule_id``, with the rule's ID, level, text and ground, as
-    a failed check reads (see :func:`~aalis_memory.conformance.checks.failure_text`)."""
-    rule = CATALOGUE.get(rule_id)
-    return failure_text(rule, what) if rule is not None else what
 
 
 def known_failures(driver: str) -> dict[str, str]:
@@ -26,13 +17,6 @@ def known_failures(driver: str) -> dict[str, str]:
         return dict(registry.get(driver).known_failures)
     except LookupError:
         return {}
-
-
-def skip_reason(report: pytest.TestReport) -> str:
-    longrepr = report.longrepr
-    if isinstance(longrepr, tuple):
-        return str(longrepr[2]).removeprefix("Skipped: ")
-    return str(longrepr)
 
 
 @functools.cache

@@ -1,15 +1,16 @@
 """What one phase of one test says about each of its rules: a pure function of the phase.
 
-:func:`judge` reads pytest's item, call and report of the phase and returns the
-:class:`~aalis_memory.conformance.verdicts.record.Judgement` with the :class:`Amendment` it makes
-to pytest's report (a SHOULD failure outside strict mode passes, a blocked test is skipped, a
-known failure is an xfail); :func:`apply` is the one step that changes the report. A rule passes
-only when a test really checked it (see :mod:`aalis_memory.conformance.verdicts.model`).
+:func:`judge` reads pytest's item, call and report of the phase and returns its records (one
+:class:`~aalis_memory.conformance.verdicts.model.Outcome` per rule it spoke of) with the
+:class:`Amendment` it makes to pytest's report (a SHOULD failure outside strict mode passes, a
+blocked test is skipped, a known failure is an xfail); :func:`apply` is the one step that
+changes the report. A rule passes only when a test really checked it (see
+:mod:`aalis_memory.conformance.verdicts.model`). The records hold fields, never rendered text:
+the outputs render them.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -17,20 +18,18 @@ import attrs
 import pytest
 
 from aalis_memory.conformance.checks import ConformanceFailure
-from aalis_memory.conformance.harness.adapters import RAISED_BY
+from aalis_memory.conformance.harness.adapters import raised_by
 from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.steps import Blocked, TestSteps
-from aalis_memory.conformance.verdicts.details import skip_reason, unexpected, where_failed
-from aalis_memory.conformance.verdicts.model import FAILED, Outcome, Verdict, skip_verdict
+from aalis_memory.conformance.verdicts.details import where_failed
+from aalis_memory.conformance.verdicts.model import FAILED, Outcome, Outcomes, Verdict, VerdictSkip
 from aalis_memory.conformance.verdicts.properties import (
     PROP_ADVISORIES,
     PROP_CHECKED,
     PROP_NOTES,
     read_prop,
 )
-from aalis_memory.conformance.verdicts.record import Judgement
-from aalis_memory.conformance.verdicts.render import STOPPED_FIRST
 
 
 @attrs.frozen
@@ -59,7 +58,7 @@ def apply(report: pytest.TestReport, change: Amendment) -> None:
         report.wasxfail = change.wasxfail
 
 
-@attrs.frozen
+@attrs.frozen(kw_only=True)
 class Phase:
     """The phase being judged, and what the judging needs to know besides pytest's objects."""
 
@@ -78,28 +77,15 @@ class Phase:
     #: Set when the test got a store the driver's ``fresh=`` hook left state in: the error.
     leak: str | None = None
 
-    def outcome(
-        self,
-        rule: str,
-        verdict: Verdict,
-        message: str = "",
-        where: str = "",
-        cause: str = "",
-        blocker: str = "",
-        leaned: Sequence[str] = (),
-        cases: Sequence[str] = (),
-    ) -> Outcome:
+    def outcome(self, rule: str, verdict: Verdict, **fields: Any) -> Outcome:
+        """The record of ``rule`` in this phase (``fields``: the rest of :class:`Outcome`)."""
         return Outcome(
-            verdict,
-            self.item.nodeid,
-            message,
-            where,
-            self.report.duration,
-            cause,
-            blocker=blocker,
-            leaned=tuple(leaned),
+            verdict=verdict,
             rule=rule,
-            cases=tuple(cases),
+            test=self.item.nodeid,
+            driver=self.driver,
+            duration=self.report.duration,
+            **fields,
         )
 
     def failed(self, rule_id: str) -> Verdict:
@@ -109,40 +95,40 @@ class Phase:
         return Verdict.ADVISORY if should and not self.strict else Verdict.FAIL
 
 
-def judge(phase: Phase) -> tuple[Judgement, Amendment]:
+def judge(phase: Phase) -> tuple[Outcomes, Amendment]:
     """What ``phase`` says of each of its rules, and how pytest's report of it changes."""
     if phase.leak is not None:  # whatever the test found may be that state's: none is judged
         return (
-            Judgement(
-                phase.driver,
-                phase.rules,
-                tuple(
-                    phase.outcome(rule, Verdict.NOT_RUN, f"not judged: {phase.leak}") for rule in phase.rules
-                ),
-                usage_error=phase.leak,
-            ),
+            Outcomes(phase.outcome(rule, Verdict.NOT_RUN, usage_error=phase.leak) for rule in phase.rules),
             Amendment("failed", f"USAGE ERROR {phase.leak}"),
         )
     blamed, found, change = _judge(phase)
-    found, change = _known(phase, phase.known(blamed or phase.driver), found, change)
+    driver = blamed or phase.driver
+    found, change = _known(phase, phase.known(driver), found, change)
     stopped = (
         phase.stopped
         if phase.stopped is not None and any(o.verdict is Verdict.NOT_RUN for o in found)
-        else None
+        else ""
     )
-    return Judgement(blamed or phase.driver, phase.rules, tuple(found), stopped), change
+    return Outcomes(attrs.evolve(o, driver=driver, stopped=stopped) for o in found), change
 
 
 def _judge(phase: Phase) -> tuple[str | None, list[Outcome], Amendment]:
     item, call, report, rules = phase.item, phase.call, phase.report, phase.rules
+    exc = call.excinfo.value if call.excinfo is not None else None
     if report.skipped and report.when in ("setup", "call"):
-        verdict, text = skip_verdict(skip_reason(report))
-        return None, [phase.outcome(rule, verdict, text) for rule in rules], Amendment()
+        # a skip the kit raised gives its verdict; any other (a mark, a mode that is off) means
+        # the check did not run
+        verdict, reason = (
+            (exc.verdict, exc.reason)
+            if isinstance(exc, VerdictSkip)
+            else (Verdict.NOT_RUN, str(getattr(exc, "msg", None) or ""))
+        )
+        return None, [phase.outcome(rule, verdict, detail=reason) for rule in rules], Amendment()
     if report.when == "call" and report.passed:
         return None, _passed(phase), Amendment()
-    if not report.failed or call.excinfo is None:
+    if not report.failed or exc is None:
         return None, [], Amendment()
-    exc = call.excinfo.value
     where = where_failed(item, call)
     if isinstance(exc, Blocked):
         passed = _checked_before(phase, "")
@@ -153,7 +139,9 @@ def _judge(phase: Phase) -> tuple[str | None, list[Outcome], Amendment]:
             None,
             [
                 *(
-                    phase.outcome(r, Verdict.BLOCKED, str(exc), where, f"{exc.step} {exc.cause}", exc.blocker)
+                    phase.outcome(
+                        r, Verdict.BLOCKED, where=where, cause=f"{exc.step} {exc.cause}", blocker=exc.blocker
+                    )
                     for r in rules
                     if r not in held
                 ),
@@ -169,7 +157,6 @@ def _judge(phase: Phase) -> tuple[str | None, list[Outcome], Amendment]:
         # An example test's other rules were not checked here: a gap, so a pass they get
         # from other tests is only partial (a MUST aspect behind a failed SHOULD one is no
         # pass). The state machine's rules all have example tests of their own: not run.
-        stopped = f"{STOPPED_FIRST}{exc.rule.id} first"
         gap = (
             Verdict.NOT_RUN
             if read_prop(item.user_properties, PROP_CHECKED) is not None
@@ -179,9 +166,15 @@ def _judge(phase: Phase) -> tuple[str | None, list[Outcome], Amendment]:
             exc.driver,
             [
                 phase.outcome(
-                    exc.rule.id, verdict, str(exc), where, leaned=_observed(phase), cases=exc.cases
+                    exc.rule.id,
+                    verdict,
+                    detail=exc.detail,
+                    framed=True,
+                    where=where,
+                    leaned=tuple(_observed(phase)),
+                    cases=exc.cases,
                 ),
-                *(phase.outcome(r, gap, stopped) for r in rules if r != exc.rule.id),
+                *(phase.outcome(r, gap, stopped_at=exc.rule.id) for r in rules if r != exc.rule.id),
                 *_checked_before(phase, exc.rule.id),
             ],
             change,
@@ -193,16 +186,13 @@ def _raised(phase: Phase, exc: BaseException, where: str) -> tuple[list[Outcome]
     """An exception that is no check's failure: the driver's (or its hooks') error."""
     item, report, rules = phase.item, phase.report, phase.rules
     label = "" if report.when == "call" else f"{report.when}: "
-    call_note = next(
-        (n.removeprefix(RAISED_BY) for n in getattr(exc, "__notes__", ()) if n.startswith(RAISED_BY)), ""
-    )
+    call = raised_by(exc)
     text = f"{label}{type(exc).__name__}: {exc}"
-    method = re.search(r": (\w+)\(", call_note)
-    cause = f"{text} (raised by {method.group(1)})" if method else text
+    cause = f"{text} (raised by {call.method})" if call is not None else text
     if isinstance(exc, CallTimeout):  # one method's timeouts, whatever the arguments
         cause = f"CallTimeout: {exc.cause}"
-    if call_note:
-        text += f" (raised by {call_note})"
+    if call is not None:
+        text += f" (raised by {call.shown})"
     named = ", ".join(f"{r} ({CATALOGUE[r].level.value})" for r in rules if r in CATALOGUE)
     section = ("conformance rules", f"this test checks {named}")
     # a timeout's message says it all: no kit internals around it
@@ -214,13 +204,15 @@ def _raised(phase: Phase, exc: BaseException, where: str) -> tuple[list[Outcome]
         if phase.stopped is not None:
             text = f"driver {phase.driver!r} {phase.stopped}"
         return (
-            [phase.outcome(rule, Verdict.NOT_RUN, text, where, cause) for rule in rules],
+            [phase.outcome(rule, Verdict.NOT_RUN, detail=text, where=where, cause=cause) for rule in rules],
             Amendment(longrepr=longrepr, section=section),
         )
-    test = item.name.split("[", 1)[0].removeprefix("test_").replace("_", " ")
-    checking = f"while checking that {test}"
+    test = item.originalname if isinstance(item, pytest.Function) else item.name
+    checking = f"while checking that {test.removeprefix('test_').replace('_', ' ')}"
     found = [
-        phase.outcome(rule, phase.failed(rule), unexpected(rule, f"{checking}: {text}"), where, cause)
+        phase.outcome(
+            rule, phase.failed(rule), detail=f"{checking}: {text}", framed=True, where=where, cause=cause
+        )
         for rule in rules
     ]
     # only SHOULD rules, outside strict mode: the test passes
@@ -234,26 +226,30 @@ def _passed(phase: Phase) -> list[Outcome]:
     checked = read_prop(properties, PROP_CHECKED)
     notes = read_prop(properties, PROP_NOTES) or {}
     found = [
-        phase.outcome(rule, Verdict.PASS, notes.get(rule, ""))
+        phase.outcome(rule, Verdict.PASS, detail=notes.get(rule, ""))
         if checked is None or checked.get(rule, 0) > 0
-        else phase.outcome(rule, Verdict.NOT_RUN, "no generated history exercised it")
+        else phase.outcome(rule, Verdict.NOT_RUN, detail="no generated history exercised it")
         for rule in phase.rules
     ]
     found += [
-        phase.outcome(a["rule"], phase.failed(a["rule"]), a["message"])
+        phase.outcome(a["rule"], phase.failed(a["rule"]), detail=a["message"], framed=True)
         for a in read_prop(properties, PROP_ADVISORIES) or []
     ]
     running = phase.running  # the store fixture's teardown has not run yet
     if running is not None:
         found += [
             phase.outcome(
-                rule, Verdict.BLOCKED, f"partly {exc}", cause=f"{exc.step} {exc.cause}", blocker=exc.blocker
+                rule,
+                Verdict.BLOCKED,
+                cause=f"{exc.step} {exc.cause}",
+                blocker=exc.blocker,
+                partly=True,
             )
             for rule, exc in running.set_aside.items()
             if rule in phase.rules
         ]
         found += [
-            phase.outcome(rule, Verdict.UNVERIFIED, reason)
+            phase.outcome(rule, Verdict.UNVERIFIED, detail=reason)
             for rule, reason in running.unverified.items()
             if rule in phase.rules
         ]
@@ -273,16 +269,14 @@ def _observed(phase: Phase) -> list[str]:
 
 
 def _known(
-    phase: Phase, listed: Mapping[str, str], found: list[Outcome], change: Amendment
+    phase: Phase, listed: Mapping[str, str], found: Sequence[Outcome], change: Amendment
 ) -> tuple[list[Outcome], Amendment]:
     """Failures of rules the driver lists in ``known_failures`` become known failures; a test
     left with no other failure is reported xfailed, with the reasons."""
     if not listed:
-        return found, change
+        return list(found), change
     out = [
-        attrs.evolve(
-            one, verdict=Verdict.KNOWN_FAILURE, message=f"known failure ({listed[one.rule]}): {one.message}"
-        )
+        attrs.evolve(one, verdict=Verdict.KNOWN_FAILURE, known=listed[one.rule])
         if one.verdict in FAILED and one.rule in listed
         else one
         for one in found

@@ -7,103 +7,156 @@ was blocked (``partial pass``), a setup or observation step its tests leaned on 
 could not judge it (``blocked``, naming the rule whose behaviour failed), the optional method is
 absent (``not implemented``), the driver's declared tier does not promise it (``excluded by
 tier``), the kit could not check it here (``unverified``), or no test of it ran (``not run``).
-Pure functions: the pytest glue is in :mod:`aalis_memory.conformance.verdicts.reporter`.
+The one record a check's result is (:class:`Outcome`) and how a rule's records add up
+(:class:`RuleVerdict`). Pure functions: the pytest glue is in
+:mod:`aalis_memory.conformance.verdicts.reporter`.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
 import attrs
-import pytest
 
-# The states are the catalogue's (a registration names them too); the verdicts' modules read them here.
+# The states and the skips that give them are the catalogue's (a registration names them too).
+from aalis_memory.conformance.failure_text import failure_text
+from aalis_memory.conformance.rules import CATALOGUE
+from aalis_memory.conformance.rules.verdict import SKIP_CATEGORIES as SKIP_CATEGORIES
 from aalis_memory.conformance.rules.verdict import Verdict as Verdict
+from aalis_memory.conformance.rules.verdict import VerdictSkip as VerdictSkip
+from aalis_memory.conformance.rules.verdict import skip as skip
 
-#: Verdicts a skipped test can give, by the prefix of its skip reason (see :func:`skip`).
-SKIP_CATEGORIES: Final = (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED)
-
-
-def skip(verdict: Verdict, reason: str) -> NoReturn:
-    """Skip the running test with a reason that carries its verdict (``"unverified: ..."``).
-
-    The verdict travels as the prefix of the reason, so it survives pytest-xdist's report
-    serialization and reads naturally in ``-rs`` output.
-    """
-    if verdict not in SKIP_CATEGORIES:
-        raise ValueError(f"a skip cannot give the verdict {verdict.value!r}")
-    pytest.skip(f"{verdict.value}: {reason}")
+#: How the message of a check settled as blocked by :func:`resolve_leaning` goes on (after
+#: ``blocked by RULE: ``).
+LEANED_ON: Final = "the check read the store through "
 
 
-def skip_verdict(reason: str) -> tuple[Verdict, str]:
-    """The verdict a skip reason gives its rules, and the reason without the prefix.
-
-    A skip without a known prefix (deselection by the user, a mode that is off) means the check
-    did not run.
-    """
-    for verdict in SKIP_CATEGORIES:
-        prefix = f"{verdict.value}: "
-        if reason.startswith(prefix):
-            return verdict, reason[len(prefix) :]
-    return Verdict.NOT_RUN, reason
+def stopped_at_text(rule: str) -> str:
+    """Why a rule of a test that stopped at another rule's failure was not checked."""
+    return f"the test stopped at {rule} first"
 
 
-@attrs.frozen
+@attrs.frozen(kw_only=True)
 class Outcome:
-    """What one test said about one rule of one driver."""
+    """What one test said about one rule of one driver: the one record a check's result is,
+    from the judging to every report. Its text is rendered from its fields by the outputs
+    (:attr:`message`, :attr:`said`); nothing reads a field back out of that text."""
 
     verdict: Verdict
+    #: The rule it is about (the key of its :class:`RuleVerdict` once added up).
+    rule: str
     test: str
-    message: str = ""
+    #: Whose rule it is: the test's driver, or the one a differential failure belongs to.
+    driver: str = ""
+    #: What happened, in the check's own words: no rule ID, level or verdict in front.
+    detail: str = ""
+    #: The detail is a failed check's or a driver error's: shown with the rule's ID, level,
+    #: text and ground (:func:`~aalis_memory.conformance.failure_text.failure_text`).
+    framed: bool = False
     #: Where the test checked it (``file:line``), for failures.
     where: str = ""
     #: Seconds the test phase took.
     duration: float = 0.0
-    #: For a driver exception: its type, text and method, shared by every rule it broke.
+    #: For a driver exception: its type, text and method, shared by every rule it broke; for a
+    #: failed step: the step and what it did.
     cause: str = ""
     #: Whether the test ran at all (a deselected test did not): what ran explains better.
     ran: bool = True
-    #: For a blocked outcome: the rule whose behaviour failed in a setup or observation step.
+    #: For a blocked outcome: the rule whose behaviour failed (a step's, or a read's).
     blocker: str = ""
+    #: A many-case check blocked in some of its cases only (the others were judged).
+    partly: bool = False
     #: For a failed check: the rules its observation steps stood on (see :func:`resolve_leaning`).
     leaned: tuple[str, ...] = ()
-    #: The rule it is about (the key of its :class:`RuleVerdict` once added up).
-    rule: str = ""
+    #: Blocked once the run ended: the check failed, but read the store through ``blocker``,
+    #: which the driver breaks (:func:`resolve_leaning`); the other fields say what it found.
+    read_through: bool = False
     #: For a check over many cases: each failing case, as the check listed it.
     cases: tuple[str, ...] = ()
+    #: The rule whose failure stopped the test before this rule was checked.
+    stopped_at: str = ""
+    #: The reason a driver lists this rule in its ``known_failures``.
+    known: str = ""
+    #: How to reproduce the failure (over the stdio protocol), found after the judging.
+    note: str = ""
+    #: Set when the kit had stopped using the driver and so did not run the test: the cause.
+    stopped: str = ""
+    #: Set when the test got a store the driver's ``fresh=`` hook left state in (a usage error
+    #: of the hook, see :mod:`aalis_memory.conformance.harness.fresh`): the error. Not judged.
+    usage_error: str = ""
 
-    def as_json(self) -> dict[str, Any]:
+    @property
+    def message(self) -> str:
+        """The outcome as the reports show it: the rule framing a failure, and every prefix its
+        fields call for."""
+        return self._text(framed=self.framed)
+
+    @property
+    def said(self) -> str:
+        """The outcome as the terminal shows it, on a line that already names the rule and its
+        verdict: no rule framing, no ``blocked by RULE:`` in front."""
+        return self._text(framed=False, blocked_by=False)
+
+    def _text(self, *, framed: bool, blocked_by: bool = True) -> str:
+        if self.usage_error:
+            return f"not judged: {self.usage_error}"
+        if self.stopped_at:
+            return f"not checked: {stopped_at_text(self.stopped_at)}"
+        if self.blocker and not self.read_through:
+            # a part set aside is no verdict line of its own: it always says what it is
+            by = f"blocked by {self.blocker}: " if blocked_by or self.partly else ""
+            return f"{'partly ' if self.partly else ''}{by}{self.cause}"
+        known_rule = CATALOGUE.get(self.rule)
+        text = failure_text(known_rule, self.detail) if framed and known_rule is not None else self.detail
+        if self.known:
+            text = f"known failure ({self.known}): {text}"
+        if self.note:
+            text = f"{text}\n{self.note}"
+        if self.read_through:  # the terminal's line names the blocker already
+            through = self.blocker if blocked_by else "it"
+            found = f"{LEANED_ON}{through}, which this driver breaks; it found: {text}"
+            return f"blocked by {self.blocker}: {found}" if blocked_by else found
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
         """Plain data, for a process boundary (an xdist worker's report, a JUnit property)."""
-        return {
-            "rule": self.rule,
-            "verdict": self.verdict.value,
-            "test": self.test,
-            "message": self.message,
-            "where": self.where,
-            "duration": self.duration,
-            "cause": self.cause,
-            "ran": self.ran,
-            "blocker": self.blocker,
-            "leaned": list(self.leaned),
-            "cases": list(self.cases),
-        }
+        return attrs.asdict(self, value_serializer=lambda _inst, _field, value: _plain(value))
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
         return cls(
-            Verdict(data["verdict"]),
-            data["test"],
-            data["message"],
-            data["where"],
-            data["duration"],
-            data["cause"],
-            data["ran"],
-            data["blocker"],
-            tuple(data["leaned"]),
-            data["rule"],
-            tuple(data["cases"]),
+            **{
+                **data,
+                "verdict": Verdict(data["verdict"]),
+                "leaned": tuple(data["leaned"]),
+                "cases": tuple(data["cases"]),
+            }
         )
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Verdict) else value
+
+
+class Outcomes(tuple[Outcome, ...]):
+    """What one phase of one test said, the records as they are; JSON in ``str()`` (the JUnit
+    file's ``aalis_outcomes`` property, which a CI tool can read back)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return json.dumps([o.as_dict() for o in self])
+
+    @property
+    def worst(self) -> Verdict | None:
+        return min((o.verdict for o in self), key=lambda v: v.rank, default=None)
+
+    def noted(self, note: str) -> Outcomes:
+        """The same records with ``note`` (how to reproduce it, found after the judging) on each
+        failure."""
+        return Outcomes(attrs.evolve(o, note=note) if o.verdict in FAILED else o for o in self)
 
 
 @attrs.define
@@ -163,10 +216,6 @@ class RuleVerdict:
 _GAPS: Final = frozenset({Verdict.UNVERIFIED, Verdict.BLOCKED})
 
 
-#: How the message of a check settled as blocked by :func:`resolve_leaning` begins (after
-#: ``blocked by RULE: ``).
-LEANED_ON: Final = "the check read the store through "
-
 #: Outcomes of a check the driver failed (a failure, or a SHOULD rule's advisory): what a
 #: known-failure entry, a reproduction note and the rerun hint apply to.
 FAILED: Final = frozenset({Verdict.FAIL, Verdict.ADVISORY})
@@ -174,10 +223,10 @@ FAILED: Final = frozenset({Verdict.FAIL, Verdict.ADVISORY})
 _BROKEN: Final = FAILED | {Verdict.KNOWN_FAILURE}
 
 
-def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outcome]]:
+def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[Outcome, Outcome]]:
     """Failed checks that read the store through a rule the driver breaks become ``blocked`` by
-    that rule: what they compared may be that rule's fault, not theirs. Returns the (rule, new
-    outcome) pairs changed.
+    that rule: what they compared may be that rule's fault, not theirs. Returns the (old, new)
+    records changed.
 
     A failure with no such lean is the driver's; one that leans only on rules whose own failures
     are themselves in question waits until those are settled, and a lean that goes round in a
@@ -202,7 +251,7 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
         for o in result.outcomes
         if o.verdict in _BROKEN and o.leaned
     ]
-    changed: list[tuple[str, Outcome]] = []
+    changed: list[tuple[Outcome, Outcome]] = []
     progress = True
     while pending:
         if not progress:  # what is left leans in circles, or on them: the circles settle first
@@ -224,16 +273,11 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[str, Outc
             blocker = next((r for r in leans if genuine(r)), None)
             if blocker is not None:
                 blocked = attrs.evolve(
-                    outcome,
-                    verdict=Verdict.BLOCKED,
-                    blocker=blocker,
-                    leaned=(),
-                    message=f"blocked by {blocker}: {LEANED_ON}{blocker}, which this driver "
-                    f"breaks; it found: {outcome.message}",
+                    outcome, verdict=Verdict.BLOCKED, blocker=blocker, leaned=(), read_through=True
                 )
                 result = per_rule[rule]
                 result.outcomes[result.outcomes.index(outcome)] = blocked
-                changed.append((rule, blocked))
+                changed.append((outcome, blocked))
             elif not any(in_question(r) for r in leans):
                 settled.add(id(outcome))
             else:
@@ -259,6 +303,16 @@ def _in_circles(leans_of: Mapping[str, set[str]]) -> set[str]:
     return {rule for rule in leans_of if rule in reaches(rule)}
 
 
+def first_line(text: str) -> str:
+    return text.split("\n", 1)[0]
+
+
+def blocker_state(blocker: str, per_rule: Mapping[str, RuleVerdict]) -> str:
+    """``ARCH-01 (fail)``: the blocking rule with its own verdict for this driver."""
+    found = per_rule.get(blocker)
+    return f"{blocker} ({found.verdict.value if found else Verdict.NOT_RUN.value})"
+
+
 def counts(verdicts: Iterable[Verdict]) -> dict[Verdict, int]:
     """How many rules have each verdict, every verdict listed (zeros included)."""
     found = dict.fromkeys(Verdict, 0)
@@ -267,34 +321,19 @@ def counts(verdicts: Iterable[Verdict]) -> dict[Verdict, int]:
     return found
 
 
-def summary_line(found: dict[Verdict, int]) -> str:
-    """``"40 pass, 1 fail, ... (of 70 rules)"``: every state named, so nothing can hide."""
-    total = sum(found.values())
-    shown = [
-        f"{found[Verdict.PASS]} pass",
-        f"{found[Verdict.FAIL]} fail",
-        f"{found[Verdict.ADVISORY]} advisory",
-    ]
-    shown += [
-        f"{found[v]} {v.value}" for v in (Verdict.KNOWN_FAILURE, Verdict.PARTIAL, Verdict.BLOCKED) if found[v]
-    ]
-    shown += [
-        f"{found[v]} {v.value}"
-        for v in (Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED, Verdict.NOT_RUN)
-    ]
-    return f"{', '.join(shown)} (of {total} rules)"
-
-
 __all__ = [
     "FAILED",
     "LEANED_ON",
     "SKIP_CATEGORIES",
     "Outcome",
+    "Outcomes",
     "RuleVerdict",
     "Verdict",
+    "VerdictSkip",
+    "blocker_state",
     "counts",
+    "first_line",
     "resolve_leaning",
     "skip",
-    "skip_verdict",
-    "summary_line",
+    "stopped_at_text",
 ]

@@ -1,17 +1,30 @@
 """The property protocol between a test, the judging of its phases and the process that writes
-the summary: named properties on pytest's reports, holding the kit's records as objects (see
-:mod:`.record` for where they become text)."""
+the summary: named properties on pytest's reports, holding the kit's records as objects. They
+become data only where a report leaves its process (the reporter's pytest-xdist hooks), and
+JSON text in the JUnit file, whose writer takes ``str()`` of each property."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
+import attrs
 import pytest
 
-from aalis_memory.conformance.verdicts.record import Judgement, Structured
 
-#: The phase's :class:`~aalis_memory.conformance.verdicts.record.Judgement`: what it says of
-#: each rule of its driver (in JUnit: the outcomes, as JSON).
+@attrs.frozen
+class Structured:
+    """A structured test property (how many checks ran, the advisories, notes): the value itself
+    within the process, JSON text in ``str()``."""
+
+    value: Any
+
+    def __str__(self) -> str:
+        return json.dumps(self.value)
+
+
+#: The phase's records (:class:`~aalis_memory.conformance.verdicts.model.Outcomes`): what it
+#: says of each rule of its driver (in JUnit: the records, as JSON).
 PROP_OUTCOMES: Final = "aalis_outcomes"
 #: Set by a time-budgeted state-machine run: how many histories it checked (shown in the summary).
 PROP_EXAMPLES: Final = "aalis_state_machine_examples"
@@ -55,7 +68,7 @@ def driver_of(item: pytest.Item) -> str | None:
 
 def attach(properties: list[tuple[str, object]], name: str, value: Any) -> None:
     """Add a test property for the judging: a structured value travels as itself (as JSON text
-    only across a process boundary and in the JUnit file, see :mod:`.record`)."""
+    only in the JUnit file)."""
     properties.append((name, value if isinstance(value, str) else Structured(value)))
 
 
@@ -64,9 +77,3 @@ def read_prop(properties: list[tuple[str, object]], name: str) -> Any:
         if key == name:
             return value.value if isinstance(value, Structured) else value
     return None
-
-
-def judgement_of(properties: list[tuple[str, object]]) -> Judgement | None:
-    """The phase's judgement, when the kit judged it."""
-    found = read_prop(properties, PROP_OUTCOMES)
-    return found if isinstance(found, Judgement) else None

@@ -1,9 +1,12 @@
 """The pytest side of the verdicts: collecting, judging each phase, adding up, reporting.
 
 The worker that runs a test judges each phase (:func:`~.judging.judge`, a pure function) and
-puts the resulting :class:`~.record.Judgement` on the report; the process that writes the
-summary only adds them up, so the verdicts are the same under pytest-xdist. The records cross a
-process boundary only in :meth:`Reporter.pytest_report_to_serializable` and back.
+puts the resulting records (:class:`~.model.Outcomes`) on the report, and each record's rule,
+level and verdict on the item for JUnit; the process that writes the summary only adds them up,
+so the verdicts are the same under pytest-xdist. The records cross a process boundary only in
+:meth:`Reporter.pytest_report_to_serializable` and back, as their fields. Once the run has
+ended, the reporter settles the leans, mends JUnit's properties from the records it changed,
+and hands the records to the outputs (:mod:`.terminal`, :mod:`.json_report`, :mod:`.markdown`).
 """
 
 from __future__ import annotations
@@ -19,14 +22,16 @@ import pytest
 from aalis_memory.conformance import steps
 from aalis_memory.conformance.harness.run_state import RUN_STATE
 from aalis_memory.conformance.rules import CATALOGUE, Level
+from aalis_memory.conformance.verdicts import json_report, markdown
 from aalis_memory.conformance.verdicts.details import known_failures
 from aalis_memory.conformance.verdicts.judging import Phase, apply, judge
-from aalis_memory.conformance.verdicts.junit import mend_junit
 from aalis_memory.conformance.verdicts.model import (
     FAILED,
     Outcome,
+    Outcomes,
     RuleVerdict,
     Verdict,
+    first_line,
     resolve_leaning,
 )
 from aalis_memory.conformance.verdicts.properties import (
@@ -37,13 +42,12 @@ from aalis_memory.conformance.verdicts.properties import (
     PROP_JUNIT_RULE,
     PROP_JUNIT_VERDICT,
     PROP_OUTCOMES,
+    Structured,
     driver_of,
-    judgement_of,
     read_prop,
     spec_ids,
 )
-from aalis_memory.conformance.verdicts.record import decode_properties, encode_properties
-from aalis_memory.conformance.verdicts.render import driver_summary, first_line, write_reports
+from aalis_memory.conformance.verdicts.terminal import driver_summary
 
 #: Why a rule did not run: left out by ``--memory-rules``, or its tests deselected otherwise.
 NOT_SELECTED: Final = "not selected (--memory-rules)"
@@ -70,6 +74,9 @@ class Reporter:
         #: Drivers whose ``fresh=`` hook handed over a store that was not empty: (the first
         #: error, ids of the tests not judged because of it).
         self.usage_errors: dict[str, tuple[str, set[str]]] = {}
+        #: Per test, the records its JUnit ``aalis_rule`` properties were written from, in
+        #: their order (setup and call: the teardown's come after JUnit took the properties).
+        self.junit_rows: dict[str, list[Outcome]] = defaultdict(list)
 
     # -- collection: every rule a collected test could check is in the verdict ---------------
 
@@ -91,7 +98,14 @@ class Reporter:
                 # a rule --memory-rules left out reads the same whichever test it belongs to
                 why = DESELECTED if self.selected(rule) else NOT_SELECTED
                 self.results[driver][rule].add(
-                    Outcome(Verdict.NOT_RUN, item.nodeid, why, ran=False, rule=rule)
+                    Outcome(
+                        verdict=Verdict.NOT_RUN,
+                        rule=rule,
+                        test=item.nodeid,
+                        driver=driver,
+                        detail=why,
+                        ran=False,
+                    )
                 )
 
     # -- running: the worker judges each phase --------------------------------------------
@@ -107,75 +121,79 @@ class Reporter:
             return
         leak = str(leaks[0]) if leaks else None
         stopped = self.config.stash[RUN_STATE].unusable_cause(driver)
-        judgement, change = judge(
+        outcomes, change = judge(
             Phase(
-                item,
-                call,
-                report,
-                driver,
-                tuple(rules),
-                self.strict,
-                steps.current(),
-                stopped,
-                known_failures,
-                leak,
+                item=item,
+                call=call,
+                report=report,
+                driver=driver,
+                rules=tuple(rules),
+                strict=self.strict,
+                running=steps.of(item),
+                stopped=stopped,
+                known=known_failures,
+                leak=leak,
             )
         )
         apply(report, change)
-        report.user_properties.append((PROP_OUTCOMES, judgement))
-        worst = judgement.worst
+        report.user_properties.append((PROP_OUTCOMES, outcomes))
+        worst = outcomes.worst
         if worst is not None:  # JUnit keeps the properties of the teardown report: on the item
             item.user_properties.append((PROP_JUNIT_VERDICT, worst.value))
-            for one in judgement.outcomes:
-                rule = CATALOGUE.get(one.rule)
-                level = rule.level.value if rule else "?"
-                item.user_properties.append((PROP_JUNIT_RULE, f"{one.rule} {level} {one.verdict.value}"))
+            item.user_properties += [(PROP_JUNIT_RULE, junit_rule(one)) for one in outcomes]
 
     def pytest_report_teststatus(self, report: pytest.TestReport) -> Any:
-        judgement = judgement_of(report.user_properties)
-        found = judgement.outcomes if judgement is not None else ()
+        found = outcomes_of(report) or ()
         if report.skipped and any(o.verdict is Verdict.BLOCKED for o in found):
             return BLOCKED, "B", "BLOCKED"
         if report.when == "call" and report.passed and any(o.verdict is Verdict.ADVISORY for o in found):
             return ADVISORY, "A", "ADVISORY"
         return None
 
-    # -- crossing a process boundary (pytest-xdist): the records as text, and back ---------
+    # -- crossing a process boundary (pytest-xdist): the records as their fields, and back ---
 
     @pytest.hookimpl(wrapper=True)
     def pytest_report_to_serializable(self, report: pytest.TestReport | pytest.CollectReport) -> Any:
         data = yield
         if isinstance(data, dict) and "user_properties" in data:
-            data["user_properties"] = encode_properties(data["user_properties"])
+            data["user_properties"] = [(name, _to_data(value)) for name, value in data["user_properties"]]
         return data
 
     @pytest.hookimpl(wrapper=True)
     def pytest_report_from_serializable(self, data: dict[str, Any]) -> Any:
         report = yield
         if isinstance(report, pytest.TestReport):
-            report.user_properties = decode_properties(report.user_properties)
+            report.user_properties = [(name, _from_data(value)) for name, value in report.user_properties]
         return report
 
     # -- the controller adds up ------------------------------------------------------------
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        judgement = judgement_of(report.user_properties)
-        if judgement is None:
+        outcomes = outcomes_of(report)
+        if outcomes is None:
             return
-        driver = judgement.driver
         if report.when == "call" and DIFFERENTIAL in report.nodeid:
             self.differential.append((report.nodeid, report.outcome))
-        if judgement.stopped is not None:
-            self.stopped.setdefault(driver, (judgement.stopped, set()))[1].add(report.nodeid)
-        if judgement.usage_error is not None:
-            self.usage_errors.setdefault(driver, (judgement.usage_error, set()))[1].add(report.nodeid)
+        for one in outcomes[:1]:  # what stopped the phase is on each of its records
+            if one.stopped:
+                self.stopped.setdefault(one.driver, (one.stopped, set()))[1].add(report.nodeid)
+            if one.usage_error:
+                self.usage_errors.setdefault(one.driver, (one.usage_error, set()))[1].add(report.nodeid)
         examples = read_prop(report.user_properties, PROP_EXAMPLES)
         if report.when == "call" and examples is not None:
             self.budgeted.append((report.nodeid, examples))
-        for outcome in judgement.outcomes:
+        if report.when != "teardown":
+            self.junit_rows[report.nodeid] += outcomes
+        for outcome in outcomes:
             if not self.selected(outcome.rule):  # a selected test may check others too
-                outcome = Outcome(Verdict.NOT_RUN, report.nodeid, NOT_SELECTED, rule=outcome.rule)
-            self.results[driver][outcome.rule].add(outcome)
+                outcome = Outcome(
+                    verdict=Verdict.NOT_RUN,
+                    rule=outcome.rule,
+                    test=report.nodeid,
+                    driver=outcome.driver,
+                    detail=NOT_SELECTED,
+                )
+            self.results[outcome.driver][outcome.rule].add(outcome)
 
     def fixed_known_failures(self) -> list[str]:
         """Rules listed in a driver's ``known_failures`` that passed: the entry must go."""
@@ -277,10 +295,12 @@ class Reporter:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Settle every verdict (after JUnit XML is written: its rule properties are mended),
         then fail a run that is green to pytest but not to the kit."""
-        resolved = {driver: resolve_leaning(per_rule) for driver, per_rule in self.results.items()}
+        changed = {
+            id(old): new for per_rule in self.results.values() for old, new in resolve_leaning(per_rule)
+        }
         xml = getattr(self.config.option, "xmlpath", None)
-        if xml and any(resolved.values()):
-            mend_junit(Path(xml), resolved)
+        if xml and changed:
+            self.mend_junit(Path(xml), changed)
         unclean = self.fixed_known_failures() or self.blocked() or self.untested() or self.usage()
         if unclean and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -344,4 +364,70 @@ class Reporter:
                 f"rerun one rule: pytest --memory-driver={drivers} "
                 f"--memory-rules={failing[0]}{strict}{adapter}"
             )
-        write_reports(self.config.getoption("--memory-report") or [], self.results, self.strict)
+        for path in self.config.getoption("--memory-report") or []:
+            target = Path(path)
+            writer = markdown if target.suffix.lower() in (".md", ".markdown") else json_report
+            writer.write(target, self.results, self.strict)
+
+    def mend_junit(self, path: Path, changed: Mapping[int, Outcome]) -> None:
+        """Write again the ``aalis_rule`` properties of records settled after the tests ran (a
+        failed check blocked by the rule its reads stood on), so JUnit says what the summary
+        says: each test's properties are its records' (:attr:`junit_rows`), in order."""
+        import xml.etree.ElementTree as ET
+
+        from _pytest.junitxml import mangle_test_address
+
+        def address(nodeid: str) -> tuple[str, str]:
+            names = mangle_test_address(nodeid)
+            return ".".join(names[:-1]), names[-1]
+
+        rows = {
+            address(nodeid): found
+            for nodeid, found in self.junit_rows.items()
+            if any(id(one) in changed for one in found)
+        }
+        if not path.exists():
+            return
+        tree = ET.parse(path)
+        for case in tree.getroot().iter("testcase"):
+            found = rows.get((case.get("classname", ""), case.get("name", "")))
+            props = [p for p in case.iter("property") if p.get("name") == PROP_JUNIT_RULE]
+            if found is not None and len(props) == len(found):
+                for prop, one in zip(props, found, strict=True):
+                    prop.set("value", junit_rule(changed.get(id(one), one)))
+        tree.write(path, encoding="utf-8", xml_declaration=True)
+
+
+def outcomes_of(report: pytest.TestReport) -> Outcomes | None:
+    """The records :meth:`Reporter.pytest_runtest_makereport` put on a phase's report."""
+    found = next((value for name, value in report.user_properties if name == PROP_OUTCOMES), None)
+    return found if isinstance(found, Outcomes) else None
+
+
+def junit_rule(outcome: Outcome) -> str:
+    """A record's JUnit ``aalis_rule`` property: ``"ARCH-01 MUST pass"``."""
+    rule = CATALOGUE.get(outcome.rule)
+    return f"{outcome.rule} {rule.level.value if rule else '?'} {outcome.verdict.value}"
+
+
+#: The keys the kit's records are under when a report leaves its process.
+_OUTCOMES: Final = "aalis_memory_outcomes"
+_STRUCTURED: Final = "aalis_memory_structured"
+
+
+def _to_data(value: Any) -> Any:
+    """A report property fit to leave the process: the kit's records as their fields."""
+    if isinstance(value, Outcomes):
+        return {_OUTCOMES: [one.as_dict() for one in value]}
+    if isinstance(value, Structured):
+        return {_STRUCTURED: value.value}
+    return value
+
+
+def _from_data(value: Any) -> Any:
+    """The records :func:`_to_data` made data, objects again."""
+    if isinstance(value, dict) and list(value) == [_OUTCOMES]:
+        return Outcomes(Outcome.from_dict(one) for one in value[_OUTCOMES])
+    if isinstance(value, dict) and list(value) == [_STRUCTURED]:
+        return Structured(value[_STRUCTURED])
+    return value

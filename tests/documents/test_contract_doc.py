@@ -11,8 +11,8 @@ import pytest
 
 import aalis_memory
 from aalis_memory.conformance.__main__ import main
-from aalis_memory.conformance.checks import failure_text
 from aalis_memory.conformance.docgen import contract_doc, rule_cli, spec_map
+from aalis_memory.conformance.failure_text import failure_text
 from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.rules.english import ENGLISH
 from aalis_memory.conformance.rules.rule import MUST, cite, must

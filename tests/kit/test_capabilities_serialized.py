@@ -18,7 +18,8 @@ import pytest
 
 from aalis_memory.conformance.registration import capability_fields
 from aalis_memory.conformance.registration.registry import Capabilities, DriverRegistration, memory_driver
-from aalis_memory.conformance.verdicts.render import SCHEMA_PATH, as_json, as_markdown
+from aalis_memory.conformance.verdicts.json_report import SCHEMA_PATH, as_json
+from aalis_memory.conformance.verdicts.markdown import as_markdown
 from aalis_memory.drivers.stdio import SCHEMA_PATH as PROTOCOL_SCHEMA_PATH
 from aalis_memory.drivers.stdio import schema as protocol
 from aalis_memory.drivers.stdio.driver import stdio_driver

@@ -46,7 +46,14 @@ ROOMS: Final = (
     ),
     Room(
         "checks",
-        ("aalis_memory.conformance.checks", "aalis_memory.conformance.json_values"),
+        (
+            "aalis_memory.conformance.checks",
+            "aalis_memory.conformance.json_values",
+            "aalis_memory.conformance.values",
+            "aalis_memory.conformance.differences",
+            "aalis_memory.conformance.pairing",
+            "aalis_memory.conformance.failure_text",
+        ),
         "a test's assertions, each naming its rule, and how a value reads in a failure",
     ),
     Room("registration", ("aalis_memory.conformance.registration",), "what a driver declares"),
@@ -78,20 +85,11 @@ ROOMS: Final = (
 
 #: Imports that still run back up, each waiting for the piece of issue 34 that removes it; the
 #: test fails once one is gone, so the list only shrinks.
-_SKIP = (
-    "a test hands its verdict to the verdicts as a skip reason's prefix (skip()): issue 34's one "
-    "typed record, in a room above the suite, replaces it"
-)
 _ATTACH = (
     "a test hands what it checked to the verdicts as item properties (attach()): issue 34's one "
     "typed record, in a room above the suite, replaces them"
 )
 WAITING: Final[dict[tuple[str, str], str]] = {
-    **{
-        (f"aalis_memory.conformance.suite.{name}", "aalis_memory.conformance.verdicts.model"): _SKIP
-        for name in ("bad_input", "commit", "crash", "isolation", "timestamps")
-    },
-    ("aalis_memory.fixtures.mongodb_testing", "aalis_memory.conformance.verdicts.model"): _SKIP,
     **{
         (f"aalis_memory.conformance.suite.{name}", "aalis_memory.conformance.verdicts.properties"): _ATTACH
         for name in ("crash", "scaling", "state_machine")

@@ -16,10 +16,11 @@ from aalis_memory.conformance.verdicts.model import (
     Outcome,
     RuleVerdict,
     Verdict,
+    VerdictSkip,
     counts,
-    skip_verdict,
-    summary_line,
+    skip,
 )
+from aalis_memory.conformance.verdicts.terminal import summary_line
 from reports import load_report
 
 # -- the rules of combination ------------------------------------------------------------------
@@ -28,7 +29,7 @@ from reports import load_report
 def verdict_of(*verdicts: Verdict) -> RuleVerdict:
     result = RuleVerdict()
     for index, verdict in enumerate(verdicts):
-        result.add(Outcome(verdict, f"t{index}", f"m{index}"))
+        result.add(Outcome(verdict=verdict, rule="HIST-01", test=f"t{index}", detail=f"m{index}"))
     return result
 
 
@@ -63,12 +64,13 @@ def test_a_pass_with_a_part_unchecked_is_partial(gap: Verdict) -> None:
 def test_a_rule_whose_tests_are_all_blocked_is_blocked_and_names_its_blocker() -> None:
     result = RuleVerdict(
         [
-            Outcome(Verdict.BLOCKED, "t0", "blocked by REQ-01: ...", blocker="REQ-01"),
-            Outcome(Verdict.NOT_RUN, "t1", "deselected", ran=False),
+            Outcome(verdict=Verdict.BLOCKED, rule="ARCH-01", test="t0", cause="...", blocker="REQ-01"),
+            Outcome(verdict=Verdict.NOT_RUN, rule="ARCH-01", test="t1", detail="deselected", ran=False),
         ]
     )
     assert result.verdict is Verdict.BLOCKED
     assert result.blockers == ["REQ-01"]
+    assert result.message == "blocked by REQ-01: ..."  # rendered from its fields
     assert verdict_of(Verdict.BLOCKED, Verdict.UNVERIFIED).verdict is Verdict.BLOCKED
 
 
@@ -85,17 +87,18 @@ def test_a_pass_names_the_parts_that_did_not_pass() -> None:
     assert result.caveats == [Verdict.EXCLUDED]
 
 
-@pytest.mark.parametrize(
-    ("reason", "verdict", "rest"),
-    [
-        ("not implemented: no count_history()", Verdict.NOT_IMPLEMENTED, "no count_history()"),
-        ("excluded by tier: ordering='write'", Verdict.EXCLUDED, "ordering='write'"),
-        ("unverified: no raw access", Verdict.UNVERIFIED, "no raw access"),
-        ("differential mode is off", Verdict.NOT_RUN, "differential mode is off"),
-    ],
-)
-def test_a_skip_reason_carries_its_verdict(reason: str, verdict: Verdict, rest: str) -> None:
-    assert skip_verdict(reason) == (verdict, rest)
+@pytest.mark.parametrize("verdict", [Verdict.NOT_IMPLEMENTED, Verdict.EXCLUDED, Verdict.UNVERIFIED])
+def test_a_skip_carries_its_verdict_as_a_field(verdict: Verdict) -> None:
+    """The verdict and the reason travel as fields; pytest's text says both, for ``-rs``."""
+    with pytest.raises(VerdictSkip) as raised:
+        skip(verdict, "no raw access")
+    assert (raised.value.verdict, raised.value.reason) == (verdict, "no raw access")
+    assert raised.value.msg == f"{verdict.value}: no raw access"
+
+
+def test_a_skip_cannot_give_a_failure() -> None:
+    with pytest.raises(ValueError, match="cannot give"):
+        skip(Verdict.FAIL, "no")
 
 
 def test_the_summary_line_names_every_state() -> None:

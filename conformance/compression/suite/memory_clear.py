@@ -20,9 +20,9 @@ from aalis_memory.clearing import ClearContext, ClearResult, ClearTypeContributi
 from aalis_memory.compression_service import CompressionError
 from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.compression.harness import Harness
+from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.steps import Blocked
 from aalis_memory.conformance.suite._builders import conversation, save_all
-from aalis_memory.conformance.verdicts.model import Verdict, skip
 
 S = "s-clr"
 OTHER = "s-clr-other"

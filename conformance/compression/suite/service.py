@@ -31,8 +31,8 @@ from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.compression.harness import CLOCK_START, Harness
 from aalis_memory.conformance.compression.summary import CompressionSettings
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.suite._builders import conversation, marker, msg, save_all, turn
-from aalis_memory.conformance.verdicts.model import Verdict, skip
 from aalis_memory.service import MemoryService
 from aalis_memory.types import Message
 
