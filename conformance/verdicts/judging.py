@@ -113,6 +113,16 @@ def judge(phase: Phase) -> tuple[Outcomes, Amendment]:
     return Outcomes(attrs.evolve(o, driver=driver, stopped=stopped) for o in found), change
 
 
+def _skipped_why(exc: BaseException | None, report: pytest.TestReport) -> str:
+    """Why a phase the kit gives no verdict of its own was skipped: the skip's message, or, for
+    a phase that failed and another plugin then reported skipped (the MongoDB server died under
+    it), the reason that plugin gave the report, whole."""
+    if isinstance(exc, pytest.skip.Exception):
+        return str(exc.msg or "")
+    longrepr = report.longrepr
+    return str(longrepr[2]) if isinstance(longrepr, tuple) else ""
+
+
 def _judge(phase: Phase) -> tuple[str | None, list[Outcome], Amendment]:
     item, call, report, rules = phase.item, phase.call, phase.report, phase.rules
     exc = call.excinfo.value if call.excinfo is not None else None
@@ -122,7 +132,7 @@ def _judge(phase: Phase) -> tuple[str | None, list[Outcome], Amendment]:
         verdict, reason = (
             (exc.verdict, exc.reason)
             if isinstance(exc, VerdictSkip)
-            else (Verdict.NOT_RUN, str(getattr(exc, "msg", None) or ""))
+            else (Verdict.NOT_RUN, _skipped_why(exc, report))
         )
         return None, [phase.outcome(rule, verdict, detail=reason) for rule in rules], Amendment()
     if report.when == "call" and report.passed:
