@@ -46,6 +46,17 @@ def slow_round_trip(rule: str, entry: dict[str, Any]) -> bool:
     )
 
 
+def uncarried_integer(rule: str, entry: dict[str, Any]) -> bool:
+    """META-01's partial pass through a transport whose numbers stop at 2**53 - 1 (JavaScript's):
+    the saved document holds 2**53, which the transport cannot carry, so that test is
+    ``unverified`` and says so; the rule's other tests pass."""
+    return (
+        rule == "META-01"
+        and entry["verdict"] == "partial pass"
+        and entry["message"].startswith("the JavaScript transport cannot carry the integer 9007199254740992")
+    )
+
+
 def messages(entry: dict[str, Any]) -> list[str]:
     """The messages of the tests that gave one rule entry its verdict (a failing rule's
     failures, not the notes of its deselected or skipped tests)."""
