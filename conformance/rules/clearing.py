@@ -16,7 +16,7 @@ from aalis_memory.conformance.rules.rule import (
     should,
 )
 
-A = "api-memory"
+API_DOC = "api-memory"
 HOOK = "钩子与贡献点"
 BY_SCOPE_AND_TYPES = "要挂这个中间件按 scope 与 types 清理自己的命名空间"
 #: The subjects of a rule about the clearing helper, kit code run over the store: no store
@@ -28,7 +28,7 @@ def hook(
     rule_id: str, summary: str, *phrases: str, binds: Binds = HELPERS, subjects: Iterable[str] | None = None
 ) -> Rule:
     """A rule §钩子与贡献点 states."""
-    return must(rule_id, summary, *(cite(A, HOOK, p) for p in phrases), binds=binds, subjects=subjects)
+    return must(rule_id, summary, *(cite(API_DOC, HOOK, p) for p in phrases), binds=binds, subjects=subjects)
 
 
 RULES = (
@@ -52,7 +52,7 @@ RULES = (
         point="history_cleared when no result row reports on the history",
         argument="'every context row succeeded' holds vacuously with no rows, yet nobody said the "
         "history went; deleting sub-sessions on that guess loses data",
-        cites=(cite(A, HOOK, "消息历史没清成就不动"),),
+        cites=(cite(API_DOC, HOOK, "消息历史没清成就不动"),),
         binds=HELPERS,
     ),
     # -- clear_metadata_namespaces (runs against every driver) ------------------------------
@@ -149,8 +149,8 @@ RULES = (
         "CLR-16",
         "A memory:clear that lands while a compression runs stays in effect: the compression "
         "rejected by it does not bring back the data the clear removed.",
-        cite(A, HOOK, BY_SCOPE_AND_TYPES),
-        cite(A, "压缩服务", "期间被清空或历史被改动"),
+        cite(API_DOC, HOOK, BY_SCOPE_AND_TYPES),
+        cite(API_DOC, "压缩服务", "期间被清空或历史被改动"),
         binds=PROVIDERS,
     ),
 )

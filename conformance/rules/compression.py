@@ -11,14 +11,14 @@ from aalis_memory.conformance.rules.rule import (
     should,
 )
 
-A = "api-memory"
+API_DOC = "api-memory"
 TRIGGER = "触发判定"
 SERVICE = "压缩服务"
 
 
 def trigger(rule_id: str, summary: str, *phrases: str) -> Rule:
     """A rule of §触发判定, binding the trigger functions."""
-    return must(rule_id, summary, *(cite(A, TRIGGER, p) for p in phrases), binds=HELPERS)
+    return must(rule_id, summary, *(cite(API_DOC, TRIGGER, p) for p in phrases), binds=HELPERS)
 
 
 TRIGGER_RULES = (
@@ -77,7 +77,7 @@ TRIGGER_RULES = (
         point="usage figures and lines that are not non-negative numbers",
         argument="the host calls these pure functions after every model call: a NaN or a "
         "negative budget would decide silently and wrongly",
-        cites=(cite(A, TRIGGER, "compressionDue 是判定是否该压缩的纯函数"),),
+        cites=(cite(API_DOC, TRIGGER, "compressionDue 是判定是否该压缩的纯函数"),),
         binds=HELPERS,
     ),
 )
@@ -85,7 +85,7 @@ TRIGGER_RULES = (
 
 def service(rule_id: str, summary: str, *phrases: str, section: str = SERVICE) -> Rule:
     """A rule the documents state for the compression service, binding every provider."""
-    return must(rule_id, summary, *(cite(A, section, p) for p in phrases), binds=PROVIDERS)
+    return must(rule_id, summary, *(cite(API_DOC, section, p) for p in phrases), binds=PROVIDERS)
 
 
 SERVICE_RULES = (
@@ -195,15 +195,15 @@ SERVICE_RULES = (
         argument="a message written now cannot sort before the older picks on a write-ordered "
         "store; folding the previous summary into the new one keeps what earlier "
         "compressions archived, so the previous one is no longer needed",
-        cites=(cite(A, SERVICE, "压缩把切分点之前的全部活跃历史压成一份摘要"),),
+        cites=(cite(API_DOC, SERVICE, "压缩把切分点之前的全部活跃历史压成一份摘要"),),
         binds=PROVIDERS,
     ),
     must(
         "CSV-17",
         "A committed compression leaves a divider in the active history: a control record "
         "(kind event-marker) that was not there before.",
-        cite(A, TRIGGER, "全量压缩之后只剩挑中的原文、切分点之后的几条与分隔标记"),
-        cite(A, "核心方法", "压缩分隔线这类事件标记"),
+        cite(API_DOC, TRIGGER, "全量压缩之后只剩挑中的原文、切分点之后的几条与分隔标记"),
+        cite(API_DOC, "核心方法", "压缩分隔线这类事件标记"),
         binds=PROVIDERS,
     ),
     should(
@@ -230,7 +230,7 @@ SERVICE_RULES = (
         point="a reason other than 'manual'",
         argument="the signature takes only 'manual' (automatic runs never go through compress), "
         "so a typo must not start a compression",
-        cites=(cite(A, SERVICE, "不经这个方法"),),
+        cites=(cite(API_DOC, SERVICE, "不经这个方法"),),
         binds=PROVIDERS,
     ),
     should(
@@ -239,7 +239,7 @@ SERVICE_RULES = (
         point="the reason a compression gives when the history cannot be read",
         argument="the documents name an unreadable history as its own failure before start; a "
         "reason of its own lets the notice say so",
-        cites=(cite(A, SERVICE, "读不出历史"),),
+        cites=(cite(API_DOC, SERVICE, "读不出历史"),),
         binds=PROVIDERS,
     ),
     service(
@@ -271,7 +271,7 @@ SERVICE_RULES = (
         argument="the documents say a divider remains, not how many or where; one divider "
         "stamped at commit lands after the picks and the post-split messages (as "
         "upstream does), marking where the compressed part ends",
-        cites=(cite(A, TRIGGER, "全量压缩之后只剩挑中的原文、切分点之后的几条与分隔标记"),),
+        cites=(cite(API_DOC, TRIGGER, "全量压缩之后只剩挑中的原文、切分点之后的几条与分隔标记"),),
         binds=PROVIDERS,
     ),
 )

@@ -7,7 +7,7 @@ party of this contract that changes stored messages itself, so the kit checks it
 
 from aalis_memory.conformance.rules.rule import PROVIDERS, cite, must, should
 
-A = "api-memory"
+API_DOC = "api-memory"
 EVENTS = "记忆变更事件"
 
 RULES = (
@@ -15,16 +15,16 @@ RULES = (
         "EVT-01",
         "A committed compression sends history:changed {sessionId} for its session, once the "
         "archive is committed.",
-        cite(A, EVENTS, "落库之后动了已有消息的一方发通知"),
-        cite(A, EVENTS, "会话历史发生结构性变化"),
+        cite(API_DOC, EVENTS, "落库之后动了已有消息的一方发通知"),
+        cite(API_DOC, EVENTS, "会话历史发生结构性变化"),
         binds=PROVIDERS,
     ),
     must(
         "EVT-02",
         "A compression never sends memory:messages-deleted or memory:messages-rewritten: it "
         "deletes and rewrites nothing.",
-        cite(A, EVENTS, "某会话的若干消息被按时间戳删除(回滚),由动手的检查点发"),
-        cite(A, EVENTS, "由改写的一方在改写成功后发"),
+        cite(API_DOC, EVENTS, "某会话的若干消息被按时间戳删除(回滚),由动手的检查点发"),
+        cite(API_DOC, EVENTS, "由改写的一方在改写成功后发"),
         binds=PROVIDERS,
     ),
     should(
@@ -34,7 +34,7 @@ RULES = (
         point="whether a compression that changed nothing sends history:changed",
         argument="the notice makes every subscribed client fetch a new snapshot; sending it "
         "when the history is as it was costs each of them a refetch for nothing",
-        cites=(cite(A, EVENTS, "会话服务据此通知订阅的客户端重新取快照"),),
+        cites=(cite(API_DOC, EVENTS, "会话服务据此通知订阅的客户端重新取快照"),),
         binds=PROVIDERS,
     ),
 )

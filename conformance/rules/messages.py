@@ -17,8 +17,8 @@ from aalis_memory.defaults import (
 )
 
 CORE = "核心方法"
-A = "api-memory"
-M = "plugin-memory-mongodb"
+API_DOC = "api-memory"
+MONGODB_DOC = "plugin-memory-mongodb"
 #: The two history reads, judged together by the limit and message rules.
 READS = frozenset({"get_history", "get_full_history"})
 
@@ -33,14 +33,14 @@ RULES = (
     must(
         "LIM-01",
         "A limit of 0 yields an empty list (get_history, get_full_history, cross-session read).",
-        cite(A, CORE, "为 0 时返回空(updateMessageContent 一条都不改)"),
+        cite(API_DOC, CORE, "为 0 时返回空(updateMessageContent 一条都不改)"),
         subjects=READS | {"get_recent_messages_across_sessions"},
         machine=True,
     ),
     must(
         "LIM-02",
         "A limit of math.inf yields every matching message (get_history, get_full_history).",
-        cite(A, CORE, "为 Infinity 时返回全部"),
+        cite(API_DOC, CORE, "为 Infinity 时返回全部"),
         subjects=READS,
         machine=True,
         infinity=True,
@@ -49,8 +49,8 @@ RULES = (
         "LIM-03",
         "update_message_content with recent_limit 0 rewrites nothing; math.inf covers the whole "
         "active history.",
-        cite(A, CORE, "为 0 时返回空(updateMessageContent 一条都不改)"),
-        cite(A, CORE, "为 Infinity 时返回全部"),
+        cite(API_DOC, CORE, "为 0 时返回空(updateMessageContent 一条都不改)"),
+        cite(API_DOC, CORE, "为 Infinity 时返回全部"),
         subjects={"update_message_content"},
         machine=True,
     ),
@@ -58,7 +58,7 @@ RULES = (
         "LIM-04",
         "A cross-session read with limit math.inf is still narrowed to the backend's "
         "cross_session_max_limit.",
-        cite(A, CORE, "跨会话查询照样收窄到后端配置的上限"),
+        cite(API_DOC, CORE, "跨会话查询照样收窄到后端配置的上限"),
         subjects={"get_recent_messages_across_sessions"},
         machine=True,
     ),
@@ -70,7 +70,7 @@ RULES = (
         point="the value of an omitted limit",
         argument="the upstream plugins use these windows, and callers written against them omit "
         "the limit expecting them",
-        cites=(cite(A, CORE, "getHistory(sessionId: string, limit?: number)"),),
+        cites=(cite(API_DOC, CORE, "getHistory(sessionId: string, limit?: number)"),),
         subjects=READS | {"update_message_content"},
         machine=True,
     ),
@@ -79,7 +79,7 @@ RULES = (
         "A negative, NaN, fractional, bool or non-numeric limit raises ValueError and changes nothing.",
         point="a limit the caller promised never to pass",
         argument=_CALLER_GUARANTEES,
-        cites=(cite(A, CORE, "条数是非负整数或 Infinity(调用方保证)"),),
+        cites=(cite(API_DOC, CORE, "条数是非负整数或 Infinity(调用方保证)"),),
         subjects=READS | {"get_recent_messages_across_sessions", "update_message_content"},
         machine=True,
     ),
@@ -88,15 +88,15 @@ RULES = (
         "A finite limit larger than the history is an ordinary count of any size: limits of "
         "2**63 - 1, 2**63 and past 64 bits read the whole history (get_history, "
         "get_full_history) and rewrite the whole active history (update_message_content).",
-        cite(A, CORE, "条数是非负整数或 Infinity(调用方保证)"),
-        cite(A, CORE, "对话消息不超过 limit 条时是全部活跃消息"),
+        cite(API_DOC, CORE, "条数是非负整数或 Infinity(调用方保证)"),
+        cite(API_DOC, CORE, "对话消息不超过 limit 条时是全部活跃消息"),
         subjects=READS | {"update_message_content"},
     ),
     # -- saving and reading messages -----------------------------------------------------
     must(
         "MSG-01",
         "History is kept per session id: one session never sees another's messages.",
-        cite(A, "概述", "按 sessionId 检索历史"),
+        cite(API_DOC, "概述", "按 sessionId 检索历史"),
         subjects=READS | {"save_message"},
         machine=True,
     ),
@@ -107,7 +107,7 @@ RULES = (
         point="which Message fields a backend keeps, and how it returns an absent one",
         argument="a field lost on the way (the upstream drivers dropped images and audios) can "
         "never be read back, and an empty value where none was saved changes meaning",
-        cites=(cite(A, "概述", "保存每轮 Message"),),
+        cites=(cite(API_DOC, "概述", "保存每轮 Message"),),
         subjects=READS | {"save_message"},
         machine=True,
     ),
@@ -128,7 +128,7 @@ RULES = (
         "the session's messages, never say whether an unwritten session has any)",
         argument="a session exists from its first message; an error for a new session would make "
         "every caller special-case its first turn",
-        cites=(cite(A, CORE, "对话消息不超过 limit 条时是全部活跃消息"),),
+        cites=(cite(API_DOC, CORE, "对话消息不超过 limit 条时是全部活跃消息"),),
         subjects=READS
         | {
             "archive_span",
@@ -142,8 +142,8 @@ RULES = (
         "MSG-05",
         "A message's kind comes back as it was saved (no kind stays no kind): consumers tell "
         "markers from conversation by it.",
-        cite(A, CORE, "夹在其间的标记一并带回"),
-        cite(A, CORE, "事件标记也占条数"),
+        cite(API_DOC, CORE, "夹在其间的标记一并带回"),
+        cite(API_DOC, CORE, "事件标记也占条数"),
         subjects=READS | {"save_message"},
         machine=True,
     ),
@@ -151,8 +151,8 @@ RULES = (
         "MSG-06",
         "clear_session and delete_messages_by_timestamps change only the session they name: "
         "every other session's messages, active and archived, stay as they were.",
-        cite(A, "概述", "按 sessionId 检索历史"),
-        cite(A, "记忆变更事件", "某会话的若干消息被按时间戳删除(回滚)"),
+        cite(API_DOC, "概述", "按 sessionId 检索历史"),
+        cite(API_DOC, "记忆变更事件", "某会话的若干消息被按时间戳删除(回滚)"),
         subjects={
             "clear_session",
             "delete_messages_by_timestamps",
@@ -172,14 +172,14 @@ RULES = (
         "absence as null (BSON and many JavaScript stores do) breaks that test for "
         "every caller. The kit takes null for absent on the way back from an adapter, "
         "so this rule is the only one that speaks of it",
-        cites=(cite(A, "概述", "保存每轮 Message"),),
+        cites=(cite(API_DOC, "概述", "保存每轮 Message"),),
         machine=True,
     ),
     # -- get_history ------------------------------------------------------------------------
     must(
         "HIST-01",
         "get_history returns only active (not archived) messages.",
-        cite(A, CORE, "最近 limit 条活跃(未归档)对话消息"),
+        cite(API_DOC, CORE, "最近 limit 条活跃(未归档)对话消息"),
         subjects={"get_history"},
         machine=True,
     ),
@@ -188,8 +188,8 @@ RULES = (
             "HIST-02",
             "get_history is ascending by time; messages of the same millisecond keep write order "
             "(write-ordered drivers: plain write order).",
-            cite(A, CORE, "按时间升序(同毫秒按写入序)"),
-            cite(A, CORE, "inmemory 只按写入序,假定时间戳随写入递增"),
+            cite(API_DOC, CORE, "按时间升序(同毫秒按写入序)"),
+            cite(API_DOC, CORE, "inmemory 只按写入序,假定时间戳随写入递增"),
             subjects={"get_history"},
             machine=True,
         )
@@ -197,8 +197,8 @@ RULES = (
     must(
         "HIST-03",
         "The limit counts conversation messages only; CONTROL_KINDS records never use it up.",
-        cite(A, CORE, "条数只数对话消息"),
-        cite(A, CORE, "不占条数"),
+        cite(API_DOC, CORE, "条数只数对话消息"),
+        cite(API_DOC, CORE, "不占条数"),
         subjects={"get_history"},
         machine=True,
         window=True,
@@ -207,8 +207,8 @@ RULES = (
         "HIST-04",
         "get_history returns every active message after the (limit+1)-th newest conversation "
         "message, control records in between included.",
-        cite(A, CORE, "读出的是第 limit + 1 新的那条对话消息之后的全部活跃消息"),
-        cite(A, CORE, "夹在其间的标记一并带回"),
+        cite(API_DOC, CORE, "读出的是第 limit + 1 新的那条对话消息之后的全部活跃消息"),
+        cite(API_DOC, CORE, "夹在其间的标记一并带回"),
         subjects={"get_history"},
         machine=True,
         window=True,
@@ -217,7 +217,7 @@ RULES = (
         "HIST-05",
         "With at most limit conversation messages, get_history returns the whole active "
         "history, leading control records included.",
-        cite(A, CORE, "对话消息不超过 limit 条时是全部活跃消息"),
+        cite(API_DOC, CORE, "对话消息不超过 limit 条时是全部活跃消息"),
         subjects={"get_history"},
         machine=True,
         window=True,
@@ -227,15 +227,15 @@ RULES = (
         "COUNT-01",
         "count_history is the number of active conversation messages, the same figure as the "
         "non-control part of get_history(session, inf).",
-        cite(A, CORE, "活跃对话消息的条数"),
-        cite(A, CORE, "与 getHistory 按条数读同一口径"),
+        cite(API_DOC, CORE, "活跃对话消息的条数"),
+        cite(API_DOC, CORE, "与 getHistory 按条数读同一口径"),
         subjects={"count_history"},
         machine=True,
     ),
     must(
         "FULL-01",
         "get_full_history includes archived messages.",
-        cite(A, CORE, "含已归档的完整历史"),
+        cite(API_DOC, CORE, "含已归档的完整历史"),
         subjects={"get_full_history"},
         machine=True,
         window=True,
@@ -245,8 +245,8 @@ RULES = (
             "FULL-02",
             "get_full_history returns the newest limit messages, control records counting toward "
             "the limit, in ascending order.",
-            cite(A, CORE, "最近 limit 条,事件标记也占条数"),
-            cite(A, CORE, "按原来的顺序(留下的与归档的照时间交错)"),
+            cite(API_DOC, CORE, "最近 limit 条,事件标记也占条数"),
+            cite(API_DOC, CORE, "按原来的顺序(留下的与归档的照时间交错)"),
             subjects={"get_full_history"},
             machine=True,
             window=True,
@@ -256,52 +256,52 @@ RULES = (
     must(
         "ARCH-01",
         "archive_span archives the earliest count active messages, in get_history order.",
-        cite(A, CORE, "把最早的 count 条活跃消息"),
-        cite(A, CORE, "顺序与 getHistory 相同"),
+        cite(API_DOC, CORE, "把最早的 count 条活跃消息"),
+        cite(API_DOC, CORE, "顺序与 getHistory 相同"),
         subjects={"archive_span"},
         machine=True,
     ),
     must(
         "ARCH-02",
         "Positions listed in keep (0-based within the span) stay active and unchanged.",
-        cite(A, CORE, "keep 列出的位置(这一段里从 0 数的下标)不归档、原样留在活跃历史里"),
+        cite(API_DOC, CORE, "keep 列出的位置(这一段里从 0 数的下标)不归档、原样留在活跃历史里"),
         subjects={"archive_span"},
         machine=True,
     ),
     must(
         "ARCH-03",
         "count and keep are positions in get_history(session, inf): control records occupy positions too.",
-        cite(A, CORE, "count 与 keep 按位置数,事件标记也占位置"),
-        cite(A, CORE, "即 getHistory(sessionId, Infinity) 里的位置"),
+        cite(API_DOC, CORE, "count 与 keep 按位置数,事件标记也占位置"),
+        cite(API_DOC, CORE, "即 getHistory(sessionId, Infinity) 里的位置"),
         subjects={"archive_span"},
         machine=True,
     ),
     must(
         "ARCH-04",
         "count 0 archives nothing.",
-        cite(A, CORE, "count 为 0 时什么都不归档"),
+        cite(API_DOC, CORE, "count 为 0 时什么都不归档"),
         subjects={"archive_span"},
         machine=True,
     ),
     must(
         "ARCH-05",
         "A count above the number of active messages makes the span the whole active history.",
-        cite(A, CORE, "大于活跃条数时这一段就是全部活跃消息"),
+        cite(API_DOC, CORE, "大于活跃条数时这一段就是全部活跃消息"),
         subjects={"archive_span"},
         machine=True,
     ),
     must(
         "ARCH-06",
         "keep positions outside the span do nothing; a repeated position acts once.",
-        cite(A, CORE, "keep 里落在这一段之外的下标不起作用"),
-        cite(A, CORE, "重复的下标与一个相同"),
+        cite(API_DOC, CORE, "keep 里落在这一段之外的下标不起作用"),
+        cite(API_DOC, CORE, "重复的下标与一个相同"),
         subjects={"archive_span"},
         machine=True,
     ),
     must(
         "ARCH-07",
         "archive_span returns how many messages it archived.",
-        cite(A, CORE, "返回归档条数"),
+        cite(API_DOC, CORE, "返回归档条数"),
         subjects={"archive_span"},
         machine=True,
     ),
@@ -309,8 +309,8 @@ RULES = (
         "ARCH-08",
         "Positions are taken from the active history at call time: earlier archives are not "
         "counted, and messages appended afterwards are outside the span.",
-        cite(A, CORE, "位置按调用这一刻的活跃历史算"),
-        cite(A, CORE, "之后追加的新消息在这一段之外"),
+        cite(API_DOC, CORE, "位置按调用这一刻的活跃历史算"),
+        cite(API_DOC, CORE, "之后追加的新消息在这一段之外"),
         subjects={"archive_span"},
         machine=True,
     ),
@@ -319,8 +319,8 @@ RULES = (
             "ARCH-09",
             "Archived messages leave get_history but stay in get_full_history, interleaved with the "
             "kept ones in their original order.",
-            cite(A, CORE, "归档的消息不再进 getHistory"),
-            cite(A, CORE, "按原来的顺序(留下的与归档的照时间交错)"),
+            cite(API_DOC, CORE, "归档的消息不再进 getHistory"),
+            cite(API_DOC, CORE, "按原来的顺序(留下的与归档的照时间交错)"),
             subjects={"archive_span", "get_full_history"},
             machine=True,
             window=True,
@@ -330,7 +330,7 @@ RULES = (
         "ARCH-10",
         "A driver declaring archive_atomicity='atomic' never lets a concurrent reader see part "
         "of a span archived.",
-        cite(A, CORE, "sqlite 与 inmemory 全成或全不成"),
+        cite(API_DOC, CORE, "sqlite 与 inmemory 全成或全不成"),
         subjects={"archive_span"},
         machine=True,
     ),
@@ -340,7 +340,7 @@ RULES = (
         "fractional, a bool or non-numeric) raises ValueError and archives nothing.",
         point="a count or keep position the caller promised never to pass",
         argument=_CALLER_GUARANTEES,
-        cites=(cite(A, CORE, "count 与 keep 的元素都是非负整数(调用方保证)"),),
+        cites=(cite(API_DOC, CORE, "count 与 keep 的元素都是非负整数(调用方保证)"),),
         subjects={"archive_span"},
         machine=True,
     ),
@@ -348,8 +348,8 @@ RULES = (
     must(
         "CLEAR-01",
         "clear_session removes the session's messages from its history.",
-        cite(A, CORE, "clearSession(sessionId: string): Promise<void>;"),
-        cite(A, "钩子与贡献点", "清消息历史的发起方"),
+        cite(API_DOC, CORE, "clearSession(sessionId: string): Promise<void>;"),
+        cite(API_DOC, "钩子与贡献点", "清消息历史的发起方"),
         subjects={"clear_session"},
         machine=True,
     ),
@@ -360,21 +360,21 @@ RULES = (
         argument="clear_all takes messages and archives but never metadata; clearing one "
         "session is the same operation narrowed to it, and plugins clear their own "
         "metadata through memory:clear",
-        cites=(cite(A, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),),
+        cites=(cite(API_DOC, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),),
         subjects={"clear_session"},
         machine=True,
     ),
     must(
         "CLEAR-03",
         "clear_all removes every message and every archived message of every session.",
-        cite(A, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),
+        cite(API_DOC, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),
         subjects={"clear_all"},
         machine=True,
     ),
     must(
         "CLEAR-04",
         "clear_all never touches metadata.",
-        cite(A, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),
+        cite(API_DOC, "钩子与贡献点", "clearAll 只清消息与归档、不清元数据"),
         subjects={"clear_all"},
         machine=True,
     ),
@@ -385,8 +385,8 @@ RULES = (
         "matching messages than the cap it returns exactly the cap, never fewer, never an error. "
         "A backend declaring no range cap (range_cap=False) is not bound; the MongoDB backend "
         "always has one.",
-        cite(M, "配置", "单次返回的最大条数"),
-        cite(M, "配置", "命中上限会静默截断"),
+        cite(MONGODB_DOC, "配置", "单次返回的最大条数"),
+        cite(MONGODB_DOC, "配置", "命中上限会静默截断"),
         binds=RANGE_CAP,
         subjects={"get_messages_by_session_range"},
         machine=True,
@@ -419,7 +419,7 @@ RULES = (
         argument="roles names what to keep and exclude_kinds what to drop; a message without a "
         "kind is not of an excluded kind (upstream keeps it). An empty roles list is read two "
         "ways (upstream: no filter; a whitelist: nothing), so the kit judges neither",
-        cites=(cite(A, CORE, "excludeKinds?: string[],"),),
+        cites=(cite(API_DOC, CORE, "excludeKinds?: string[],"),),
         subjects={"get_messages_by_session_range"},
         machine=True,
     ),
@@ -428,7 +428,7 @@ RULES = (
         "CROSS-01",
         "A cross-session read asking for more than cross_session_max_limit is narrowed to it: it "
         "returns exactly min(cap, matching messages), never fewer.",
-        cite(M, "配置", "调用方请求超过此值会被收窄到此上限"),
+        cite(MONGODB_DOC, "配置", "调用方请求超过此值会被收窄到此上限"),
         binds=CROSS_SESSION_CAP,
         subjects={"get_recent_messages_across_sessions"},
         machine=True,
@@ -510,7 +510,7 @@ RULES = (
     must(
         "UPD-04",
         "update_message_content never changes a message's timestamp.",
-        cite(A, "记忆变更事件", "messages 是改写后的整条(时间戳不变)"),
+        cite(API_DOC, "记忆变更事件", "messages 是改写后的整条(时间戳不变)"),
         subjects={"update_message_content"},
         machine=True,
     ),
@@ -521,7 +521,7 @@ RULES = (
         point="which messages a deletion by timestamps reaches, and what it returns",
         argument="it is the checkpoint rollback: what was written after the checkpoint goes, "
         "archived or not, and the count says what the rollback removed",
-        cites=(cite(A, "记忆变更事件", "某会话的若干消息被按时间戳删除(回滚)"),),
+        cites=(cite(API_DOC, "记忆变更事件", "某会话的若干消息被按时间戳删除(回滚)"),),
         subjects={"delete_messages_by_timestamps"},
         machine=True,
     ),

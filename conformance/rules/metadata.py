@@ -3,11 +3,11 @@ clearing helpers of §钩子与贡献点, which rely on what the store lists and
 
 from aalis_memory.conformance.rules.rule import cite, must, ordered, should
 
-A = "api-memory"
-M = "plugin-memory-mongodb"
+API_DOC = "api-memory"
+MONGODB_DOC = "plugin-memory-mongodb"
 CORE = "核心方法"
 HOOK = "钩子与贡献点"
-KV = cite(A, "概述", "提供结构化元数据 K/V 存储")
+METADATA_STORE = cite(API_DOC, "概述", "提供结构化元数据 K/V 存储")
 
 RULES = (
     must(
@@ -16,8 +16,8 @@ RULES = (
         "(nested objects and lists, an empty object, unicode, keys holding '.' or starting with "
         "'$'); a missing key reads as None, and the same key in another namespace is a "
         "separate entry.",
-        KV,
-        cite(A, CORE, "getMetadata(namespace: string, key: string)"),
+        METADATA_STORE,
+        cite(API_DOC, CORE, "getMetadata(namespace: string, key: string)"),
         subjects={"get_metadata", "save_metadata"},
         machine=True,
     ),
@@ -25,16 +25,16 @@ RULES = (
         "META-02",
         "list_metadata returns the namespace's entries (key, data, updated_at) and nothing from "
         "other namespaces.",
-        KV,
-        cite(A, CORE, "listMetadata(namespace: string): Promise<MetadataEntry[]>"),
+        METADATA_STORE,
+        cite(API_DOC, CORE, "listMetadata(namespace: string): Promise<MetadataEntry[]>"),
         subjects={"list_metadata"},
         machine=True,
     ),
     must(
         "META-03",
         "delete_metadata removes that one entry and leaves the namespace's other entries.",
-        KV,
-        cite(A, CORE, "deleteMetadata(namespace: string, key: string)"),
+        METADATA_STORE,
+        cite(API_DOC, CORE, "deleteMetadata(namespace: string, key: string)"),
         subjects={"delete_metadata"},
         machine=True,
     ),
@@ -76,7 +76,7 @@ RULES = (
         argument="data is a JSON object in a TypeScript contract: a backend that keeps Python "
         "objects would hand back tuples where a JSON store hands back lists, and a "
         "language with one number type cannot keep 2.0 apart from 2",
-        cites=(cite(A, CORE, "data: Record<string, unknown>"),),
+        cites=(cite(API_DOC, CORE, "data: Record<string, unknown>"),),
         subjects={"get_metadata", "save_metadata"},
         machine=True,
     ),
@@ -94,15 +94,15 @@ RULES = (
         "META-09",
         "list_metadata skips entries it cannot read (corrupt, or data that is not an object) "
         "instead of raising.",
-        cite(A, HOOK, "listMetadata 会跳过读不出的条目(数据损坏、不是对象)"),
+        cite(API_DOC, HOOK, "listMetadata 会跳过读不出的条目(数据损坏、不是对象)"),
         subjects={"list_metadata"},
         machine=True,
     ),
     must(
         "META-10",
         "list_metadata_keys lists every key of the namespace, unreadable entries included.",
-        cite(A, HOOK, "后端实现了只列键的 listMetadataKeys 时"),
-        cite(A, HOOK, "读不出的条目一并删除"),
+        cite(API_DOC, HOOK, "后端实现了只列键的 listMetadataKeys 时"),
+        cite(API_DOC, HOOK, "读不出的条目一并删除"),
         subjects={"list_metadata_keys"},
         machine=True,
     ),
@@ -119,15 +119,15 @@ RULES = (
         "COMMIT-01",
         "commit_metadata applies its put and del operations in order: put overwrites, a later op "
         "on the same key wins.",
-        KV,
-        cite(A, CORE, "commitMetadata(ops: readonly MetadataOp[])"),
+        METADATA_STORE,
+        cite(API_DOC, CORE, "commitMetadata(ops: readonly MetadataOp[])"),
         subjects={"commit_metadata"},
         machine=True,
     ),
     must(
         "COMMIT-02",
         "One batch may touch several namespaces.",
-        cite(A, HOOK, "它在一次 commitMetadata 里删掉这些命名空间的全部条目"),
+        cite(API_DOC, HOOK, "它在一次 commitMetadata 里删掉这些命名空间的全部条目"),
         subjects={"commit_metadata"},
         machine=True,
     ),
@@ -145,16 +145,16 @@ RULES = (
         "A driver declaring metadata_atomicity='atomic' applies a batch whole or not at all: "
         "when commit_metadata raises, whatever the error, no op of the batch has been applied "
         "and every entry is as it was.",
-        cite(A, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
-        cite(A, CORE, "sqlite 与 inmemory 全成或全不成"),
+        cite(API_DOC, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
+        cite(API_DOC, CORE, "sqlite 与 inmemory 全成或全不成"),
         subjects={"commit_metadata"},
         machine=True,
     ),
     must(
         "COMMIT-05",
         "A driver declaring metadata_atomicity='atomic' never lets a concurrent reader see part of a batch.",
-        cite(A, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
-        cite(A, CORE, "sqlite 与 inmemory 全成或全不成"),
+        cite(API_DOC, CORE, "原子性按后端分档(与 commitMetadata 同一口径)"),
+        cite(API_DOC, CORE, "sqlite 与 inmemory 全成或全不成"),
         subjects={"commit_metadata"},
         machine=True,
     ),
@@ -162,7 +162,7 @@ RULES = (
         "COMMIT-06",
         "A del in a batch removes an entry even when its stored data is unreadable: keys listed "
         "by list_metadata_keys can be deleted in one commit.",
-        cite(A, HOOK, "读不出的条目一并删除"),
+        cite(API_DOC, HOOK, "读不出的条目一并删除"),
         subjects={"commit_metadata"},
         machine=True,
     ),
@@ -174,7 +174,7 @@ RULES = (
         "that cannot be serialized",
         argument="the ordered tier stops at a storage error, but a payload that cannot be "
         "encoded is a caller bug known before anything is sent",
-        cites=(cite(M, "特性", "遇错即停,失败点之前的写已生效"),),
+        cites=(cite(MONGODB_DOC, "特性", "遇错即停,失败点之前的写已生效"),),
         subjects={"commit_metadata"},
         machine=True,
     ),

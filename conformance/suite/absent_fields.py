@@ -18,7 +18,7 @@ from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import ABSENT, Message
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
-S = "s-absent"
+SESSION = "s-absent"
 #: Messages without any optional field but the timestamp (assistant: the cross-session read's
 #: default roles include it).
 BARE = (
@@ -37,12 +37,12 @@ def _reasoning_absent(messages: list[Message]) -> list[bool]:
 
 @pytest.mark.aalis_spec("MSG-07")
 async def test_absent_fields_come_back_absent(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, list(BARE))
-    got = await aalis_memory.get_history(S, 10)
+    await save_all(aalis_memory, SESSION, list(BARE))
+    got = await aalis_memory.get_history(SESSION, 10)
     aalis_check.equal("get_history of messages saved with no optional field", got, list(BARE))
     aalis_check.equal("reasoning_content absent in get_history", _reasoning_absent(got), [True, True])
     if callable(getattr(aalis_memory, "get_full_history", None)):
-        full = await aalis_memory.get_full_history(S, 10)
+        full = await aalis_memory.get_full_history(SESSION, 10)
         aalis_check.equal(
             "reasoning_content absent in get_full_history", _reasoning_absent(full), [True, True]
         )
@@ -58,7 +58,7 @@ async def test_absent_fields_come_back_absent(aalis_memory: FullMemoryService, a
 async def test_absent_fields_come_back_absent_across_sessions(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, list(BARE))
+    await save_all(aalis_memory, SESSION, list(BARE))
     records = await aalis_memory.get_recent_messages_across_sessions(Query(limit=5))
     aalis_check.equal(
         "reasoning_content absent in the cross-session read",

@@ -20,7 +20,7 @@ from aalis_memory.conformance.suite._builders import conversation, msg, save_all
 from aalis_memory.conformance.suite._reads import active, as_read, everything
 from aalis_memory.service import FullMemoryService, MemoryService
 
-S = "s-arch"
+SESSION = "s-arch"
 
 
 async def archive_counted(
@@ -48,11 +48,11 @@ def keeps() -> None:
 
 @pytest.mark.aalis_spec("ARCH-01")
 async def test_archive_takes_the_earliest(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
-    await aalis_memory.archive_span(S, 2)
+    await save_all(aalis_memory, SESSION, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    await aalis_memory.archive_span(SESSION, 2)
     aalis_check.equal(
         "get_history after archive_span(s, 2) of m0..m5",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["m2", "m3", "m4", "m5"],
     )
 
@@ -61,11 +61,11 @@ async def test_archive_takes_the_earliest(aalis_memory: MemoryService, aalis_che
 async def test_archive_same_millisecond_in_write_order(
     aalis_memory: MemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 200)])
-    await aalis_memory.archive_span(S, 2)
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("b", 200), msg("c", 200), msg("d", 200)])
+    await aalis_memory.archive_span(SESSION, 2)
     aalis_check.equal(
         "get_history after archive_span(s, 2) with b, c, d at 200 ms",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["c", "d"],
     )
 
@@ -73,11 +73,11 @@ async def test_archive_same_millisecond_in_write_order(
 @requires.timestamp_ordering
 @pytest.mark.aalis_spec("ARCH-01")
 async def test_archive_follows_timestamp_order(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 400)])
-    await aalis_memory.archive_span(S, 2)
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("c", 300), msg("b", 200), msg("d", 400)])
+    await aalis_memory.archive_span(SESSION, 2)
     aalis_check.equal(
         "get_history after archive_span(s, 2), written a@100 c@300 b@200 d@400",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["c", "d"],
     )
 
@@ -86,11 +86,11 @@ async def test_archive_follows_timestamp_order(aalis_memory: MemoryService, aali
 async def test_archive_keep_stays_active_and_unchanged(
     aalis_memory: MemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
-    before = as_read(await aalis_memory.get_history(S, 10))
+    await save_all(aalis_memory, SESSION, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    before = as_read(await aalis_memory.get_history(SESSION, 10))
     spans()
-    await aalis_memory.archive_span(S, 4, [1, 3])
-    got = await aalis_memory.get_history(S, 10)
+    await aalis_memory.archive_span(SESSION, 4, [1, 3])
+    got = await aalis_memory.get_history(SESSION, 10)
     aalis_check.equal(
         "get_history after archive_span(s, 4, keep=[1, 3]) of m0..m5",
         contents(got),
@@ -108,24 +108,24 @@ async def test_archive_keep_stays_active_and_unchanged(
 async def test_archive_keep_everything_archives_nothing(
     aalis_memory: MemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b", "c"))
     spans()
-    await aalis_memory.archive_span(S, 2, [0, 1])
+    await aalis_memory.archive_span(SESSION, 2, [0, 1])
     aalis_check.equal(
         "get_history after archive_span(s, 2, keep=[0, 1]) of [a, b, c]",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["a", "b", "c"],
     )
 
 
 @pytest.mark.aalis_spec("ARCH-03")
 async def test_archive_counts_markers_as_positions(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, timeline("|d0", "a", "#t1", "b", "c"))
+    await save_all(aalis_memory, SESSION, timeline("|d0", "a", "#t1", "b", "c"))
     spans()
-    await aalis_memory.archive_span(S, 2)
+    await aalis_memory.archive_span(SESSION, 2)
     aalis_check.equal(
         "get_history after archive_span(s, 2) of [d0, a, t1, b, c]",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["t1", "b", "c"],
     )
 
@@ -133,11 +133,11 @@ async def test_archive_counts_markers_as_positions(aalis_memory: MemoryService, 
 @pytest.mark.aalis_spec("ARCH-03")
 async def test_archive_keep_positions_count_markers(aalis_memory: MemoryService, aalis_check: Check) -> None:
     keeps()
-    await save_all(aalis_memory, S, timeline("a", "|d1", "b", "c", "e"))
-    await aalis_memory.archive_span(S, 3, [2])
+    await save_all(aalis_memory, SESSION, timeline("a", "|d1", "b", "c", "e"))
+    await aalis_memory.archive_span(SESSION, 3, [2])
     aalis_check.equal(
         "get_history after archive_span(s, 3, keep=[2]) of [a, d1, b, c, e]",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["b", "c", "e"],
     )
 
@@ -145,11 +145,11 @@ async def test_archive_keep_positions_count_markers(aalis_memory: MemoryService,
 @pytest.mark.aalis_spec("ARCH-03")
 async def test_archive_markers_only_history(aalis_memory: MemoryService, aalis_check: Check) -> None:
     keeps()
-    await save_all(aalis_memory, S, timeline("|d0", "#t0", "|d1", "a"))
-    await aalis_memory.archive_span(S, 3, [1])
+    await save_all(aalis_memory, SESSION, timeline("|d0", "#t0", "|d1", "a"))
+    await aalis_memory.archive_span(SESSION, 3, [1])
     aalis_check.equal(
         "get_history after archive_span(s, 3, keep=[1]) of [d0, t0, d1, a]",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["t0", "a"],
     )
 
@@ -159,12 +159,12 @@ async def test_archive_count_zero_archives_nothing(
     aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
 ) -> None:
     nothing, counts = aalis_checks
-    await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
-    first, first_left = await archive_counted(aalis_memory, S, 0)
-    second, second_left = await archive_counted(aalis_memory, S, 0, [0, 1])
+    await save_all(aalis_memory, SESSION, timeline("a", "|d1", "b"))
+    first, first_left = await archive_counted(aalis_memory, SESSION, 0)
+    second, second_left = await archive_counted(aalis_memory, SESSION, 0, [0, 1])
     nothing.equal(
         "get_history after archive_span(s, 0) and archive_span(s, 0, [0, 1])",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["a", "d1", "b"],
     )
     counts.equal(f"archive_span(s, 0), which archived {first_left}", first, first_left)
@@ -176,20 +176,22 @@ async def test_archive_count_above_active_takes_everything(
     aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
 ) -> None:
     whole, counts = aalis_checks
-    await save_all(aalis_memory, S, timeline("a", "|d1", "b"))
-    archived, left = await archive_counted(aalis_memory, S, 10)
+    await save_all(aalis_memory, SESSION, timeline("a", "|d1", "b"))
+    archived, left = await archive_counted(aalis_memory, SESSION, 10)
     counts.equal(f"archive_span(s, 10) of [a, d1, b], which archived {left}", archived, left)
-    whole.equal("get_history after archive_span(s, 10) of [a, d1, b]", await active(aalis_memory, S), [])
+    whole.equal(
+        "get_history after archive_span(s, 10) of [a, d1, b]", await active(aalis_memory, SESSION), []
+    )
 
 
 @pytest.mark.aalis_spec("ARCH-05")
 async def test_archive_count_above_active_with_keep(aalis_memory: MemoryService, aalis_check: Check) -> None:
     keeps()
-    await save_all(aalis_memory, S, timeline("a", "b", "c"))
-    await aalis_memory.archive_span(S, 10, [2])
+    await save_all(aalis_memory, SESSION, timeline("a", "b", "c"))
+    await aalis_memory.archive_span(SESSION, 10, [2])
     aalis_check.equal(
         "get_history after archive_span(s, 10, keep=[2]) of [a, b, c]",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["c"],
     )
 
@@ -199,13 +201,13 @@ async def test_archive_keep_duplicates_and_outside_positions(
     aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
 ) -> None:
     keep, counts = aalis_checks
-    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    await save_all(aalis_memory, SESSION, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     keeps()
-    archived, left = await archive_counted(aalis_memory, S, 3, [1, 1, 7, 3])
+    archived, left = await archive_counted(aalis_memory, SESSION, 3, [1, 1, 7, 3])
     counts.equal(f"archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5, which archived {left}", archived, left)
     keep.equal(
         "get_history after archive_span(s, 3, keep=[1, 1, 7, 3]) of m0..m5",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["m1", "m3", "m4", "m5"],
     )
 
@@ -215,13 +217,13 @@ async def test_archive_keep_beyond_the_active_history(
     aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
 ) -> None:
     keep, counts = aalis_checks
-    await save_all(aalis_memory, S, timeline("a", "b", "c", "d"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b", "c", "d"))
     keeps()
-    archived, left = await archive_counted(aalis_memory, S, 3, [5, 0, 0, 99])
+    archived, left = await archive_counted(aalis_memory, SESSION, 3, [5, 0, 0, 99])
     counts.equal(f"archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d, which archived {left}", archived, left)
     keep.equal(
         "get_history after archive_span(s, 3, keep=[5, 0, 0, 99]) of a..d",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["a", "d"],
     )
 
@@ -232,7 +234,7 @@ async def test_archive_returns_the_number_archived(aalis_memory: MemoryService, 
     # it must be how many the call took out of the active history, whichever those were.
     cases: list[tuple[int, list[int]]] = [(2, []), (4, [0, 2]), (1, [0]), (8, []), (8, [7, 6])]
     for number, (count, keep) in enumerate(cases):
-        session = f"{S}-{number}"
+        session = f"{SESSION}-{number}"
         await save_all(aalis_memory, session, conversation("m", 8))
         returned, left = await archive_counted(aalis_memory, session, count, keep)
         aalis_check.equal(
@@ -247,13 +249,13 @@ async def test_archive_after_archive_counts_only_active(
     aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
 ) -> None:
     positions, counts = aalis_checks
-    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    await save_all(aalis_memory, SESSION, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     keeps()
-    await aalis_memory.archive_span(S, 2)
-    second, left = await archive_counted(aalis_memory, S, 2, [1])
+    await aalis_memory.archive_span(SESSION, 2)
+    second, left = await archive_counted(aalis_memory, SESSION, 2, [1])
     positions.equal(
         "get_history after archive_span(s, 2) then archive_span(s, 2, [1])",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["m3", "m4", "m5"],
     )
     counts.equal(f"second archive_span(s, 2, keep=[1]), which archived {left}", second, left)
@@ -264,20 +266,22 @@ async def test_archive_leaves_later_appends_alone(
     aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]
 ) -> None:
     positions, counts = aalis_checks
-    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3"))
-    snapshot = await active(aalis_memory, S)
+    await save_all(aalis_memory, SESSION, timeline("m0", "m1", "m2", "m3"))
+    snapshot = await active(aalis_memory, SESSION)
     # Two messages arrive after the caller's snapshot: they sit after the span.
-    await save_all(aalis_memory, S, [msg("m4", 2000), msg("m5", 2010)])
+    await save_all(aalis_memory, SESSION, [msg("m4", 2000), msg("m5", 2010)])
     keeps()
-    archived, left = await archive_counted(aalis_memory, S, len(snapshot), [3])
+    archived, left = await archive_counted(aalis_memory, SESSION, len(snapshot), [3])
     counts.equal(f"archive_span(s, 4, keep=[3]) with m4, m5 appended, which archived {left}", archived, left)
     positions.equal(
         "get_history after archive_span(s, 4, keep=[3]) with m4, m5 appended",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["m3", "m4", "m5"],
     )
-    await save_all(aalis_memory, S, [msg("m6", 2020)])
-    positions.equal("get_history after appending m6", await active(aalis_memory, S), ["m3", "m4", "m5", "m6"])
+    await save_all(aalis_memory, SESSION, [msg("m6", 2020)])
+    positions.equal(
+        "get_history after appending m6", await active(aalis_memory, SESSION), ["m3", "m4", "m5", "m6"]
+    )
 
 
 @requires.timestamp_ordering
@@ -287,13 +291,13 @@ async def test_archive_positions_include_late_arrivals(
 ) -> None:
     stands_on("HIST-02")  # the positions follow get_history's timestamp order: HIST-02's
     spans()
-    await save_all(aalis_memory, S, [msg("a", 100), msg("c", 300), msg("d", 400)])
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("c", 300), msg("d", 400)])
     # A late arrival lands inside the span: positions are taken at call time, so it is archived.
-    await save_all(aalis_memory, S, [msg("b", 200)])
-    await aalis_memory.archive_span(S, 2)
+    await save_all(aalis_memory, SESSION, [msg("b", 200)])
+    await aalis_memory.archive_span(SESSION, 2)
     aalis_check.equal(
         "get_history after archive_span(s, 2) with late b@200",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["c", "d"],
     )
 
@@ -304,10 +308,10 @@ async def test_archived_stay_in_full_history_in_place(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
     keeps()
-    await save_all(aalis_memory, S, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
-    await aalis_memory.archive_span(S, 5, [1, 3])
+    await save_all(aalis_memory, SESSION, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
+    await aalis_memory.archive_span(SESSION, 5, [1, 3])
     # which messages left get_history, in any order (the order of get_history is HIST-02's)
-    got = await active(aalis_memory, S)
+    got = await active(aalis_memory, SESSION)
     aalis_check.that(
         same_records(got, ["m1", "m3", "m5"]),
         f"get_history after archive_span(s, 5, keep=[1, 3]): expected [m1, m3, m5] in any "
@@ -315,12 +319,12 @@ async def test_archived_stay_in_full_history_in_place(
     )
     aalis_check.equal(
         "get_full_history after archive_span(s, 5, keep=[1, 3])",
-        await everything(aalis_memory, S),
+        await everything(aalis_memory, SESSION),
         ["m0", "m1", "m2", "m3", "m4", "m5"],
     )
     aalis_check.equal(
         "get_full_history(s, 3) after archive_span(s, 5, keep=[1, 3])",
-        contents(await aalis_memory.get_full_history(S, 3)),
+        contents(await aalis_memory.get_full_history(SESSION, 3)),
         ["m3", "m4", "m5"],
     )
 
@@ -343,12 +347,12 @@ _BAD_SPANS: Final[tuple[tuple[object, tuple[object, ...]], ...]] = (
 async def test_archive_bad_positions_raise_and_archive_nothing(
     aalis_memory: MemoryService, count: object, keep: tuple[object, ...], aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b", "c"))
     with aalis_check.raises(f"archive_span(s, {count!r}, keep={list(keep)!r})", ValueError):
-        await aalis_memory.archive_span(S, count, keep)  # type: ignore[arg-type]  # bad on purpose
+        await aalis_memory.archive_span(SESSION, count, keep)  # type: ignore[arg-type]  # bad on purpose
     aalis_check.equal(
         f"get_history after archive_span(s, {count!r}, keep={list(keep)!r})",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["a", "b", "c"],
     )
 
@@ -368,12 +372,12 @@ async def test_concurrent_readers_never_see_part_of_an_archive(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
     saved = conversation("m", 210)
-    await save_all(aalis_memory, S, saved)
+    await save_all(aalis_memory, SESSION, saved)
     after = [f"m{i}" for i in range(200, 210)]
-    reads: list[Read] = [lambda: aalis_memory.get_history(S, _ALL)]
+    reads: list[Read] = [lambda: aalis_memory.get_history(SESSION, _ALL)]
     if callable(getattr(aalis_memory, "get_full_history", None)):
-        reads.append(lambda: aalis_memory.get_full_history(S, _ALL))
-    watched = await watch_write(lambda: aalis_memory.archive_span(S, 200), reads, readers=3)
+        reads.append(lambda: aalis_memory.get_full_history(SESSION, _ALL))
+    watched = await watch_write(lambda: aalis_memory.archive_span(SESSION, 200), reads, readers=3)
     archived = watched.result()
     names = ("get_history", "get_full_history")
     torn = [f"{names[s.read]} saw {describe_size(s.value)}" for s in watched.torn()]
@@ -385,7 +389,7 @@ async def test_concurrent_readers_never_see_part_of_an_archive(
     stands_on("ARCH-01", "ARCH-07")  # which messages the span took, and the count, are theirs
     aalis_check.equal(
         "get_history after archive_span(s, 200) of 210",
-        contents(await aalis_memory.get_history(S, _ALL)),
+        contents(await aalis_memory.get_history(SESSION, _ALL)),
         after,
     )
     aalis_check.equal("archive_span(s, 200) of 210", archived, 200)

@@ -31,17 +31,17 @@ from aalis_memory.conformance.suite._robustness import (
 from aalis_memory.service import MemoryService
 from aalis_memory.types import Message, MetadataPut, RecentMessagesAcrossSessionsQuery
 
-S = "s-input"
-NS = "ns-input"
-SESSIONS: Final = (S, "s-input-other")
-NAMESPACES: Final = (NS,)
+SESSION = "s-input"
+NAMESPACE = "ns-input"
+SESSIONS: Final = (SESSION, "s-input-other")
+NAMESPACES: Final = (NAMESPACE,)
 HUGE: Final = 2**70
 
 
 async def _seed(memory: MemoryService) -> None:
     # A message at 0 ms and one at 1 ms: what False and True would address if taken as numbers.
-    await save_all(memory, S, [msg("at-0", 0), msg("at-1", 1), msg("at-1000", 1000)])
-    await memory.save_metadata(NS, "k", {"v": 1})
+    await save_all(memory, SESSION, [msg("at-0", 0), msg("at-1", 1), msg("at-1000", 1000)])
+    await memory.save_metadata(NAMESPACE, "k", {"v": 1})
 
 
 def _q(**fields: Any) -> RecentMessagesAcrossSessionsQuery:
@@ -52,16 +52,16 @@ def _timestamp_cases(bad: object, name: str) -> list[Case]:
     return [
         Case(
             f"save_message(s, msg at {name})",
-            lambda m: m.save_message(S, Message(role="user", content="x", timestamp=bad)),  # type: ignore[arg-type]
+            lambda m: m.save_message(SESSION, Message(role="user", content="x", timestamp=bad)),  # type: ignore[arg-type]
         ),
         Case(
             f"get_messages_by_session_range(s, {name}, 10**6)",
-            lambda m: m.get_messages_by_session_range(S, bad, 10**6),
+            lambda m: m.get_messages_by_session_range(SESSION, bad, 10**6),
             "get_messages_by_session_range",
         ),
         Case(
             f"get_messages_by_session_range(s, 0, {name})",
-            lambda m: m.get_messages_by_session_range(S, 0, bad),
+            lambda m: m.get_messages_by_session_range(SESSION, 0, bad),
             "get_messages_by_session_range",
         ),
         Case(
@@ -71,12 +71,12 @@ def _timestamp_cases(bad: object, name: str) -> list[Case]:
         ),
         Case(
             f"delete_messages_by_timestamps(s, [{name}])",
-            lambda m: m.delete_messages_by_timestamps(S, [bad]),
+            lambda m: m.delete_messages_by_timestamps(SESSION, [bad]),
             "delete_messages_by_timestamps",
         ),
         Case(
             f"delete_messages_by_timestamps(s, [1000, {name}])",
-            lambda m: m.delete_messages_by_timestamps(S, [1000, bad]),
+            lambda m: m.delete_messages_by_timestamps(SESSION, [1000, bad]),
             "delete_messages_by_timestamps",
         ),
     ]
@@ -99,7 +99,7 @@ def _content(item: Any) -> Any:
 
 
 def _save_at(timestamp: float) -> Call:
-    return lambda m: m.save_message(S, Message(role="user", content="x", timestamp=timestamp))
+    return lambda m: m.save_message(SESSION, Message(role="user", content="x", timestamp=timestamp))
 
 
 @pytest.mark.aalis_spec("INPUT-02")
@@ -125,7 +125,7 @@ async def test_infinite_bounds_are_unbounded(aalis_memory: MemoryService, aalis_
         (
             Case(
                 "get_messages_by_session_range(s, -inf, inf)",
-                lambda m: m.get_messages_by_session_range(S, -math.inf, math.inf),
+                lambda m: m.get_messages_by_session_range(SESSION, -math.inf, math.inf),
                 "get_messages_by_session_range",
             ),
             every,
@@ -141,7 +141,7 @@ async def test_infinite_bounds_are_unbounded(aalis_memory: MemoryService, aalis_
         (
             Case(
                 "delete_messages_by_timestamps(s, [inf, -inf])",
-                lambda m: m.delete_messages_by_timestamps(S, [math.inf, -math.inf]),
+                lambda m: m.delete_messages_by_timestamps(SESSION, [math.inf, -math.inf]),
                 "delete_messages_by_timestamps",
             ),
             0,
@@ -206,11 +206,11 @@ async def test_lone_surrogates_raise_value_error_and_store_nothing(
     cases = [
         Case(
             "save_message(s, content with a lone surrogate)",
-            lambda m: m.save_message(S, msg(f"bad {LONE} text", 2000)),
+            lambda m: m.save_message(SESSION, msg(f"bad {LONE} text", 2000)),
         ),
         Case(
             "save_message(s, metadata value with a lone surrogate)",
-            lambda m: m.save_message(S, msg("ok", 2000, metadata={"note": LONE})),
+            lambda m: m.save_message(SESSION, msg("ok", 2000, metadata={"note": LONE})),
         ),
         Case(
             "save_message(session id with a lone surrogate, msg)",
@@ -218,24 +218,25 @@ async def test_lone_surrogates_raise_value_error_and_store_nothing(
         ),
         Case(
             "save_metadata(ns, k, value with a lone surrogate)",
-            lambda m: m.save_metadata(NS, "k2", {"v": LONE}),
+            lambda m: m.save_metadata(NAMESPACE, "k2", {"v": LONE}),
         ),
         Case(
-            "save_metadata(ns, k, key with a lone surrogate)", lambda m: m.save_metadata(NS, "k2", {LONE: 1})
+            "save_metadata(ns, k, key with a lone surrogate)",
+            lambda m: m.save_metadata(NAMESPACE, "k2", {LONE: 1}),
         ),
         Case(
             "save_metadata(ns, key with a lone surrogate, ...)",
-            lambda m: m.save_metadata(NS, f"k-{LONE}", {"v": 1}),
+            lambda m: m.save_metadata(NAMESPACE, f"k-{LONE}", {"v": 1}),
         ),
         Case(
             "commit_metadata([put ok, put with a lone surrogate])",
             lambda m: m.commit_metadata(
-                [MetadataPut(NS, "k3", {"v": 1}), MetadataPut(NS, "k4", {"v": LONE})]
+                [MetadataPut(NAMESPACE, "k3", {"v": 1}), MetadataPut(NAMESPACE, "k4", {"v": LONE})]
             ),
         ),
         Case(
             "update_message_content(s, 'at', lone surrogate)",
-            lambda m: m.update_message_content(S, "at", LONE),
+            lambda m: m.update_message_content(SESSION, "at", LONE),
             "update_message_content",
         ),
     ]
@@ -288,13 +289,13 @@ async def test_oversized_documents_round_trip_or_raise_value_error(
     text = "x" * BIG
     checks: dict[str, tuple[Call, Call, Callable[[Any], bool]]] = {
         "save_message(s, 20 MB content)": (
-            lambda m: m.save_message(S, msg(text, 5000)),
-            lambda m: m.get_history(S, 1),
+            lambda m: m.save_message(SESSION, msg(text, 5000)),
+            lambda m: m.get_history(SESSION, 1),
             lambda got: [x.content for x in got] == [text],
         ),
         "save_metadata(ns, big, 20 MB value)": (
-            lambda m: m.save_metadata(NS, "big", {"v": text}),
-            lambda m: m.get_metadata(NS, "big"),
+            lambda m: m.save_metadata(NAMESPACE, "big", {"v": text}),
+            lambda m: m.get_metadata(NAMESPACE, "big"),
             lambda got: got == {"v": text},
         ),
     }
@@ -328,10 +329,10 @@ async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
 ) -> None:
     await _seed(aalis_memory)
     moderate = _nested(20)
-    await aalis_memory.save_metadata(NS, "nested", moderate)
+    await aalis_memory.save_metadata(NAMESPACE, "nested", moderate)
     aalis_check.equal(
         "get_metadata of a payload nested 20 levels",
-        await aalis_memory.get_metadata(NS, "nested"),
+        await aalis_memory.get_metadata(NAMESPACE, "nested"),
         moderate,
     )
     nested_message = msg("nested", 4000, metadata={"deep": _nested(18)})
@@ -343,14 +344,16 @@ async def test_moderate_nesting_round_trips_and_deep_nesting_raises_value_error(
     )
     deep = _nested(5000)
     cases = [
-        Case("save_metadata(ns, k, nested 5000 levels)", lambda m: m.save_metadata(NS, "deep", deep)),
+        Case("save_metadata(ns, k, nested 5000 levels)", lambda m: m.save_metadata(NAMESPACE, "deep", deep)),
         Case(
             "commit_metadata([put ok, put nested 5000 levels])",
-            lambda m: m.commit_metadata([MetadataPut(NS, "k5", {"v": 1}), MetadataPut(NS, "deep", deep)]),
+            lambda m: m.commit_metadata(
+                [MetadataPut(NAMESPACE, "k5", {"v": 1}), MetadataPut(NAMESPACE, "deep", deep)]
+            ),
         ),
         Case(
             "save_message(s, msg with metadata nested 5000 levels)",
-            lambda m: m.save_message(S, msg("deep", 6000, metadata={"deep": deep})),
+            lambda m: m.save_message(SESSION, msg("deep", 6000, metadata={"deep": deep})),
         ),
     ]
     await expect_refused(aalis_memory, aalis_check, cases, (ValueError,))

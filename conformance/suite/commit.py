@@ -18,14 +18,14 @@ from aalis_memory.conformance.suite._metadata_reads import UNSERIALIZABLE, entri
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
 
-NS = "plugin-commit"
+NAMESPACE = "plugin-commit"
 
 
-def put(key: str, data: JsonObject, namespace: str = NS) -> MetadataPut:
+def put(key: str, data: JsonObject, namespace: str = NAMESPACE) -> MetadataPut:
     return MetadataPut(namespace, key, data)
 
 
-def delete(key: str, namespace: str = NS) -> MetadataDel:
+def delete(key: str, namespace: str = NAMESPACE) -> MetadataDel:
     return MetadataDel(namespace, key)
 
 
@@ -41,9 +41,9 @@ async def _commit_expecting_success(
 
 @pytest.mark.aalis_spec("COMMIT-01")
 async def test_ops_apply_in_order(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
-    await aalis_memory.save_metadata(NS, "doomed", {"v": "old"})
-    await aalis_memory.save_metadata(NS, "del-then-put", {"v": "old"})
+    await aalis_memory.save_metadata(NAMESPACE, "existing", {"v": "old"})
+    await aalis_memory.save_metadata(NAMESPACE, "doomed", {"v": "old"})
+    await aalis_memory.save_metadata(NAMESPACE, "del-then-put", {"v": "old"})
     await aalis_memory.commit_metadata(
         [
             put("put-then-del", {"v": 1}),
@@ -61,13 +61,13 @@ async def test_ops_apply_in_order(aalis_memory: MemoryService, aalis_check: Chec
     aalis_check.equal(
         "list_metadata after [put p, del p, del q, put q, put t 1st, put t 2nd, put existing, "
         "del/put/del doomed]",
-        await entries(aalis_memory, NS),
+        await entries(aalis_memory, NAMESPACE),
         [("del-then-put", {"v": 2}), ("existing", {"v": "new"}), ("twice", {"v": "second"})],
     )
     await aalis_memory.commit_metadata([delete("twice"), put("twice", {"v": "third"})])
     aalis_check.equal(
         "get_metadata(ns, 'twice') after [del twice, put twice third]",
-        await aalis_memory.get_metadata(NS, "twice"),
+        await aalis_memory.get_metadata(NAMESPACE, "twice"),
         {"v": "third"},
     )
 
@@ -98,11 +98,11 @@ async def test_one_batch_spans_namespaces(aalis_memory: MemoryService, aalis_che
 
 @pytest.mark.aalis_spec("COMMIT-03")
 async def test_empty_batch_and_del_of_missing_key(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await aalis_memory.save_metadata(NS, "kept", {"v": 1})
+    await aalis_memory.save_metadata(NAMESPACE, "kept", {"v": 1})
     await _commit_expecting_success(aalis_memory, aalis_check, "commit_metadata([])", [])
     aalis_check.equal(
         "list_metadata after an empty batch",
-        await entries(aalis_memory, NS),
+        await entries(aalis_memory, NAMESPACE),
         [("kept", {"v": 1})],
     )
     await _commit_expecting_success(
@@ -119,12 +119,12 @@ async def test_empty_batch_and_del_of_missing_key(aalis_memory: MemoryService, a
     )
     aalis_check.equal(
         "list_metadata after batches deleting missing keys",
-        await entries(aalis_memory, NS),
+        await entries(aalis_memory, NAMESPACE),
         [("added", {"v": 2}), ("kept", {"v": 1})],
     )
 
 
-async def _seed(aalis_memory: MemoryService, namespace: str = NS) -> dict[str, JsonObject]:
+async def _seed(aalis_memory: MemoryService, namespace: str = NAMESPACE) -> dict[str, JsonObject]:
     await aalis_memory.save_metadata(namespace, "a", {"v": "a-old"})
     await aalis_memory.save_metadata(namespace, "b", {"v": "b-old"})
     await aalis_memory.save_metadata(namespace, "z", {"v": "z-old"})
@@ -171,8 +171,8 @@ async def test_a_rejected_batch_applies_nothing(aalis_memory: MemoryService, aal
     A batch the driver accepts says nothing about this rule."""
     rejected = 0
     with aalis_check.every_case("rejected batches left part of themselves applied") as cases:
-        for index, name in enumerate(_refusable(NS)):
-            namespace, other = f"{NS}-{index}", f"ns-other-{index}"
+        for index, name in enumerate(_refusable(NAMESPACE)):
+            namespace, other = f"{NAMESPACE}-{index}", f"ns-other-{index}"
             await _seed(aalis_memory, namespace)
             before = await state(aalis_memory, namespace), await entries(aalis_memory, other)
             ops = _around(_refusable(namespace)[name](), namespace, other)
@@ -209,7 +209,7 @@ async def test_a_rejected_batch_applies_nothing_first_or_last(
 ) -> None:
     seeded = await _seed(aalis_memory)
     for name in ("None in place of an op", "a put of <set>", "a put of <NaN>"):
-        bad = _refusable(NS)[name]
+        bad = _refusable(NAMESPACE)[name]
         batches: dict[str, list[Any]] = {
             "first": [bad(), put("a", {"v": "a-new"}), delete("z")],
             "last": [delete("z"), put("a", {"v": "a-new"}), bad()],
@@ -220,11 +220,13 @@ async def test_a_rejected_batch_applies_nothing_first_or_last(
             except Exception:
                 aalis_check.equal(
                     f"list_metadata after the rejected batch ({name} {where})",
-                    await state(aalis_memory, NS),
+                    await state(aalis_memory, NAMESPACE),
                     seeded,
                 )
             else:  # accepted: what it did is another rule's; start again from the seed
-                await aalis_memory.commit_metadata([delete(key) for key in await state(aalis_memory, NS)])
+                await aalis_memory.commit_metadata(
+                    [delete(key) for key in await state(aalis_memory, NAMESPACE)]
+                )
                 seeded = await _seed(aalis_memory)
 
 
@@ -232,8 +234,8 @@ async def _bad_payload_in_the_middle(aalis_memory: MemoryService, check: Check) 
     await _seed(aalis_memory)
     with check.every_case("batches with a payload JSON cannot hold were not rejected whole") as cases:
         for name, build in UNSERIALIZABLE.items():
-            ops = _around(put("bad", build()), NS, "ns-other")
-            before = await state(aalis_memory, NS), await entries(aalis_memory, "ns-other")
+            ops = _around(put("bad", build()), NAMESPACE, "ns-other")
+            before = await state(aalis_memory, NAMESPACE), await entries(aalis_memory, "ns-other")
             with cases.case():
                 with check.raises(
                     f"commit_metadata([put a, del z, put new-1, put <{name}>, ...])",
@@ -243,7 +245,7 @@ async def _bad_payload_in_the_middle(aalis_memory: MemoryService, check: Check) 
                     await aalis_memory.commit_metadata(ops)
                 check.equal(
                     f"list_metadata after the rejected batch with <{name}> in the middle",
-                    await state(aalis_memory, NS),
+                    await state(aalis_memory, NAMESPACE),
                     before[0],
                 )
                 check.equal(
@@ -264,7 +266,7 @@ async def _bad_payload_first_or_last(aalis_memory: MemoryService, check: Check) 
             await aalis_memory.commit_metadata(ops)
         check.equal(
             f"list_metadata after the rejected batch (bad payload {where})",
-            await state(aalis_memory, NS),
+            await state(aalis_memory, NAMESPACE),
             seeded,
         )
 
@@ -305,8 +307,8 @@ async def test_ordered_tier_bad_payload_first_or_last_applies_nothing(
 async def test_batch_del_removes_unreadable_entries(
     aalis_memory: FullMemoryService, aalis_memory_raw: Any, kind: RawMetadataKind, aalis_check: Check
 ) -> None:
-    await aalis_memory.save_metadata(NS, "good", {"v": 1})
-    await aalis_memory_raw.plant_metadata(NS, "broken", kind)
+    await aalis_memory.save_metadata(NAMESPACE, "good", {"v": 1})
+    await aalis_memory_raw.plant_metadata(NAMESPACE, "broken", kind)
     await _commit_expecting_success(
         aalis_memory,
         aalis_check,
@@ -315,7 +317,7 @@ async def test_batch_del_removes_unreadable_entries(
     )
     aalis_check.equal(
         f"list_metadata_keys(ns) after deleting a {kind} entry and a good one",
-        await aalis_memory.list_metadata_keys(NS),
+        await aalis_memory.list_metadata_keys(NAMESPACE),
         [],
     )
 
@@ -337,7 +339,7 @@ async def test_concurrent_readers_never_see_half_a_batch(
     whole_batch, in_order = aalis_checks
     keys = [f"k{i:03d}" for i in range(BATCH_SIZE)]
     await aalis_memory.commit_metadata([put(k, {"gen": 0, "i": i}) for i, k in enumerate(keys)])
-    before = await state(aalis_memory, NS)
+    before = await state(aalis_memory, NAMESPACE)
     ops: list[MetadataOp] = []
     after: dict[str, JsonObject] = {}
     for i, key in enumerate(keys):
@@ -349,7 +351,7 @@ async def test_concurrent_readers_never_see_half_a_batch(
 
     watched = await watch_write(
         lambda: aalis_memory.commit_metadata(ops),
-        [lambda: state(aalis_memory, NS)],
+        [lambda: state(aalis_memory, NAMESPACE)],
         readers=READERS,
         count_loop_turns=True,
     )
@@ -372,6 +374,6 @@ async def test_concurrent_readers_never_see_half_a_batch(
     only_from_outside(aalis_memory, whole_batch)
     in_order.equal(
         f"list_metadata after the {BATCH_SIZE}-op batch ({_gen_counts(after)})",
-        await state(aalis_memory, NS),
+        await state(aalis_memory, NAMESPACE),
         after,
     )

@@ -29,8 +29,8 @@ from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import MetadataPut
 
-S = "s-conc"
-NS = "ns-conc"
+SESSION = "s-conc"
+NAMESPACE = "ns-conc"
 #: Bounded on purpose: enough overlap to lose work in a racy driver, cheap on a slow server.
 TASKS: Final = 4
 MESSAGES: Final = 40
@@ -45,12 +45,12 @@ async def test_concurrent_rewrites_all_apply_and_count_truly(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
     words = [f"w{i}" for i in range(TASKS)]
-    await save_all(aalis_memory, S, [msg(" ".join(words), 1000 + i) for i in range(MESSAGES)])
+    await save_all(aalis_memory, SESSION, [msg(" ".join(words), 1000 + i) for i in range(MESSAGES)])
     returns = await asyncio.gather(
-        *(aalis_memory.update_message_content(S, word, word.upper(), MESSAGES) for word in words)
+        *(aalis_memory.update_message_content(SESSION, word, word.upper(), MESSAGES) for word in words)
     )
     expected = " ".join(word.upper() for word in words)
-    contents = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
+    contents = [m.content for m in await aalis_memory.get_history(SESSION, LIMIT)]
     lost = [f"message {i}: {c!r}" for i, c in enumerate(contents) if c != expected]
     aalis_check.no_failures(f"messages lost a rewrite (expected {expected!r})", lost, len(contents))
     aalis_check.equal(
@@ -67,8 +67,8 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(
     """The same calls run one after another on a twin session are the reference: what the
     concurrent calls do differently is a concurrency bug (the ARCH rules judge the rest)."""
     counts, spans = aalis_checks
-    calls, count, twin = 8, 3, f"{S}-one-by-one"
-    for session in (S, twin):
+    calls, count, twin = 8, 3, f"{SESSION}-one-by-one"
+    for session in (SESSION, twin):
         await save_all(aalis_memory, session, [msg(f"m{i}", 1000 + i) for i in range(MESSAGES)])
     one_by_one = [await aalis_memory.archive_span(twin, count) for _ in range(calls)]
     expected_left = [m.content for m in await aalis_memory.get_history(twin, LIMIT)]
@@ -78,8 +78,8 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(
             "archive_span's returns disagree with what it archived even one "
             "call at a time (see the ARCH rules)",
         )
-    returns = await asyncio.gather(*(aalis_memory.archive_span(S, count) for _ in range(calls)))
-    left = [m.content for m in await aalis_memory.get_history(S, LIMIT)]
+    returns = await asyncio.gather(*(aalis_memory.archive_span(SESSION, count) for _ in range(calls)))
+    left = [m.content for m in await aalis_memory.get_history(SESSION, LIMIT)]
     archived = MESSAGES - len(left)
     counts.that(
         sum(returns) == archived,
@@ -99,13 +99,13 @@ async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService, aali
     async def writer(task: int) -> None:
         for batch in range(5):
             await aalis_memory.commit_metadata(
-                [MetadataPut(NS, f"t{task}-b{batch}-k{k}", {"t": task, "b": batch}) for k in range(3)]
+                [MetadataPut(NAMESPACE, f"t{task}-b{batch}-k{k}", {"t": task, "b": batch}) for k in range(3)]
             )
 
     errors = await asyncio.gather(*(writer(t) for t in range(TASKS)), return_exceptions=True)
     failures = [f"task {t}: {type(e).__name__}: {e}" for t, e in enumerate(errors) if e]
     aalis_check.no_failures("writer tasks failed", failures, TASKS)
-    keys = {e.key for e in await aalis_memory.list_metadata(NS)}
+    keys = {e.key for e in await aalis_memory.list_metadata(NAMESPACE)}
     missing = sorted(
         f"t{t}-b{b}-k{k}"
         for t in range(TASKS)
@@ -125,9 +125,9 @@ async def test_concurrent_puts_of_one_new_key_all_succeed(
     for round_ in range(rounds):
         key = f"fresh-{round_}"
         results = await asyncio.gather(
-            *(aalis_memory.save_metadata(NS, key, {"task": t}) for t in range(TASKS)),
+            *(aalis_memory.save_metadata(NAMESPACE, key, {"task": t}) for t in range(TASKS)),
             *(
-                aalis_memory.commit_metadata([MetadataPut(NS, key, {"task": TASKS + t})])
+                aalis_memory.commit_metadata([MetadataPut(NAMESPACE, key, {"task": TASKS + t})])
                 for t in range(TASKS)
             ),
             return_exceptions=True,
@@ -137,7 +137,7 @@ async def test_concurrent_puts_of_one_new_key_all_succeed(
             for i, r in enumerate(results)
             if isinstance(r, BaseException)
         ]
-        got = await aalis_memory.get_metadata(NS, key)
+        got = await aalis_memory.get_metadata(NAMESPACE, key)
         if got not in [{"task": t} for t in range(2 * TASKS)]:
             failures.append(f"{key}: expected one of the written values, got {got!r}")
     aalis_check.no_failures("concurrent puts of one new key failed", failures, rounds * 2 * TASKS)
@@ -206,12 +206,12 @@ async def test_updated_at_never_goes_backwards_under_concurrent_commits(
         value = {"task": task, "i": round_}
         step[task] = method
         if method == "save_metadata":
-            await aalis_memory.save_metadata(NS, key, value)
+            await aalis_memory.save_metadata(NAMESPACE, key, value)
         else:
-            await aalis_memory.commit_metadata([MetadataPut(NS, key, value)])
+            await aalis_memory.commit_metadata([MetadataPut(NAMESPACE, key, value)])
         began = next(clock)
         step[task] = "list_metadata"
-        entries = await aalis_memory.list_metadata(NS)
+        entries = await aalis_memory.list_metadata(NAMESPACE)
         returned = next(clock)
         reads.extend((began, returned, e.updated_at) for e in entries if e.key == key)
 
@@ -276,10 +276,10 @@ async def test_concurrent_saves_lose_nothing(aalis_memory: MemoryService, aalis_
 
     async def writer(task: int) -> None:
         for i in range(per_task):
-            await aalis_memory.save_message(S, msg(f"t{task}-{i}", 1000 + i))
+            await aalis_memory.save_message(SESSION, msg(f"t{task}-{i}", 1000 + i))
 
     await asyncio.gather(*(writer(t) for t in range(TASKS)))
-    got = sorted(str(m.content) for m in await aalis_memory.get_history(S, LIMIT))
+    got = sorted(str(m.content) for m in await aalis_memory.get_history(SESSION, LIMIT))
     aalis_check.equal(
         f"contents after {TASKS} tasks saved {per_task} messages each",
         got,

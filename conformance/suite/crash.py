@@ -35,6 +35,7 @@ import pytest
 from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.harness.run_state import RunState
+from aalis_memory.conformance.item_properties import attach
 from aalis_memory.conformance.probes.crash_child import (
     ARCHIVE,
     BATCH,
@@ -46,7 +47,6 @@ from aalis_memory.conformance.probes.crash_child import (
 )
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.rules.verdict import Verdict, skip
-from aalis_memory.conformance.verdicts.properties import attach
 from aalis_memory.service import FullMemoryService
 
 KILLS: Final = 24

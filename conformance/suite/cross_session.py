@@ -22,18 +22,24 @@ from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
-A = "x-a"
-B = "x-b"
-C = "x-c"
+SESSION_A = "x-a"
+SESSION_B = "x-b"
+SESSION_C = "x-c"
 
 pytestmark = requires.get_recent_messages_across_sessions
 
 
 async def _three_sessions(aalis_memory: MemoryService) -> None:
     """Nine user/assistant messages spread over three sessions, timestamps 100..900."""
-    await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant"), msg("a7", 700)])
-    await save_all(aalis_memory, B, [msg("b2", 200), msg("b5", 500), msg("b8", 800, role="assistant")])
-    await save_all(aalis_memory, C, [msg("c3", 300, role="assistant"), msg("c6", 600), msg("c9", 900)])
+    await save_all(
+        aalis_memory, SESSION_A, [msg("a1", 100), msg("a4", 400, role="assistant"), msg("a7", 700)]
+    )
+    await save_all(
+        aalis_memory, SESSION_B, [msg("b2", 200), msg("b5", 500), msg("b8", 800, role="assistant")]
+    )
+    await save_all(
+        aalis_memory, SESSION_C, [msg("c3", 300, role="assistant"), msg("c6", 600), msg("c9", 900)]
+    )
 
 
 async def _read(aalis_memory: FullMemoryService, **query: Any) -> list[tuple[str, str | None]]:
@@ -74,7 +80,9 @@ async def test_cross_session_limit_above_cap_is_narrowed(
     if available == 9:
         await _three_sessions(aalis_memory)
     else:
-        await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant"), msg("a7", 700)])
+        await save_all(
+            aalis_memory, SESSION_A, [msg("a1", 100), msg("a4", 400, role="assistant"), msg("a7", 700)]
+        )
     got = await _read(aalis_memory, limit=cap + over)
     aalis_check.that(
         len(got) == min(cap, available),
@@ -90,19 +98,21 @@ async def test_cross_session_newest_ascending(aalis_memory: FullMemoryService, a
     aalis_check.equal(
         "cross-session read with limit=4",
         await _read(aalis_memory, limit=4),
-        [(C, "c6"), (A, "a7"), (B, "b8"), (C, "c9")],
+        [(SESSION_C, "c6"), (SESSION_A, "a7"), (SESSION_B, "b8"), (SESSION_C, "c9")],
     )
-    aalis_check.equal("cross-session read with limit=1", await _read(aalis_memory, limit=1), [(C, "c9")])
+    aalis_check.equal(
+        "cross-session read with limit=1", await _read(aalis_memory, limit=1), [(SESSION_C, "c9")]
+    )
 
 
 @pytest.mark.aalis_spec("CROSS-02")
 async def test_cross_session_skips_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await _three_sessions(aalis_memory)
-    await aalis_memory.archive_span(C, 3, [1])
+    await aalis_memory.archive_span(SESSION_C, 3, [1])
     aalis_check.equal(
         "cross-session read with limit=3 after archiving c3, c9",
         await _read(aalis_memory, limit=3),
-        [(C, "c6"), (A, "a7"), (B, "b8")],
+        [(SESSION_C, "c6"), (SESSION_A, "a7"), (SESSION_B, "b8")],
     )
 
 
@@ -110,13 +120,13 @@ async def test_cross_session_skips_archived(aalis_memory: FullMemoryService, aal
 async def test_cross_session_orders_by_timestamp_not_writes(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, B, [msg("b3", 300)])
-    await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400)])
-    await save_all(aalis_memory, C, [msg("c2", 200)])
+    await save_all(aalis_memory, SESSION_B, [msg("b3", 300)])
+    await save_all(aalis_memory, SESSION_A, [msg("a1", 100), msg("a4", 400)])
+    await save_all(aalis_memory, SESSION_C, [msg("c2", 200)])
     aalis_check.equal(
         "cross-session read with limit=3",
         await _read(aalis_memory, limit=3),
-        [(C, "c2"), (B, "b3"), (A, "a4")],
+        [(SESSION_C, "c2"), (SESSION_B, "b3"), (SESSION_A, "a4")],
     )
 
 
@@ -124,18 +134,18 @@ async def test_cross_session_orders_by_timestamp_not_writes(
 async def test_cross_session_same_millisecond_newest_write_wins(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, A, [msg("a1", 500)])
-    await save_all(aalis_memory, B, [msg("b2", 500)])
-    await save_all(aalis_memory, A, [msg("a3", 500)])
+    await save_all(aalis_memory, SESSION_A, [msg("a1", 500)])
+    await save_all(aalis_memory, SESSION_B, [msg("b2", 500)])
+    await save_all(aalis_memory, SESSION_A, [msg("a3", 500)])
     aalis_check.equal(
         "cross-session read with limit=1 over a1, b2, a3 all at ms 500",
         await _read(aalis_memory, limit=1),
-        [(A, "a3")],
+        [(SESSION_A, "a3")],
     )
     aalis_check.equal(
         "cross-session read with limit=2 over a1, b2, a3 all at ms 500",
         await _read(aalis_memory, limit=2),
-        [(B, "b2"), (A, "a3")],
+        [(SESSION_B, "b2"), (SESSION_A, "a3")],
     )
 
 
@@ -148,23 +158,23 @@ async def test_cross_session_roles(aalis_memory: FullMemoryService, aalis_check:
         msg("a", 400, role="assistant"),
         msg("n", 500, role="notice"),
     ]
-    await save_all(aalis_memory, A, stored)
+    await save_all(aalis_memory, SESSION_A, stored)
     # A limit that takes every message stored: which roles pass is the filter's alone, never
     # which newest messages a limit picks (CROSS-02's).
     aalis_check.equal(
         "cross-session read without roles",
         await _read(aalis_memory, limit=5),
-        [(A, m.content) for m in stored if m.role in DEFAULT_CROSS_SESSION_ROLES],
+        [(SESSION_A, m.content) for m in stored if m.role in DEFAULT_CROSS_SESSION_ROLES],
     )
     aalis_check.equal(
         "cross-session read with roles=['system', 'notice']",
         await _read(aalis_memory, limit=5, roles=["system", "notice"]),
-        [(A, "s"), (A, "n")],
+        [(SESSION_A, "s"), (SESSION_A, "n")],
     )
     aalis_check.equal(
         "cross-session read with roles=['tool']",
         await _read(aalis_memory, limit=5, roles=["tool"]),
-        [(A, "t")],
+        [(SESSION_A, "t")],
     )
 
 
@@ -172,7 +182,7 @@ async def test_cross_session_roles(aalis_memory: FullMemoryService, aalis_check:
 async def test_cross_session_kinds(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(
         aalis_memory,
-        A,
+        SESSION_A,
         [
             msg("plain", 100),
             msg("poke", 200, kind="poke"),
@@ -184,17 +194,17 @@ async def test_cross_session_kinds(aalis_memory: FullMemoryService, aalis_check:
     aalis_check.equal(
         "cross-session read with kinds=['poke', 'outbound-image']",
         await _read(aalis_memory, limit=5, kinds=["poke", "outbound-image"]),
-        [(A, "poke"), (A, "img")],
+        [(SESSION_A, "poke"), (SESSION_A, "img")],
     )
     aalis_check.equal(
         "cross-session read with exclude_kinds=['poke']",
         await _read(aalis_memory, limit=5, exclude_kinds=["poke"]),
-        [(A, "plain"), (A, "recall"), (A, "img"), (A, "plain2")],
+        [(SESSION_A, "plain"), (SESSION_A, "recall"), (SESSION_A, "img"), (SESSION_A, "plain2")],
     )
     aalis_check.equal(
         "cross-session read with kinds=['poke', 'group_recall'], exclude_kinds=['poke']",
         await _read(aalis_memory, limit=5, kinds=["poke", "group_recall"], exclude_kinds=["poke"]),
-        [(A, "recall")],
+        [(SESSION_A, "recall")],
     )
 
 
@@ -206,7 +216,7 @@ async def test_cross_session_since_ts_is_inclusive(
     aalis_check.equal(
         "cross-session read with since_ts=700",
         await _read(aalis_memory, limit=5, since_ts=700),
-        [(A, "a7"), (B, "b8"), (C, "c9")],
+        [(SESSION_A, "a7"), (SESSION_B, "b8"), (SESSION_C, "c9")],
     )
     aalis_check.equal(
         "cross-session read with since_ts=901",
@@ -219,7 +229,7 @@ async def test_cross_session_since_ts_is_inclusive(
 async def test_cross_session_platform(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(
         aalis_memory,
-        A,
+        SESSION_A,
         [
             msg("q1", 100, metadata={"platform": "qq"}),
             msg("t1", 200, metadata={"platform": "telegram"}),
@@ -231,7 +241,7 @@ async def test_cross_session_platform(aalis_memory: FullMemoryService, aalis_che
     aalis_check.equal(
         "cross-session read with platform='qq'",
         await _read(aalis_memory, limit=5, platform="qq"),
-        [(A, "q1"), (A, "q2")],
+        [(SESSION_A, "q1"), (SESSION_A, "q2")],
     )
 
 
@@ -239,18 +249,18 @@ async def test_cross_session_platform(aalis_memory: FullMemoryService, aalis_che
 async def test_cross_session_excluded_sessions(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """Five messages and a limit of five: which sessions are dropped is the filter's alone, never
     which newest messages a limit picks (CROSS-02's; crowded reads are judged below)."""
-    await save_all(aalis_memory, A, [msg("a1", 100), msg("a4", 400, role="assistant")])
-    await save_all(aalis_memory, B, [msg("b2", 200), msg("b5", 500)])
-    await save_all(aalis_memory, C, [msg("c3", 300, role="assistant")])
+    await save_all(aalis_memory, SESSION_A, [msg("a1", 100), msg("a4", 400, role="assistant")])
+    await save_all(aalis_memory, SESSION_B, [msg("b2", 200), msg("b5", 500)])
+    await save_all(aalis_memory, SESSION_C, [msg("c3", 300, role="assistant")])
     aalis_check.equal(
         "cross-session read with exclude_session_ids=[x-c, x-a]",
-        await _read(aalis_memory, limit=5, exclude_session_ids=[C, A]),
-        [(B, "b2"), (B, "b5")],
+        await _read(aalis_memory, limit=5, exclude_session_ids=[SESSION_C, SESSION_A]),
+        [(SESSION_B, "b2"), (SESSION_B, "b5")],
     )
     aalis_check.equal(
         "cross-session read with exclude_session_ids=[x-c]",
-        await _read(aalis_memory, limit=5, exclude_session_ids=[C]),
-        [(A, "a1"), (B, "b2"), (A, "a4"), (B, "b5")],
+        await _read(aalis_memory, limit=5, exclude_session_ids=[SESSION_C]),
+        [(SESSION_A, "a1"), (SESSION_B, "b2"), (SESSION_A, "a4"), (SESSION_B, "b5")],
     )
 
 
@@ -262,8 +272,8 @@ async def test_cross_session_excluded_sessions(aalis_memory: FullMemoryService, 
 # that rule's finding only: the count and the choice of records are judged on reads that return
 # matching records alone.
 
-D = "x-d"
-MIXED_SESSIONS = (A, B, C, D)
+SESSION_D = "x-d"
+MIXED_SESSIONS = (SESSION_A, SESSION_B, SESSION_C, SESSION_D)
 MIXED_COUNT = 160
 #: Periods 4 (sessions), 3, 5 and 7 have no common factor, so every combination recurs.
 MIXED_ROLES = ("user", "assistant", "system")
@@ -273,16 +283,16 @@ MIXED_PLATFORMS: tuple[str | None, ...] = ("qq", "qq", "telegram", None, "qq", "
 SINCE = 1405
 #: Each read's filters; every one mixes filters of at least two rules.
 COMBINED: tuple[dict[str, Any], ...] = (
-    {"platform": "qq", "exclude_session_ids": [A]},
-    {"since_ts": SINCE, "platform": "telegram", "exclude_session_ids": [B, C]},
-    {"since_ts": SINCE, "exclude_session_ids": [D], "roles": ["user", "system"]},
+    {"platform": "qq", "exclude_session_ids": [SESSION_A]},
+    {"since_ts": SINCE, "platform": "telegram", "exclude_session_ids": [SESSION_B, SESSION_C]},
+    {"since_ts": SINCE, "exclude_session_ids": [SESSION_D], "roles": ["user", "system"]},
     {"platform": "qq", "roles": ["assistant"], "exclude_kinds": ["poke"]},
-    {"exclude_session_ids": [A], "kinds": ["poke", "outbound-image"], "exclude_kinds": ["poke"]},
-    {"since_ts": SINCE, "exclude_session_ids": [B], "exclude_kinds": ["group_recall", "poke"]},
+    {"exclude_session_ids": [SESSION_A], "kinds": ["poke", "outbound-image"], "exclude_kinds": ["poke"]},
+    {"since_ts": SINCE, "exclude_session_ids": [SESSION_B], "exclude_kinds": ["group_recall", "poke"]},
     {
         "since_ts": SINCE,
         "platform": "qq",
-        "exclude_session_ids": [C],
+        "exclude_session_ids": [SESSION_C],
         "roles": ["user", "assistant", "system"],
         "kinds": ["poke", "group_recall", "outbound-image"],
         "exclude_kinds": ["outbound-image"],

@@ -18,35 +18,35 @@ from aalis_memory.conformance.suite._metadata_reads import entry, now_ms_ceil, w
 from aalis_memory.conformance.suite._reads import active
 from aalis_memory.service import FullMemoryService, MemoryService
 
-S = "s-edges"
+SESSION = "s-edges"
 
 
 @pytest.mark.aalis_spec("LIM-06")
 async def test_bool_limit_raises(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, timeline("a", "b"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b"))
     with aalis_check.raises("get_history(s, True)", ValueError):
-        await aalis_memory.get_history(S, True)
+        await aalis_memory.get_history(SESSION, True)
 
 
 @requires.get_full_history
 @pytest.mark.aalis_spec("LIM-06")
 async def test_bool_full_history_limit_raises(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, timeline("a", "b"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b"))
     with aalis_check.raises("get_full_history(s, True)", ValueError):
-        await aalis_memory.get_full_history(S, True)
+        await aalis_memory.get_full_history(SESSION, True)
 
 
 @pytest.mark.aalis_spec("ARCH-11")
 async def test_archive_count_inf_or_bool_raises_and_archives_nothing(
     aalis_memory: MemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, timeline("a", "b", "c"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b", "c"))
     spans: list[tuple[object, tuple[object, ...]]] = [(math.inf, ()), (True, ()), (2, (True,))]
     for count, keep in spans:
         call = f"archive_span(s, {count!r}, keep={list(keep)!r})"
         with aalis_check.raises(call, ValueError):
-            await aalis_memory.archive_span(S, count, keep)  # type: ignore[arg-type]  # bad on purpose
-        aalis_check.equal(f"get_history after {call}", await active(aalis_memory, S), ["a", "b", "c"])
+            await aalis_memory.archive_span(SESSION, count, keep)  # type: ignore[arg-type]  # bad on purpose
+        aalis_check.equal(f"get_history after {call}", await active(aalis_memory, SESSION), ["a", "b", "c"])
 
 
 @pytest.mark.aalis_spec("META-05")

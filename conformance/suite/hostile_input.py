@@ -233,8 +233,8 @@ async def test_operator_and_sql_looking_namespaces_and_keys_are_ordinary(
 
 # -- HOST-04: other arguments of the wrong type ---------------------------------------------------
 
-S = SESSIONS[0]
-NS = NAMESPACES[0]
+SESSION = SESSIONS[0]
+NAMESPACE = NAMESPACES[0]
 
 
 def _q(**fields: Any) -> RecentMessagesAcrossSessionsQuery:
@@ -263,39 +263,41 @@ ODD_FIELDS: Final[dict[str, dict[str, Any]]] = {
 
 
 def _odd_message_case(name: str, fields: dict[str, Any]) -> Case:
-    return Case(f"save_message(s, Message({name}))", lambda m: m.save_message(S, _odd_message(fields)))
+    return Case(f"save_message(s, Message({name}))", lambda m: m.save_message(SESSION, _odd_message(fields)))
 
 
 WRONG_TYPES: Final[tuple[Case, ...]] = (
     *(_odd_message_case(name, fields) for name, fields in ODD_FIELDS.items()),
-    Case("save_message(s, 'text')", lambda m: m.save_message(S, "text")),
+    Case("save_message(s, 'text')", lambda m: m.save_message(SESSION, "text")),
     Case(
         "save_message(s, {'role': 'user', ...})",
-        lambda m: m.save_message(S, {"role": "user", "content": "x", "timestamp": 1}),
+        lambda m: m.save_message(SESSION, {"role": "user", "content": "x", "timestamp": 1}),
     ),
-    Case("save_message(s, None)", lambda m: m.save_message(S, None)),
-    Case("save_metadata(ns, k, [1, 2])", lambda m: m.save_metadata(NS, "k-new", [1, 2])),
-    Case("save_metadata(ns, k, 'text')", lambda m: m.save_metadata(NS, "k-new", "text")),
-    Case("save_metadata(ns, k, None)", lambda m: m.save_metadata(NS, "k-new", None)),
+    Case("save_message(s, None)", lambda m: m.save_message(SESSION, None)),
+    Case("save_metadata(ns, k, [1, 2])", lambda m: m.save_metadata(NAMESPACE, "k-new", [1, 2])),
+    Case("save_metadata(ns, k, 'text')", lambda m: m.save_metadata(NAMESPACE, "k-new", "text")),
+    Case("save_metadata(ns, k, None)", lambda m: m.save_metadata(NAMESPACE, "k-new", None)),
     Case(
         "commit_metadata([put with a list payload])",
-        lambda m: m.commit_metadata([MetadataPut(NS, "k-new", [1])]),  # type: ignore[arg-type]
+        lambda m: m.commit_metadata([MetadataPut(NAMESPACE, "k-new", [1])]),  # type: ignore[arg-type]
     ),
     Case(
         "commit_metadata([put ok, ('put', ns, k, {})])",
-        lambda m: m.commit_metadata([MetadataPut(NS, "k-new", {"v": 1}), ("put", NS, "k", {})]),
+        lambda m: m.commit_metadata([MetadataPut(NAMESPACE, "k-new", {"v": 1}), ("put", NAMESPACE, "k", {})]),
     ),
     Case(
         "commit_metadata([put ok, None])",
-        lambda m: m.commit_metadata([MetadataPut(NS, "k-new", {"v": 1}), None]),
+        lambda m: m.commit_metadata([MetadataPut(NAMESPACE, "k-new", {"v": 1}), None]),
     ),
     Case(
         "commit_metadata([put ok, {'namespace': ns, 'key': k}])",
-        lambda m: m.commit_metadata([MetadataPut(NS, "k-new", {"v": 1}), {"namespace": NS, "key": KEYS[0]}]),
+        lambda m: m.commit_metadata(
+            [MetadataPut(NAMESPACE, "k-new", {"v": 1}), {"namespace": NAMESPACE, "key": KEYS[0]}]
+        ),
     ),
     Case(
         "commit_metadata({del (ns, k1): True}) (a dict: iterating it yields the op)",
-        lambda m: m.commit_metadata({MetadataDel(NS, KEYS[0]): True}),
+        lambda m: m.commit_metadata({MetadataDel(NAMESPACE, KEYS[0]): True}),
     ),
     Case(
         "get_recent_messages_across_sessions({'limit': 10})",
@@ -319,26 +321,26 @@ WRONG_TYPES: Final[tuple[Case, ...]] = (
     ),
     Case(
         "get_messages_by_session_range(s, 0, 10**6, roles='user')",
-        lambda m: m.get_messages_by_session_range(S, 0, 10**6, "user"),
+        lambda m: m.get_messages_by_session_range(SESSION, 0, 10**6, "user"),
         "get_messages_by_session_range",
     ),
     Case(
         "get_messages_by_session_range(s, 0, 10**6, exclude_kinds=[{'$gt': ''}])",
-        lambda m: m.get_messages_by_session_range(S, 0, 10**6, None, [{"$gt": ""}]),
+        lambda m: m.get_messages_by_session_range(SESSION, 0, 10**6, None, [{"$gt": ""}]),
         "get_messages_by_session_range",
     ),
     Case(
         "save_message(s, Message(timestamp='1000'))",
-        lambda m: m.save_message(S, Message(role="user", content="x", timestamp="1000")),  # type: ignore[arg-type]
+        lambda m: m.save_message(SESSION, Message(role="user", content="x", timestamp="1000")),  # type: ignore[arg-type]
     ),
     Case(
         "get_messages_by_session_range(s, '0', 10**6)",
-        lambda m: m.get_messages_by_session_range(S, "0", 10**6),
+        lambda m: m.get_messages_by_session_range(SESSION, "0", 10**6),
         "get_messages_by_session_range",
     ),
     Case(
         "get_messages_by_session_range(s, 0, '1000000')",
-        lambda m: m.get_messages_by_session_range(S, 0, "1000000"),
+        lambda m: m.get_messages_by_session_range(SESSION, 0, "1000000"),
         "get_messages_by_session_range",
     ),
     Case(
@@ -348,53 +350,53 @@ WRONG_TYPES: Final[tuple[Case, ...]] = (
     ),
     Case(
         "delete_messages_by_timestamps(s, 1001)",
-        lambda m: m.delete_messages_by_timestamps(S, 1001),
+        lambda m: m.delete_messages_by_timestamps(SESSION, 1001),
         "delete_messages_by_timestamps",
     ),
     Case(
         "delete_messages_by_timestamps(s, '1001')",
-        lambda m: m.delete_messages_by_timestamps(S, "1001"),
+        lambda m: m.delete_messages_by_timestamps(SESSION, "1001"),
         "delete_messages_by_timestamps",
     ),
     Case(
         "delete_messages_by_timestamps(s, {'$gt': 0})",
-        lambda m: m.delete_messages_by_timestamps(S, {"$gt": 0}),
+        lambda m: m.delete_messages_by_timestamps(SESSION, {"$gt": 0}),
         "delete_messages_by_timestamps",
     ),
     # Iterable, but not a list of numbers: a dict would yield its keys, bytes their byte values.
     Case(
         "delete_messages_by_timestamps(s, {1001: 'x'})",
-        lambda m: m.delete_messages_by_timestamps(S, {1001: "x"}),
+        lambda m: m.delete_messages_by_timestamps(SESSION, {1001: "x"}),
         "delete_messages_by_timestamps",
     ),
     Case(
         "delete_messages_by_timestamps(s, b'\\x01')",
-        lambda m: m.delete_messages_by_timestamps(S, b"\x01"),
+        lambda m: m.delete_messages_by_timestamps(SESSION, b"\x01"),
         "delete_messages_by_timestamps",
     ),
     Case(
         "get_messages_by_session_range(s, 0, 10**6, roles={'user': 1})",
-        lambda m: m.get_messages_by_session_range(S, 0, 10**6, {"user": 1}),
+        lambda m: m.get_messages_by_session_range(SESSION, 0, 10**6, {"user": 1}),
         "get_messages_by_session_range",
     ),
     Case(
         "get_messages_by_session_range(s, 0, 10**6, exclude_kinds={'note': 1})",
-        lambda m: m.get_messages_by_session_range(S, 0, 10**6, None, {"note": 1}),
+        lambda m: m.get_messages_by_session_range(SESSION, 0, 10**6, None, {"note": 1}),
         "get_messages_by_session_range",
     ),
     Case(
         "delete_messages_by_timestamps(s, ['1001'])",
-        lambda m: m.delete_messages_by_timestamps(S, ["1001"]),
+        lambda m: m.delete_messages_by_timestamps(SESSION, ["1001"]),
         "delete_messages_by_timestamps",
     ),
     Case(
         "update_message_content(s, {'$ne': ''}, 'omega')",
-        lambda m: m.update_message_content(S, {"$ne": ""}, "omega"),
+        lambda m: m.update_message_content(SESSION, {"$ne": ""}, "omega"),
         "update_message_content",
     ),
     Case(
         "update_message_content(s, 'alpha', None)",
-        lambda m: m.update_message_content(S, "alpha", None),
+        lambda m: m.update_message_content(SESSION, "alpha", None),
         "update_message_content",
     ),
 )

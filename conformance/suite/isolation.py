@@ -26,7 +26,7 @@ from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessageRecord
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
-S = "s-iso"
+SESSION = "s-iso"
 
 
 def _message() -> Message:
@@ -57,7 +57,7 @@ def _messages() -> list[Message]:
 
 async def _save_all(aalis_memory: MemoryService, messages: list[Message]) -> None:
     for message in messages:
-        await aalis_memory.save_message(S, message)
+        await aalis_memory.save_message(SESSION, message)
 
 
 def _vandalize(message: Message) -> None:
@@ -99,7 +99,7 @@ async def test_mutating_a_saved_message_changes_nothing_stored(
 ) -> None:
     probe = _remote(aalis_memory)
     if probe is not None:
-        _again, history = await probe("saved", S, _messages(), "get_history", S, 10)
+        _again, history = await probe("saved", SESSION, _messages(), "get_history", SESSION, 10)
         aalis_check.equal(
             "get_history after the adapter mutated the metadata, tool_calls, "
             "segments and content of the Messages it passed to saveMessage",
@@ -109,13 +109,13 @@ async def test_mutating_a_saved_message_changes_nothing_stored(
         return
     passed = _messages()
     await _save_all(aalis_memory, passed)
-    before = as_read(await aalis_memory.get_history(S, 10))
+    before = as_read(await aalis_memory.get_history(SESSION, 10))
     for message in passed:
         _vandalize(message)
     aalis_check.equal(
         "get_history after mutating the metadata, tool_calls and segments "
         "of the Messages passed to save_message, against get_history before",
-        await aalis_memory.get_history(S, 10),
+        await aalis_memory.get_history(SESSION, 10),
         before,
     )
 
@@ -131,7 +131,7 @@ async def _read_then_vandalize(
 ) -> None:
     probe = _remote(aalis_memory)
     if probe is not None:
-        again, history = await probe("returned", S, _messages(), method, *args)
+        again, history = await probe("returned", SESSION, _messages(), method, *args)
         check.equal(
             f"{call} after the adapter mutated the messages an earlier {call} returned to it",
             again,
@@ -144,7 +144,7 @@ async def _read_then_vandalize(
         )
         return
     await _save_all(aalis_memory, _messages())
-    history = as_read(await aalis_memory.get_history(S, 10))
+    history = as_read(await aalis_memory.get_history(SESSION, 10))
     returned = await read()
     before = as_read(returned)
     for item in returned:
@@ -152,7 +152,7 @@ async def _read_then_vandalize(
     check.equal(f"{call} after mutating the messages an earlier {call} returned", await read(), before)
     check.equal(
         f"get_history after mutating the messages {call} returned, against get_history before",
-        await aalis_memory.get_history(S, 10),
+        await aalis_memory.get_history(SESSION, 10),
         history,
     )
 
@@ -163,10 +163,10 @@ async def test_history_read_is_the_callers_own(aalis_memory: MemoryService, aali
         aalis_check,
         aalis_memory,
         "get_history(s, 10)",
-        lambda: aalis_memory.get_history(S, 10),
+        lambda: aalis_memory.get_history(SESSION, 10),
         _messages(),
         "get_history",
-        S,
+        SESSION,
         10,
     )
 
@@ -180,10 +180,10 @@ async def test_full_history_read_is_the_callers_own(
         aalis_check,
         aalis_memory,
         "get_full_history(s, 10)",
-        lambda: aalis_memory.get_full_history(S, 10),
+        lambda: aalis_memory.get_full_history(SESSION, 10),
         _messages(),
         "get_full_history",
-        S,
+        SESSION,
         10,
     )
 
@@ -195,10 +195,10 @@ async def test_range_read_is_the_callers_own(aalis_memory: FullMemoryService, aa
         aalis_check,
         aalis_memory,
         "get_messages_by_session_range(s, 0, 10**12)",
-        lambda: aalis_memory.get_messages_by_session_range(S, 0, 10**12),
+        lambda: aalis_memory.get_messages_by_session_range(SESSION, 0, 10**12),
         _messages(),
         "get_messages_by_session_range",
-        S,
+        SESSION,
         0,
         10**12,
     )
@@ -214,7 +214,7 @@ async def test_cross_session_read_is_the_callers_own(
         aalis_memory,
         "cross-session read with limit=5",
         lambda: aalis_memory.get_recent_messages_across_sessions(Query(limit=5)),
-        [RecentMessageRecord(S, message) for message in _messages()],
+        [RecentMessageRecord(SESSION, message) for message in _messages()],
         "get_recent_messages_across_sessions",
         Query(limit=5),
     )

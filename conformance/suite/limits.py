@@ -27,7 +27,7 @@ from aalis_memory.defaults import (
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery
 
-S = "s-lim"
+SESSION = "s-lim"
 
 #: Negative, NaN, fractional and non-numeric: each must raise ValueError.
 BAD_LIMITS: Final[tuple[object, ...]] = (-1, -math.inf, math.nan, 2.5, "5")
@@ -39,11 +39,11 @@ async def test_history_default_limit(aalis_memory: MemoryService, aalis_check: C
     (:data:`~aalis_memory.defaults.DEFAULT_HISTORY_LIMIT`) reads (which messages that limit holds
     is HIST-04's)."""
     window, stored = DEFAULT_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT + 10
-    await save_all(aalis_memory, S, conversation("m", stored))
+    await save_all(aalis_memory, SESSION, conversation("m", stored))
     aalis_check.equal(
         f"get_history(s) over m0..m{stored - 1}, beside get_history(s, {window})",
-        contents(await aalis_memory.get_history(S)),
-        contents(await aalis_memory.get_history(S, window)),
+        contents(await aalis_memory.get_history(SESSION)),
+        contents(await aalis_memory.get_history(SESSION, window)),
     )
 
 
@@ -53,11 +53,11 @@ async def test_full_history_default_limit(aalis_memory: FullMemoryService, aalis
     """An omitted limit reads what the default (:data:`~aalis_memory.defaults.DEFAULT_FULL_HISTORY_LIMIT`)
     reads (which messages that holds is FULL-02's)."""
     window, stored = DEFAULT_FULL_HISTORY_LIMIT, DEFAULT_FULL_HISTORY_LIMIT + 10
-    await save_all(aalis_memory, S, conversation("m", stored))
+    await save_all(aalis_memory, SESSION, conversation("m", stored))
     aalis_check.equal(
         f"get_full_history(s) over m0..m{stored - 1}, beside get_full_history(s, {window})",
-        contents(await aalis_memory.get_full_history(S)),
-        contents(await aalis_memory.get_full_history(S, window)),
+        contents(await aalis_memory.get_full_history(SESSION)),
+        contents(await aalis_memory.get_full_history(SESSION, window)),
     )
 
 
@@ -67,12 +67,12 @@ async def test_update_default_recent_limit(aalis_memory: FullMemoryService, aali
     """An omitted ``recent_limit`` rewrites the newest
     :data:`~aalis_memory.defaults.DEFAULT_UPDATE_RECENT_LIMIT` messages."""
     recent, stored = DEFAULT_UPDATE_RECENT_LIMIT, DEFAULT_UPDATE_RECENT_LIMIT + 10
-    await save_all(aalis_memory, S, [msg(f"cat {i}", 1000 + i) for i in range(stored)])
-    changed = await aalis_memory.update_message_content(S, "cat", "dog")
+    await save_all(aalis_memory, SESSION, [msg(f"cat {i}", 1000 + i) for i in range(stored)])
+    changed = await aalis_memory.update_message_content(SESSION, "cat", "dog")
     aalis_check.equal(f"update_message_content(s, cat, dog) over {stored} matches", changed, recent)
     aalis_check.equal(
         "get_history after update_message_content(s, cat, dog)",
-        await active(aalis_memory, S, 1000),
+        await active(aalis_memory, SESSION, 1000),
         [f"cat {i}" for i in range(stored - recent)] + [f"dog {i}" for i in range(stored - recent, stored)],
     )
 
@@ -108,15 +108,15 @@ async def test_huge_finite_limits_read_everything(aalis_memory: MemoryService, a
     matter: when a huge count reads something else and ``math.inf`` (read aside, never a step)
     reads the very same, the difference is in which records the read holds, LIM-02's, HIST-01's
     or FULL-01's, and this case is blocked by that rule."""
-    await save_all(aalis_memory, S, timeline("a", "b", "c"))
-    await aalis_memory.archive_span(S, 1)
+    await save_all(aalis_memory, SESSION, timeline("a", "b", "c"))
+    await aalis_memory.archive_span(SESSION, 1)
     whole = {"get_history": ["b", "c"]}
     if callable(getattr(aalis_memory, "get_full_history", None)):
         whole["get_full_history"] = ["a", "b", "c"]
     for method, expected in whole.items():
         read = getattr(aalis_memory, method)
         for name, limit in huge_limits(aalis_memory):
-            got = contents(await read(S, limit))
+            got = contents(await read(SESSION, limit))
             if not same_records(got, expected) and same_records(got, await _unlimited(read)):
                 aalis_check.block_case(
                     Blocked(
@@ -131,7 +131,7 @@ async def test_huge_finite_limits_read_everything(aalis_memory: MemoryService, a
 
 async def _unlimited(read: Any) -> list[str | None]:
     """``read(S, math.inf)`` as a witness (``[None]`` when it raises: it then matches no read)."""
-    found = await witness(lambda: read(S, math.inf))
+    found = await witness(lambda: read(SESSION, math.inf))
     return [None] if found is None else contents(found)
 
 
@@ -141,11 +141,13 @@ async def test_huge_finite_recent_limits_rewrite_everything(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
     words = ("cat", "dog", "cow", "elk", "owl")
-    await save_all(aalis_memory, S, timeline("cat a", "cat b"))
+    await save_all(aalis_memory, SESSION, timeline("cat a", "cat b"))
     for (name, limit), old, new in zip(huge_limits(aalis_memory), words[:-1], words[1:], strict=True):
-        changed = await aalis_memory.update_message_content(S, old, new, limit)
+        changed = await aalis_memory.update_message_content(SESSION, old, new, limit)
         aalis_check.equal(f"update_message_content(s, {old}, {new}, {name})", changed, 2)
-    aalis_check.equal("get_history after the rewrites", await active(aalis_memory, S), ["owl a", "owl b"])
+    aalis_check.equal(
+        "get_history after the rewrites", await active(aalis_memory, SESSION), ["owl a", "owl b"]
+    )
 
 
 @pytest.mark.aalis_spec("LIM-06")
@@ -153,11 +155,11 @@ async def test_huge_finite_recent_limits_rewrite_everything(
 async def test_history_bad_limit_raises(
     aalis_memory: MemoryService, limit: object, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, timeline("a", "b"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b"))
     with aalis_check.raises(f"get_history(s, {limit!r})", ValueError):
-        await aalis_memory.get_history(S, limit)  # type: ignore[arg-type]  # a bad limit on purpose
+        await aalis_memory.get_history(SESSION, limit)  # type: ignore[arg-type]  # a bad limit on purpose
     aalis_check.equal(
-        f"get_history after get_history(s, {limit!r})", await active(aalis_memory, S), ["a", "b"]
+        f"get_history after get_history(s, {limit!r})", await active(aalis_memory, SESSION), ["a", "b"]
     )
 
 
@@ -167,9 +169,9 @@ async def test_history_bad_limit_raises(
 async def test_full_history_bad_limit_raises(
     aalis_memory: FullMemoryService, limit: object, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, timeline("a", "b"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b"))
     with aalis_check.raises(f"get_full_history(s, {limit!r})", ValueError):
-        await aalis_memory.get_full_history(S, limit)  # type: ignore[arg-type]  # a bad limit on purpose
+        await aalis_memory.get_full_history(SESSION, limit)  # type: ignore[arg-type]  # a bad limit on purpose
 
 
 @requires.update_message_content
@@ -178,12 +180,12 @@ async def test_full_history_bad_limit_raises(
 async def test_update_bad_recent_limit_raises_and_changes_nothing(
     aalis_memory: FullMemoryService, limit: object, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, timeline("cat a", "cat b"))
+    await save_all(aalis_memory, SESSION, timeline("cat a", "cat b"))
     with aalis_check.raises(f"update_message_content(s, cat, dog, {limit!r})", ValueError):
-        await aalis_memory.update_message_content(S, "cat", "dog", limit)  # type: ignore[arg-type]  # on purpose
+        await aalis_memory.update_message_content(SESSION, "cat", "dog", limit)  # type: ignore[arg-type]  # on purpose
     aalis_check.equal(
         f"get_history after update_message_content(..., {limit!r})",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["cat a", "cat b"],
     )
 
@@ -194,7 +196,7 @@ async def test_update_bad_recent_limit_raises_and_changes_nothing(
 async def test_cross_session_bad_limit_raises(
     aalis_memory: FullMemoryService, limit: object, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, timeline("a", "b"))
+    await save_all(aalis_memory, SESSION, timeline("a", "b"))
     query = RecentMessagesAcrossSessionsQuery(limit=limit)  # type: ignore[arg-type]
     with aalis_check.raises(f"cross-session read with limit={limit!r}", ValueError):
         await aalis_memory.get_recent_messages_across_sessions(query)

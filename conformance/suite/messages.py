@@ -15,7 +15,7 @@ from aalis_memory.conformance.suite._reads import ALL, active, everything
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message, RecentMessagesAcrossSessionsQuery
 
-S = "s-msg"
+SESSION = "s-msg"
 UNKNOWN = "s-never-written"
 
 
@@ -100,8 +100,8 @@ def _expect_kinds(check: Check, call: str, got: list[Message], saved: list[Messa
 @pytest.mark.aalis_spec("MSG-05", "MSG-02")
 async def test_every_field_round_trips(aalis_memory: MemoryService, aalis_checks: tuple[Check, ...]) -> None:
     kinds, round_trip = aalis_checks
-    await save_all(aalis_memory, S, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
-    got = await aalis_memory.get_history(S, 10)
+    await save_all(aalis_memory, SESSION, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
+    got = await aalis_memory.get_history(SESSION, 10)
     _expect_kinds(kinds, "get_history(s, 10)", got, [FULL, BARE, NULL_CONTENT, NULL_REASONING])
     # a full message, one of only role, content and timestamp, content None, and empty content
     # with reasoning_content None
@@ -119,9 +119,9 @@ async def test_every_field_round_trips_through_archive(
     aalis_memory: FullMemoryService, aalis_checks: tuple[Check, ...]
 ) -> None:
     kinds, round_trip = aalis_checks
-    await save_all(aalis_memory, S, [FULL, BARE])
-    await aalis_memory.archive_span(S, 1)
-    got = await aalis_memory.get_full_history(S, 10)
+    await save_all(aalis_memory, SESSION, [FULL, BARE])
+    await aalis_memory.archive_span(SESSION, 1)
+    got = await aalis_memory.get_full_history(SESSION, 10)
     _expect_kinds(kinds, "get_full_history(s, 10) with the full message archived", got, [FULL, BARE])
     round_trip.fields(
         "get_full_history(s, 10) with the full message archived",
@@ -145,12 +145,12 @@ KINDS = [
 
 @pytest.mark.aalis_spec("MSG-05")
 async def test_kinds_come_back_with_the_history(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, KINDS)
-    _expect_kinds(aalis_check, "get_history(s, ALL)", await aalis_memory.get_history(S, ALL), KINDS)
+    await save_all(aalis_memory, SESSION, KINDS)
+    _expect_kinds(aalis_check, "get_history(s, ALL)", await aalis_memory.get_history(SESSION, ALL), KINDS)
     _expect_kinds(
         aalis_check,
         "get_history(s, 2) (the marker in between comes back)",
-        await aalis_memory.get_history(S, 2),
+        await aalis_memory.get_history(SESSION, 2),
         KINDS[3:],
     )
 
@@ -158,12 +158,12 @@ async def test_kinds_come_back_with_the_history(aalis_memory: MemoryService, aal
 @requires.get_full_history
 @pytest.mark.aalis_spec("MSG-05")
 async def test_kinds_come_back_from_the_archive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, KINDS)
-    await aalis_memory.archive_span(S, 4, [1])
+    await save_all(aalis_memory, SESSION, KINDS)
+    await aalis_memory.archive_span(SESSION, 4, [1])
     _expect_kinds(
         aalis_check,
         "get_full_history(s, ALL) after archiving four of six",
-        await aalis_memory.get_full_history(S, ALL),
+        await aalis_memory.get_full_history(SESSION, ALL),
         KINDS,
     )
 
@@ -171,11 +171,11 @@ async def test_kinds_come_back_from_the_archive(aalis_memory: FullMemoryService,
 @requires.get_messages_by_session_range
 @pytest.mark.aalis_spec("MSG-05")
 async def test_kinds_come_back_from_a_range_read(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, KINDS)
+    await save_all(aalis_memory, SESSION, KINDS)
     _expect_kinds(
         aalis_check,
         "get_messages_by_session_range(s, 1000, 1050)",
-        await aalis_memory.get_messages_by_session_range(S, 1000, 1050),
+        await aalis_memory.get_messages_by_session_range(SESSION, 1000, 1050),
         KINDS,
     )
 
@@ -186,10 +186,10 @@ async def test_kinds_come_back_from_a_range_read(aalis_memory: FullMemoryService
 @pytest.mark.aalis_spec("MSG-03")
 async def test_missing_timestamp_is_stamped_at_save(aalis_memory: MemoryService, aalis_check: Check) -> None:
     before = _epoch_ms()
-    await aalis_memory.save_message(S, msg("now", None))
+    await aalis_memory.save_message(SESSION, msg("now", None))
     after = _epoch_ms()
-    first = await aalis_memory.get_history(S, 10)
-    again = await aalis_memory.get_history(S, 10)
+    first = await aalis_memory.get_history(SESSION, 10)
+    again = await aalis_memory.get_history(SESSION, 10)
     stamp = first[0].timestamp if first else None
     aalis_check.that(
         isinstance(stamp, int) and before <= stamp <= after,
@@ -205,7 +205,7 @@ async def test_missing_timestamp_is_stamped_at_save(aalis_memory: MemoryService,
 
 @pytest.mark.aalis_spec("MSG-04")
 async def test_unknown_session_reads_empty(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, timeline("a"))
+    await save_all(aalis_memory, SESSION, timeline("a"))
     aalis_check.equal("get_history(unknown)", await aalis_memory.get_history(UNKNOWN), [])
     aalis_check.equal("get_history(unknown, 5)", await aalis_memory.get_history(UNKNOWN, 5), [])
     aalis_check.equal("archive_span(unknown, 3)", await aalis_memory.archive_span(UNKNOWN, 3), 0)

@@ -25,7 +25,7 @@ from aalis_memory.conformance.suite._metadata_reads import (
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import JsonObject, MetadataEntry, MetadataPut
 
-NS = "plugin-meta"
+NAMESPACE = "plugin-meta"
 UNREADABLE: list[RawMetadataKind] = ["not-json", "not-object"]
 
 
@@ -33,15 +33,15 @@ UNREADABLE: list[RawMetadataKind] = ["not-json", "not-object"]
 async def test_get_returns_saved_object_and_none_when_missing(
     aalis_memory: MemoryService, aalis_check: Check
 ) -> None:
-    await aalis_memory.save_metadata(NS, "profile", {"name": "Ann", "age": 31})
+    await aalis_memory.save_metadata(NAMESPACE, "profile", {"name": "Ann", "age": 31})
     aalis_check.equal(
         "get_metadata(ns, 'profile')",
-        await aalis_memory.get_metadata(NS, "profile"),
+        await aalis_memory.get_metadata(NAMESPACE, "profile"),
         {"name": "Ann", "age": 31},
     )
     aalis_check.equal(
         "get_metadata(ns, 'never-saved')",
-        await aalis_memory.get_metadata(NS, "never-saved"),
+        await aalis_memory.get_metadata(NAMESPACE, "never-saved"),
         None,
     )
     aalis_check.equal(
@@ -49,10 +49,10 @@ async def test_get_returns_saved_object_and_none_when_missing(
         await aalis_memory.get_metadata("unknown-namespace", "profile"),
         None,
     )
-    await aalis_memory.save_metadata(NS, "profile", {"name": "Bob"})
+    await aalis_memory.save_metadata(NAMESPACE, "profile", {"name": "Bob"})
     aalis_check.equal(
         "get_metadata after overwriting with {'name': 'Bob'}",
-        await aalis_memory.get_metadata(NS, "profile"),
+        await aalis_memory.get_metadata(NAMESPACE, "profile"),
         {"name": "Bob"},
     )
 
@@ -70,14 +70,14 @@ async def test_overwrite_replaces_the_whole_object(
     # values under other keys was skipped, leaving the old object in place.
     for how in ("save_metadata", "commit_metadata"):
         key = f"overwrite-{how}"
-        await aalis_memory.save_metadata(NS, key, first)
+        await aalis_memory.save_metadata(NAMESPACE, key, first)
         if how == "save_metadata":
-            await aalis_memory.save_metadata(NS, key, second)
+            await aalis_memory.save_metadata(NAMESPACE, key, second)
         else:
-            await aalis_memory.commit_metadata([MetadataPut(NS, key, second)])
+            await aalis_memory.commit_metadata([MetadataPut(NAMESPACE, key, second)])
         aalis_check.equal(
             f"get_metadata after {how} of {second!r} over {first!r}",
-            await aalis_memory.get_metadata(NS, key),
+            await aalis_memory.get_metadata(NAMESPACE, key),
             second,
         )
 
@@ -129,13 +129,13 @@ async def test_list_returns_the_namespace_entries_only(
 
 @pytest.mark.aalis_spec("META-03")
 async def test_delete_removes_the_entry(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await aalis_memory.save_metadata(NS, "gone", {"v": 1})
-    await aalis_memory.save_metadata(NS, "stays", {"v": 2})
+    await aalis_memory.save_metadata(NAMESPACE, "gone", {"v": 1})
+    await aalis_memory.save_metadata(NAMESPACE, "stays", {"v": 2})
     await aalis_memory.save_metadata("ns-other", "gone", {"v": 3})
-    await aalis_memory.delete_metadata(NS, "gone")
+    await aalis_memory.delete_metadata(NAMESPACE, "gone")
     aalis_check.equal(
         "list_metadata after delete_metadata(ns, 'gone')",
-        await entries(aalis_memory, NS),
+        await entries(aalis_memory, NAMESPACE),
         [("stays", {"v": 2})],
     )
     aalis_check.equal(
@@ -143,14 +143,14 @@ async def test_delete_removes_the_entry(aalis_memory: MemoryService, aalis_check
         await entries(aalis_memory, "ns-other"),
         [("gone", {"v": 3})],
     )
-    await aalis_memory.delete_metadata(NS, "stays")
-    aalis_check.equal("list_metadata after deleting the last key", await entries(aalis_memory, NS), [])
+    await aalis_memory.delete_metadata(NAMESPACE, "stays")
+    aalis_check.equal("list_metadata after deleting the last key", await entries(aalis_memory, NAMESPACE), [])
 
 
 @pytest.mark.aalis_spec("META-11")
 async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await aalis_memory.save_metadata(NS, "stays", {"v": 2})
-    for namespace in (NS, "unknown-namespace"):
+    await aalis_memory.save_metadata(NAMESPACE, "stays", {"v": 2})
+    for namespace in (NAMESPACE, "unknown-namespace"):
         try:
             await aalis_memory.delete_metadata(namespace, "never-saved")
         except Exception as exc:
@@ -158,7 +158,7 @@ async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: MemoryService, a
             raise aalis_check.fail(f"{call}: expected no error, got {exc!r}") from exc
     aalis_check.equal(
         "list_metadata after deleting missing keys",
-        await entries(aalis_memory, NS),
+        await entries(aalis_memory, NAMESPACE),
         [("stays", {"v": 2})],
     )
 
@@ -167,9 +167,9 @@ async def test_delete_of_a_missing_key_is_a_no_op(aalis_memory: MemoryService, a
 async def test_list_is_sorted_by_key(aalis_memory: MemoryService, aalis_check: Check) -> None:
     keys = ["b", "a10", "_x", "A", "a2", "a1", "Z9"]
     for key in keys:
-        await aalis_memory.save_metadata(NS, key, {"key": key})
-    await aalis_memory.save_metadata(NS, "a10", {"key": "a10", "again": True})
-    listed = [e.key for e in await aalis_memory.list_metadata(NS)]
+        await aalis_memory.save_metadata(NAMESPACE, key, {"key": key})
+    await aalis_memory.save_metadata(NAMESPACE, "a10", {"key": "a10", "again": True})
+    listed = [e.key for e in await aalis_memory.list_metadata(NAMESPACE)]
     aalis_check.equal(f"keys of list_metadata after saving {keys}", listed, sorted(keys))
 
 
@@ -181,9 +181,9 @@ SAME_MS_TRIES: Final = 20
 async def _overwrite(memory: MemoryService, version: int) -> None:
     """Overwrite key ``k``: save_metadata and a commit_metadata put, by turns."""
     if version % 2:
-        await memory.save_metadata(NS, "k", {"v": version})
+        await memory.save_metadata(NAMESPACE, "k", {"v": version})
     else:
-        await memory.commit_metadata([MetadataPut(NS, "k", {"v": version})])
+        await memory.commit_metadata([MetadataPut(NAMESPACE, "k", {"v": version})])
 
 
 async def _stamp_after_overwrite(
@@ -191,7 +191,7 @@ async def _stamp_after_overwrite(
 ) -> int:
     """Overwrite, then updated_at must be an int above ``previous``; returns it."""
     await _overwrite(memory, version)
-    current = await entry(memory, NS, "k")
+    current = await entry(memory, NAMESPACE, "k")
     assert current is not None
     check.that(
         type(current.updated_at) is int and current.updated_at > previous,
@@ -212,9 +212,9 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(
     only as differences, and the stamp's epoch within :data:`CLOCK_SKEW_MS`: a server database
     stamping with its own clock is judged as fairly as the kit's own drivers."""
     before = now_ms()
-    await aalis_memory.save_metadata(NS, "k", {"v": 0})
+    await aalis_memory.save_metadata(NAMESPACE, "k", {"v": 0})
     after = now_ms_ceil()
-    first = await entry(aalis_memory, NS, "k")
+    first = await entry(aalis_memory, NAMESPACE, "k")
     aalis_check.that(first is not None, "list_metadata does not list the saved key 'k'")
     assert first is not None
     stamp = first.updated_at
@@ -276,45 +276,45 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(
 async def test_stored_data_is_isolated_from_callers(aalis_memory: MemoryService, aalis_check: Check) -> None:
     original: dict[str, Any] = {"tags": ["a", "b"], "inner": {"n": 1}}
     passed: dict[str, Any] = {"tags": ["a", "b"], "inner": {"n": 1}}
-    await aalis_memory.save_metadata(NS, "k", passed)
+    await aalis_memory.save_metadata(NAMESPACE, "k", passed)
     passed["tags"].append("mutated")
     passed["inner"]["n"] = 99
     passed["added"] = True
     aalis_check.equal(
         "get_metadata after mutating the dict passed to save_metadata",
-        await aalis_memory.get_metadata(NS, "k"),
+        await aalis_memory.get_metadata(NAMESPACE, "k"),
         original,
     )
     # the read above returned the saved object (a None fails on the subscript, as it always did)
-    returned = cast(JsonObject, await aalis_memory.get_metadata(NS, "k"))
+    returned = cast(JsonObject, await aalis_memory.get_metadata(NAMESPACE, "k"))
     returned["tags"].append("mutated")
     returned["inner"]["n"] = 98
     returned["added"] = True
     aalis_check.equal(
         "get_metadata after mutating the dict get_metadata returned",
-        await aalis_memory.get_metadata(NS, "k"),
+        await aalis_memory.get_metadata(NAMESPACE, "k"),
         original,
     )
-    listed = await aalis_memory.list_metadata(NS)
+    listed = await aalis_memory.list_metadata(NAMESPACE)
     listed[0].data["tags"].clear()
     listed[0].data["inner"]["n"] = 97
     aalis_check.equal(
         "get_metadata after mutating the data list_metadata returned",
-        await aalis_memory.get_metadata(NS, "k"),
+        await aalis_memory.get_metadata(NAMESPACE, "k"),
         original,
     )
     aalis_check.equal(
         "list_metadata after mutating an earlier listing",
-        await entries(aalis_memory, NS),
+        await entries(aalis_memory, NAMESPACE),
         [("k", original)],
     )
-    put = MetadataPut(NS, "via-commit", {"tags": ["a", "b"], "inner": {"n": 1}})
+    put = MetadataPut(NAMESPACE, "via-commit", {"tags": ["a", "b"], "inner": {"n": 1}})
     await aalis_memory.commit_metadata([put])
     put.data["tags"].append("mutated")
     put.data["inner"]["n"] = 96
     aalis_check.equal(
         "get_metadata after mutating the data of a committed MetadataPut",
-        await aalis_memory.get_metadata(NS, "via-commit"),
+        await aalis_memory.get_metadata(NAMESPACE, "via-commit"),
         original,
     )
 
@@ -354,20 +354,20 @@ async def test_get_returns_whatever_json_object_was_saved(
         "dollar-top": {"$set": {"a": 1}, "$": "", "a.b": {"$ne": None}},
     }
     for key, data in cases.items():
-        await aalis_memory.save_metadata(NS, key, data)
+        await aalis_memory.save_metadata(NAMESPACE, key, data)
     for key, data in cases.items():
         _expect_json(
-            aalis_check, f"get_metadata(ns, {key!r})", await aalis_memory.get_metadata(NS, key), data
+            aalis_check, f"get_metadata(ns, {key!r})", await aalis_memory.get_metadata(NAMESPACE, key), data
         )
-    listed = dict(await entries(aalis_memory, NS))
+    listed = dict(await entries(aalis_memory, NAMESPACE))
     aalis_check.equal("keys of list_metadata", sorted(listed), sorted(cases))
     for key, data in cases.items():
         _expect_json(aalis_check, f"list_metadata(ns)[{key!r}]", listed[key], data)
-    await aalis_memory.commit_metadata([MetadataPut(NS, "via-commit", _rich_document())])
+    await aalis_memory.commit_metadata([MetadataPut(NAMESPACE, "via-commit", _rich_document())])
     _expect_json(
         aalis_check,
         "get_metadata after a commit_metadata put",
-        await aalis_memory.get_metadata(NS, "via-commit"),
+        await aalis_memory.get_metadata(NAMESPACE, "via-commit"),
         _rich_document(),
     )
 
@@ -399,21 +399,21 @@ async def test_values_json_cannot_tell_apart_come_back_as_json_reads_them(
     aalis_memory: MemoryService,
     aalis_check: Check,
 ) -> None:
-    await aalis_memory.save_metadata(NS, "alike", _alike())
+    await aalis_memory.save_metadata(NAMESPACE, "alike", _alike())
     _expect_json(
         aalis_check,
         "get_metadata(ns, 'alike')",
-        await aalis_memory.get_metadata(NS, "alike"),
+        await aalis_memory.get_metadata(NAMESPACE, "alike"),
         ALIKE_READ,
         strict=True,
     )
-    listed = dict(await entries(aalis_memory, NS))
+    listed = dict(await entries(aalis_memory, NAMESPACE))
     _expect_json(aalis_check, "list_metadata(ns)['alike']", listed.get("alike"), ALIKE_READ, strict=True)
-    await aalis_memory.commit_metadata([MetadataPut(NS, "via-commit", _alike())])
+    await aalis_memory.commit_metadata([MetadataPut(NAMESPACE, "via-commit", _alike())])
     _expect_json(
         aalis_check,
         "get_metadata after a commit_metadata put",
-        await aalis_memory.get_metadata(NS, "via-commit"),
+        await aalis_memory.get_metadata(NAMESPACE, "via-commit"),
         ALIKE_READ,
         strict=True,
     )
@@ -429,18 +429,18 @@ def _expect_json(check: Check, call: str, actual: Any, expected: Any, *, strict:
 async def test_save_of_unserializable_data_raises_and_stores_nothing(
     aalis_memory: MemoryService, aalis_check: Check
 ) -> None:
-    await aalis_memory.save_metadata(NS, "existing", {"v": "old"})
+    await aalis_memory.save_metadata(NAMESPACE, "existing", {"v": "old"})
     with aalis_check.every_case("payloads JSON cannot hold were not refused cleanly") as cases:
         for name, build in UNSERIALIZABLE.items():
-            before = await entries(aalis_memory, NS)
+            before = await entries(aalis_memory, NAMESPACE)
             with cases.case():
                 with aalis_check.raises(f"save_metadata(ns, 'existing', <{name}>)", TypeError, ValueError):
-                    await aalis_memory.save_metadata(NS, "existing", build())
+                    await aalis_memory.save_metadata(NAMESPACE, "existing", build())
                 with aalis_check.raises(f"save_metadata(ns, 'fresh', <{name}>)", TypeError, ValueError):
-                    await aalis_memory.save_metadata(NS, "fresh", build())
+                    await aalis_memory.save_metadata(NAMESPACE, "fresh", build())
                 aalis_check.equal(
                     f"list_metadata after the failed saves of <{name}> over 'existing', 'fresh'",
-                    await entries(aalis_memory, NS),
+                    await entries(aalis_memory, NAMESPACE),
                     before,
                 )
 
@@ -451,13 +451,13 @@ async def test_save_of_unserializable_data_raises_and_stores_nothing(
 async def test_list_skips_unreadable_entries(
     aalis_memory: MemoryService, aalis_memory_raw: Any, kind: RawMetadataKind, aalis_check: Check
 ) -> None:
-    await aalis_memory.save_metadata(NS, "a", {"v": "a"})
-    await aalis_memory.save_metadata(NS, "c", {"v": "c"})
-    await aalis_memory_raw.plant_metadata(NS, "b", kind)
-    await aalis_memory_raw.plant_metadata(NS, "0-first", kind)
+    await aalis_memory.save_metadata(NAMESPACE, "a", {"v": "a"})
+    await aalis_memory.save_metadata(NAMESPACE, "c", {"v": "c"})
+    await aalis_memory_raw.plant_metadata(NAMESPACE, "b", kind)
+    await aalis_memory_raw.plant_metadata(NAMESPACE, "0-first", kind)
     aalis_check.equal(
         f"list_metadata(ns) with {kind} entries planted at 'b' and '0-first'",
-        await entries(aalis_memory, NS),
+        await entries(aalis_memory, NAMESPACE),
         [("a", {"v": "a"}), ("c", {"v": "c"})],
     )
 
@@ -467,12 +467,12 @@ async def test_list_skips_unreadable_entries(
 async def test_list_keys_lists_the_namespace_keys(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await aalis_memory.save_metadata(NS, "k2", {"v": 2})
-    await aalis_memory.save_metadata(NS, "k1", {"v": 1})
-    await aalis_memory.save_metadata(f"{NS}-2", "k9", {"v": 9})
+    await aalis_memory.save_metadata(NAMESPACE, "k2", {"v": 2})
+    await aalis_memory.save_metadata(NAMESPACE, "k1", {"v": 1})
+    await aalis_memory.save_metadata(f"{NAMESPACE}-2", "k9", {"v": 9})
     aalis_check.equal(
         "sorted(list_metadata_keys(ns))",
-        sorted(await aalis_memory.list_metadata_keys(NS)),
+        sorted(await aalis_memory.list_metadata_keys(NAMESPACE)),
         ["k1", "k2"],
     )
     aalis_check.equal(
@@ -489,10 +489,10 @@ async def test_list_keys_lists_the_namespace_keys(
 async def test_list_keys_includes_unreadable_entries(
     aalis_memory: FullMemoryService, aalis_memory_raw: Any, kind: RawMetadataKind, aalis_check: Check
 ) -> None:
-    await aalis_memory.save_metadata(NS, "a", {"v": "a"})
-    await aalis_memory_raw.plant_metadata(NS, "b", kind)
+    await aalis_memory.save_metadata(NAMESPACE, "a", {"v": "a"})
+    await aalis_memory_raw.plant_metadata(NAMESPACE, "b", kind)
     aalis_check.equal(
         f"sorted(list_metadata_keys(ns)) with a {kind} entry planted at 'b'",
-        sorted(await aalis_memory.list_metadata_keys(NS)),
+        sorted(await aalis_memory.list_metadata_keys(NAMESPACE)),
         ["a", "b"],
     )

@@ -15,7 +15,7 @@ from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.suite._builders import MARKER, conversation, msg, save_all, timeline
 from aalis_memory.service import FullMemoryService
 
-S = "s-range"
+SESSION = "s-range"
 
 pytestmark = requires.get_messages_by_session_range
 
@@ -37,8 +37,8 @@ async def test_range_is_cut_to_the_cap(
     aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, extra: int, aalis_check: Check
 ) -> None:
     cap = aalis_memory_ctx.range_query_limit
-    await save_all(aalis_memory, S, conversation("m", cap + extra))
-    got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12)
+    await save_all(aalis_memory, SESSION, conversation("m", cap + extra))
+    got = await aalis_memory.get_messages_by_session_range(SESSION, 0, 10**12)
     expect_capped(aalis_check, cap, "get_messages_by_session_range(s, 0, 10**12)", got, cap + extra)
 
 
@@ -64,7 +64,7 @@ async def test_range_cap_holds_when_filters_drop_a_crowd(
     crowd, talk = 5 * cap, 2 * cap + 2  # every filter keeps more than the cap of the talk
     await save_all(
         aalis_memory,
-        S,
+        SESSION,
         [
             *(msg(f"p{i}", 1000 + i, role="tool", kind="poke") for i in range(crowd)),
             *(msg(f"d{i}", 1000 + crowd + i, role="system", kind=MARKER) for i in range(crowd)),
@@ -76,7 +76,7 @@ async def test_range_cap_holds_when_filters_drop_a_crowd(
         ],
     )
     for roles, exclude_kinds in CROWDED_FILTERS:
-        got = await aalis_memory.get_messages_by_session_range(S, 0, 10**12, roles, exclude_kinds)
+        got = await aalis_memory.get_messages_by_session_range(SESSION, 0, 10**12, roles, exclude_kinds)
         available = talk if roles != ["user", "tool"] else talk // 2
         expect_capped(
             aalis_check,
@@ -90,52 +90,52 @@ async def test_range_cap_holds_when_filters_drop_a_crowd(
 
 @pytest.mark.aalis_spec("RANGE-02")
 async def test_range_bounds_are_inclusive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
     aalis_check.equal(
         "range [200, 300]",
-        contents(await aalis_memory.get_messages_by_session_range(S, 200, 300)),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 200, 300)),
         ["b", "c"],
     )
     aalis_check.equal(
         "range [201, 299]",
-        contents(await aalis_memory.get_messages_by_session_range(S, 201, 299)),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 201, 299)),
         [],
     )
     aalis_check.equal(
         "range [400, 400]",
-        contents(await aalis_memory.get_messages_by_session_range(S, 400, 400)),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 400, 400)),
         ["d"],
     )
 
 
 @pytest.mark.aalis_spec("RANGE-02")
 async def test_range_includes_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
-    await aalis_memory.archive_span(S, 2)
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
+    await aalis_memory.archive_span(SESSION, 2)
     aalis_check.equal(
         "range [100, 300] after archiving a and b",
-        contents(await aalis_memory.get_messages_by_session_range(S, 100, 300)),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 100, 300)),
         ["a", "b", "c"],
     )
 
 
 @pytest.mark.aalis_spec("MSG-01")
 async def test_range_stays_in_its_session(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, "s-range-other", [msg("x", 150)])
     aalis_check.equal(
         "range [0, 1000] of s",
-        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 0, 1000)),
         ["a", "b"],
     )
 
 
 @pytest.mark.aalis_spec("RANGE-03")
 async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, [msg("c", 300), msg("a", 100), msg("b1", 200), msg("b2", 200)])
+    await save_all(aalis_memory, SESSION, [msg("c", 300), msg("a", 100), msg("b1", 200), msg("b2", 200)])
     aalis_check.equal(
         "range [0, 1000] written c@300, a@100, b1@200, b2@200",
-        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000)),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 0, 1000)),
         ["a", "b1", "b2", "c"],
     )
 
@@ -149,9 +149,9 @@ async def test_range_truncation_keeps_the_earliest(
     """How many come back is the cap's rule (``capped``); which ones, the order's (``earliest``)."""
     earliest, capped = aalis_checks
     cap = aalis_memory_ctx.range_query_limit
-    await save_all(aalis_memory, S, conversation("m", cap + 5))
+    await save_all(aalis_memory, SESSION, conversation("m", cap + 5))
     for start, first in ((0, 0), (1030, 3)):
-        got = await aalis_memory.get_messages_by_session_range(S, start, 10**12)
+        got = await aalis_memory.get_messages_by_session_range(SESSION, start, 10**12)
         call = f"get_messages_by_session_range(s, {start}, 10**12)"
         expect_capped(capped, cap, call, got, cap + 5 - first)
         earliest.equal(
@@ -165,7 +165,7 @@ async def test_range_truncation_keeps_the_earliest(
 async def test_range_roles_whitelist(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(
         aalis_memory,
-        S,
+        SESSION,
         [
             msg("u1", 100),
             msg("a1", 200, role="assistant"),
@@ -176,17 +176,17 @@ async def test_range_roles_whitelist(aalis_memory: FullMemoryService, aalis_chec
     )
     aalis_check.equal(
         "range [0, 1000] roles=['user']",
-        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, ["user"])),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 0, 1000, ["user"])),
         ["u1", "u2"],
     )
     aalis_check.equal(
         "range [0, 1000] roles=['tool', 'notice']",
-        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, ["tool", "notice"])),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 0, 1000, ["tool", "notice"])),
         ["t1", "n1"],
     )
     aalis_check.equal(
         "range [0, 1000] roles=None",
-        contents(await aalis_memory.get_messages_by_session_range(S, 0, 1000, None)),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 0, 1000, None)),
         ["u1", "a1", "t1", "n1", "u2"],
     )
 
@@ -197,16 +197,16 @@ async def test_range_exclude_kinds_keeps_kindless(
 ) -> None:
     await save_all(
         aalis_memory,
-        S,
+        SESSION,
         [
             *timeline("a", "|d1", "#t1"),
             msg("poke", 2000, kind="poke"),
             msg("b", 2010),
         ],
     )
-    got = await aalis_memory.get_messages_by_session_range(S, 0, 10**6, None, [MARKER, "poke"])
+    got = await aalis_memory.get_messages_by_session_range(SESSION, 0, 10**6, None, [MARKER, "poke"])
     aalis_check.equal("range exclude_kinds=['event-marker', 'poke']", contents(got), ["a", "b"])
-    got = await aalis_memory.get_messages_by_session_range(S, 0, 10**6, ["user"], [MARKER])
+    got = await aalis_memory.get_messages_by_session_range(SESSION, 0, 10**6, ["user"], [MARKER])
     aalis_check.equal(
         "range roles=['user'] exclude_kinds=['event-marker']", contents(got), ["a", "poke", "b"]
     )

@@ -15,7 +15,7 @@ from aalis_memory.conformance.suite._reads import ALL, active, as_read, everythi
 from aalis_memory.service import FullMemoryService
 from aalis_memory.types import Message
 
-S = "s-rw"
+SESSION = "s-rw"
 OTHER = "s-rw-other"
 
 
@@ -31,13 +31,13 @@ def _cats(count: int) -> list[Message]:
 async def test_update_recent_limit_zero_changes_nothing(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, _cats(3))
-    changed = await aalis_memory.update_message_content(S, "cat", "dog", 0)
+    await save_all(aalis_memory, SESSION, _cats(3))
+    changed = await aalis_memory.update_message_content(SESSION, "cat", "dog", 0)
     # its own answer first: that check stands on no read of another rule
     aalis_check.equal("update_message_content(s, cat, dog, 0)", changed, 0)
     aalis_check.equal(
         "get_history after update_message_content(s, cat, dog, 0)",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["cat 0", "cat 1", "cat 2"],
     )
 
@@ -47,12 +47,12 @@ async def test_update_recent_limit_zero_changes_nothing(
 async def test_update_recent_limit_inf_covers_all_active(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, _cats(120))
-    changed = await aalis_memory.update_message_content(S, "cat", "dog", math.inf)
+    await save_all(aalis_memory, SESSION, _cats(120))
+    changed = await aalis_memory.update_message_content(SESSION, "cat", "dog", math.inf)
     aalis_check.equal("update_message_content(s, cat, dog, inf) over 120 matches", changed, 120)
     aalis_check.equal(
         "get_history after update_message_content(s, cat, dog, inf)",
-        await active(aalis_memory, S, 1000),
+        await active(aalis_memory, SESSION, 1000),
         [f"dog {i}" for i in range(120)],
     )
 
@@ -64,7 +64,7 @@ async def test_update_window_is_newest_active_with_markers(
 ) -> None:
     await save_all(
         aalis_memory,
-        S,
+        SESSION,
         [
             msg("cat a", 100),
             msg("cat b", 200),
@@ -73,10 +73,10 @@ async def test_update_window_is_newest_active_with_markers(
             msg("cat e", 500),
         ],
     )
-    changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
+    changed = await aalis_memory.update_message_content(SESSION, "cat", "dog", 3)
     aalis_check.equal(
         "get_history after update_message_content(s, cat, dog, 3)",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["cat a", "cat b", "dog c", "divider", "dog e"],
     )
     aalis_check.equal("update_message_content(s, cat, dog, 3)", changed, 2)
@@ -87,7 +87,7 @@ async def test_update_window_is_newest_active_with_markers(
 async def test_update_window_skips_archived(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     await save_all(
         aalis_memory,
-        S,
+        SESSION,
         [
             msg("cat a", 100),
             msg("cat b", 200),
@@ -96,14 +96,14 @@ async def test_update_window_skips_archived(aalis_memory: FullMemoryService, aal
             msg("plain e", 500),
         ],
     )
-    await aalis_memory.archive_span(S, 2)
-    changed = await aalis_memory.update_message_content(S, "cat", "dog", 3)
+    await aalis_memory.archive_span(SESSION, 2)
+    changed = await aalis_memory.update_message_content(SESSION, "cat", "dog", 3)
     aalis_check.equal("update_message_content(s, cat, dog, 3) after archiving a, b", changed, 1)
-    changed = await aalis_memory.update_message_content(S, "cat", "cow", ALL)
+    changed = await aalis_memory.update_message_content(SESSION, "cat", "cow", ALL)
     aalis_check.equal("update_message_content(s, cat, cow, ALL) after archiving a, b", changed, 0)
     aalis_check.equal(
         "get_history after the two updates",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["dog c", "plain d", "plain e"],
     )
 
@@ -112,12 +112,12 @@ async def test_update_window_skips_archived(aalis_memory: FullMemoryService, aal
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-01")
 async def test_update_leaves_archived_text_alone(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, [msg("cat a", 100), msg("cat b", 200), msg("cat c", 300)])
-    await aalis_memory.archive_span(S, 1)
-    await aalis_memory.update_message_content(S, "cat", "dog", ALL)
+    await save_all(aalis_memory, SESSION, [msg("cat a", 100), msg("cat b", 200), msg("cat c", 300)])
+    await aalis_memory.archive_span(SESSION, 1)
+    await aalis_memory.update_message_content(SESSION, "cat", "dog", ALL)
     aalis_check.equal(
         "get_full_history after archiving a and updating cat -> dog",
-        await everything(aalis_memory, S),
+        await everything(aalis_memory, SESSION),
         ["cat a", "dog b", "dog c"],
     )
 
@@ -141,10 +141,10 @@ async def test_update_rewrites_every_occurrence_case_sensitively(
         msg("no match", 400, role="assistant", reasoning_content="world", segments=segments),
         msg("worldworld", 500),
     ]
-    await save_all(aalis_memory, S, saved)
-    before = as_read(await aalis_memory.get_history(S, 10))
-    changed = await aalis_memory.update_message_content(S, "world", "earth", 10)
-    got = await aalis_memory.get_history(S, 10)
+    await save_all(aalis_memory, SESSION, saved)
+    before = as_read(await aalis_memory.get_history(SESSION, 10))
+    changed = await aalis_memory.update_message_content(SESSION, "world", "earth", 10)
+    got = await aalis_memory.get_history(SESSION, 10)
     stamps.equal(
         "timestamps (sorted) after update_message_content(s, world, earth)",
         sorted(m.timestamp or 0 for m in got),
@@ -173,11 +173,11 @@ async def test_update_keeps_the_timestamps_of_rewritten_messages(
     and timestamp to replace it."""
     await save_all(
         aalis_memory,
-        S,
+        SESSION,
         [msg("cat 0", 1000), marker("d", 1010), msg("dog", 1020, role="assistant"), msg("cat 3", 1030)],
     )
-    await aalis_memory.update_message_content(S, "cat", "lion", ALL)
-    got = await aalis_memory.get_history(S, ALL)
+    await aalis_memory.update_message_content(SESSION, "cat", "lion", ALL)
+    got = await aalis_memory.get_history(SESSION, ALL)
     aalis_check.equal(
         "(content, timestamp) after update_message_content(s, cat, lion)",
         sorted((m.timestamp or 0, m.content) for m in got),
@@ -190,12 +190,12 @@ async def test_update_keeps_the_timestamps_of_rewritten_messages(
 async def test_update_without_a_match_changes_nothing(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, _cats(3))
-    changed = await aalis_memory.update_message_content(S, "CAT", "dog", 10)
+    await save_all(aalis_memory, SESSION, _cats(3))
+    changed = await aalis_memory.update_message_content(SESSION, "CAT", "dog", 10)
     aalis_check.equal("update_message_content(s, CAT, dog, 10) over lower-case cats", changed, 0)
     aalis_check.equal(
         "get_history after update_message_content(s, CAT, dog, 10)",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["cat 0", "cat 1", "cat 2"],
     )
 
@@ -207,12 +207,12 @@ async def test_update_to_the_same_text_counts_nothing(
 ) -> None:
     """Counting matches instead of changes (MongoDB's matched vs modified count) would tell the
     caller, who re-indexes what changed, that unchanged messages were rewritten."""
-    await save_all(aalis_memory, S, _cats(3))
-    changed = await aalis_memory.update_message_content(S, "cat", "cat", 10)
+    await save_all(aalis_memory, SESSION, _cats(3))
+    changed = await aalis_memory.update_message_content(SESSION, "cat", "cat", 10)
     aalis_check.equal("update_message_content(s, cat, cat, 10) over three cats", changed, 0)
     aalis_check.equal(
         "get_history after update_message_content(s, cat, cat, 10)",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["cat 0", "cat 1", "cat 2"],
     )
 
@@ -220,12 +220,12 @@ async def test_update_to_the_same_text_counts_nothing(
 @requires.update_message_content
 @pytest.mark.aalis_spec("UPD-03")
 async def test_update_with_empty_old_text_raises(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, _cats(2))
+    await save_all(aalis_memory, SESSION, _cats(2))
     with aalis_check.raises("update_message_content(s, '', dog)", ValueError):
-        await aalis_memory.update_message_content(S, "", "dog", 10)
+        await aalis_memory.update_message_content(SESSION, "", "dog", 10)
     aalis_check.equal(
         "get_history after update_message_content(s, '', dog)",
-        await active(aalis_memory, S),
+        await active(aalis_memory, SESSION),
         ["cat 0", "cat 1"],
     )
 
@@ -240,7 +240,7 @@ async def test_delete_by_timestamps_reaches_archived(
 ) -> None:
     await save_all(
         aalis_memory,
-        S,
+        SESSION,
         [
             msg("a", 100),
             msg("b", 200),
@@ -249,10 +249,10 @@ async def test_delete_by_timestamps_reaches_archived(
             msg("e", 400),
         ],
     )
-    await aalis_memory.archive_span(S, 2)
-    deleted = await aalis_memory.delete_messages_by_timestamps(S, [100, 300, 999])
+    await aalis_memory.archive_span(SESSION, 2)
+    deleted = await aalis_memory.delete_messages_by_timestamps(SESSION, [100, 300, 999])
     aalis_check.equal("delete_messages_by_timestamps(s, [100, 300, 999])", deleted, 3)
-    aalis_check.equal("get_history after deleting 100, 300", await active(aalis_memory, S), ["e"])
+    aalis_check.equal("get_history after deleting 100, 300", await active(aalis_memory, SESSION), ["e"])
 
 
 @requires.get_full_history
@@ -261,12 +261,12 @@ async def test_delete_by_timestamps_reaches_archived(
 async def test_delete_by_timestamps_removes_from_full_history(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
-    await aalis_memory.archive_span(S, 2)
-    await aalis_memory.delete_messages_by_timestamps(S, [200, 300])
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("b", 200), msg("c", 300), msg("d", 400)])
+    await aalis_memory.archive_span(SESSION, 2)
+    await aalis_memory.delete_messages_by_timestamps(SESSION, [200, 300])
     aalis_check.equal(
         "get_full_history after deleting archived b and active c",
-        await everything(aalis_memory, S),
+        await everything(aalis_memory, SESSION),
         ["a", "d"],
     )
 
@@ -274,10 +274,10 @@ async def test_delete_by_timestamps_removes_from_full_history(
 @requires.delete_messages_by_timestamps
 @pytest.mark.aalis_spec("DEL-02")
 async def test_delete_by_empty_list_returns_zero(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
-    deleted = await aalis_memory.delete_messages_by_timestamps(S, [])
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("b", 200)])
+    deleted = await aalis_memory.delete_messages_by_timestamps(SESSION, [])
     aalis_check.equal("delete_messages_by_timestamps(s, [])", deleted, 0)
-    aalis_check.equal("get_history after deleting []", await active(aalis_memory, S), ["a", "b"])
+    aalis_check.equal("get_history after deleting []", await active(aalis_memory, SESSION), ["a", "b"])
 
 
 @requires.delete_messages_by_timestamps
@@ -285,9 +285,9 @@ async def test_delete_by_empty_list_returns_zero(aalis_memory: FullMemoryService
 async def test_delete_by_timestamps_stays_in_its_session(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, [msg("a", 100), msg("b", 200)])
+    await save_all(aalis_memory, SESSION, [msg("a", 100), msg("b", 200)])
     await save_all(aalis_memory, OTHER, [msg("x", 100), msg("y", 200)])
-    deleted = await aalis_memory.delete_messages_by_timestamps(S, [100])
+    deleted = await aalis_memory.delete_messages_by_timestamps(SESSION, [100])
     aalis_check.equal(
         "get_history(other) after deleting 100 in s", await active(aalis_memory, OTHER), ["x", "y"]
     )

@@ -20,8 +20,8 @@ from typing import Any, Final
 import pytest
 
 from aalis_memory.conformance.check import Check
+from aalis_memory.conformance.item_properties import PROP_NOTES, attach
 from aalis_memory.conformance.probes.scaling import GROWTH_LIMIT, Growth, ScalingSizes, measure
-from aalis_memory.conformance.verdicts.properties import PROP_NOTES, attach
 from aalis_memory.types import Message, MetadataPut
 
 SMALL, LARGE = "s-scale-small", "s-scale-large"

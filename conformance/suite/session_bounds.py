@@ -21,7 +21,7 @@ from aalis_memory.conformance.suite._reads import ALL
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message
 
-S = "s-bound"
+SESSION = "s-bound"
 OTHER = "s-bound-other"
 
 
@@ -37,7 +37,7 @@ async def _leaves_other_session(
     """Fill both sessions (the other one with two archived messages), ``write`` to ``S``, then
     the other session must read as before, through get_history and get_full_history."""
     await save_all(
-        memory, S, [msg(f"cat {n}", ts) for n, ts in (("a", 100), ("b", 200), ("c", 300), ("d", 400))]
+        memory, SESSION, [msg(f"cat {n}", ts) for n, ts in (("a", 100), ("b", 200), ("c", 300), ("d", 400))]
     )
     await save_all(
         memory, OTHER, [msg(f"cat {n}", ts) for n, ts in (("x", 100), ("y", 200), ("z", 300), ("w", 400))]
@@ -56,7 +56,7 @@ async def test_clear_session_leaves_other_sessions_archive(
     aalis_memory: MemoryService, aalis_check: Check
 ) -> None:
     await _leaves_other_session(
-        aalis_memory, aalis_check, "clear_session(s)", lambda: aalis_memory.clear_session(S)
+        aalis_memory, aalis_check, "clear_session(s)", lambda: aalis_memory.clear_session(SESSION)
     )
 
 
@@ -69,7 +69,7 @@ async def test_delete_by_timestamps_leaves_other_sessions_archive(
         aalis_memory,
         aalis_check,
         "delete_messages_by_timestamps(s, [100, 200, 300, 400]) with the same timestamps in other",
-        lambda: aalis_memory.delete_messages_by_timestamps(S, [100, 200, 300, 400]),
+        lambda: aalis_memory.delete_messages_by_timestamps(SESSION, [100, 200, 300, 400]),
     )
 
 
@@ -79,14 +79,14 @@ async def test_save_leaves_other_sessions(aalis_memory: MemoryService, aalis_che
         aalis_memory,
         aalis_check,
         "save_message(s, cat e@300)",
-        lambda: aalis_memory.save_message(S, msg("cat e", 300)),
+        lambda: aalis_memory.save_message(SESSION, msg("cat e", 300)),
     )
 
 
 @pytest.mark.aalis_spec("MSG-01")
 async def test_archive_span_leaves_other_sessions(aalis_memory: MemoryService, aalis_check: Check) -> None:
     await _leaves_other_session(
-        aalis_memory, aalis_check, "archive_span(s, 3)", lambda: aalis_memory.archive_span(S, 3)
+        aalis_memory, aalis_check, "archive_span(s, 3)", lambda: aalis_memory.archive_span(SESSION, 3)
     )
 
 
@@ -99,5 +99,5 @@ async def test_update_content_leaves_other_sessions(
         aalis_memory,
         aalis_check,
         "update_message_content(s, cat, dog, 10) with cats in other",
-        lambda: aalis_memory.update_message_content(S, "cat", "dog", 10),
+        lambda: aalis_memory.update_message_content(SESSION, "cat", "dog", 10),
     )

@@ -21,6 +21,7 @@ import pytest
 
 from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.harness.session_options import SESSION_OPTIONS
+from aalis_memory.conformance.item_properties import PROP_ADVISORIES, PROP_CHECKED, PROP_EXAMPLES, attach
 from aalis_memory.conformance.machine.attribution import COVERED_RULES
 from aalis_memory.conformance.machine.budget import BUDGET_ROUND
 from aalis_memory.conformance.machine.core import Target
@@ -28,7 +29,6 @@ from aalis_memory.conformance.machine.runner import run_machine
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.registration.registry import get as get_driver
 from aalis_memory.conformance.registration.selection import selected_drivers
-from aalis_memory.conformance.verdicts.properties import PROP_ADVISORIES, PROP_CHECKED, PROP_EXAMPLES, attach
 
 
 def _run(request: pytest.FixtureRequest, targets: list[Target], strict: bool) -> None:

@@ -24,7 +24,7 @@ from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message
 from aalis_memory.types import RecentMessagesAcrossSessionsQuery as Query
 
-S = "s-ts"
+SESSION = "s-ts"
 
 #: Ascending, so write order and timestamp order agree (the write-ordered tier sees the same).
 ODD: tuple[tuple[str, int | float], ...] = (
@@ -80,10 +80,10 @@ def odd_stamps_kept() -> None:
 
 @pytest.mark.aalis_spec("TS-01")
 async def test_odd_timestamps_read_back_exactly(aalis_memory: MemoryService, aalis_check: Check) -> None:
-    await save_all(aalis_memory, S, _messages(ODD))
+    await save_all(aalis_memory, SESSION, _messages(ODD))
     aalis_check.equal(
         "(content, timestamp) of get_history after saving timestamps -5, -0.25, 0, 1.5, 1700000000000.5",
-        _stamps(await aalis_memory.get_history(S, 10)),
+        _stamps(await aalis_memory.get_history(SESSION, 10)),
         list(ODD),
     )
 
@@ -93,10 +93,10 @@ async def test_odd_timestamps_read_back_exactly(aalis_memory: MemoryService, aal
 async def test_odd_timestamps_read_back_exactly_from_a_range(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
-    await save_all(aalis_memory, S, _messages(ODD))
+    await save_all(aalis_memory, SESSION, _messages(ODD))
     aalis_check.equal(
         "(content, timestamp) of the range [-10, 2e12]",
-        _stamps(await aalis_memory.get_messages_by_session_range(S, -10, 2 * 10**12)),
+        _stamps(await aalis_memory.get_messages_by_session_range(SESSION, -10, 2 * 10**12)),
         list(ODD),
     )
 
@@ -107,10 +107,10 @@ async def test_range_orders_odd_timestamps_by_value(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
     odd_stamps_kept()
-    await save_all(aalis_memory, S, _messages(SCRAMBLED))
+    await save_all(aalis_memory, SESSION, _messages(SCRAMBLED))
     aalis_check.equal(
         "range [-10, 10] written at 2, 1.5, 0, 1.25, -1",
-        contents(await aalis_memory.get_messages_by_session_range(S, -10, 10)),
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, -10, 10)),
         BY_VALUE,
     )
 
@@ -122,7 +122,7 @@ async def test_range_bounds_at_zero_and_fractions(
 ) -> None:
     odd_stamps_kept()
     # No message sits on a bound: whether bounds are inclusive is RANGE-02's test (below).
-    await save_all(aalis_memory, S, _messages(AROUND_ZERO))
+    await save_all(aalis_memory, SESSION, _messages(AROUND_ZERO))
     for bounds, expected in (
         ((0, 0), []),
         ((0, 1), ["half"]),
@@ -132,7 +132,7 @@ async def test_range_bounds_at_zero_and_fractions(
     ):
         aalis_check.equal(
             f"range {list(bounds)} over timestamps -1, -0.5, 0.5, 1.5",
-            contents(await aalis_memory.get_messages_by_session_range(S, *bounds)),
+            contents(await aalis_memory.get_messages_by_session_range(SESSION, *bounds)),
             expected,
         )
 
@@ -142,9 +142,9 @@ async def test_range_bounds_at_zero_and_fractions(
 async def test_range_zero_to_zero_is_inclusive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """The rule is about the ends: the messages on them are in. That [0, 0] holds nothing else
     is TS-03's (a range bound of 0 is a bound)."""
-    await save_all(aalis_memory, S, _messages(POINTS))
+    await save_all(aalis_memory, SESSION, _messages(POINTS))
     for bounds, ends in (((0, 0), ["zero"]), ((0.5, 1.5), ["half", "f1.5"])):
-        got = contents(await aalis_memory.get_messages_by_session_range(S, *bounds))
+        got = contents(await aalis_memory.get_messages_by_session_range(SESSION, *bounds))
         aalis_check.that(
             all(end in got for end in ends),
             f"range {list(bounds)} over timestamps -1, 0, 0.5, 1.5, 2: expected the messages "
@@ -157,13 +157,13 @@ async def test_range_zero_to_zero_is_inclusive(aalis_memory: FullMemoryService, 
 async def test_since_zero_and_fractional_since(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     odd_stamps_kept()
     # No message sits on a since_ts below: whether the bound is inclusive is CROSS-05's test.
-    await save_all(aalis_memory, S, _messages(AROUND_ZERO))
+    await save_all(aalis_memory, SESSION, _messages(AROUND_ZERO))
     for since, expected in ((0, ["half", "f1.5"]), (0.75, ["f1.5"]), (-0.75, ["-half", "half", "f1.5"])):
         got = await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=since))
         aalis_check.equal(
             f"cross-session read with since_ts={since} over timestamps -1, -0.5, 0.5, 1.5",
             records(got),
-            [(S, name) for name in expected],
+            [(SESSION, name) for name in expected],
         )
 
 
@@ -172,10 +172,13 @@ async def test_since_zero_and_fractional_since(aalis_memory: FullMemoryService, 
 async def test_since_zero_is_inclusive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """since_ts keeps the message on it, 0 included. That since_ts=0 drops the negative ones is
     TS-03's (0 is a bound, not a missing one)."""
-    await save_all(aalis_memory, S, _messages(POINTS))
+    await save_all(aalis_memory, SESSION, _messages(POINTS))
     got = records(await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=0)))
     aalis_check.that(
-        all(kept in got for kept in [(S, "zero"), (S, "half"), (S, "f1.5"), (S, "two")]),
+        all(
+            kept in got
+            for kept in [(SESSION, "zero"), (SESSION, "half"), (SESSION, "f1.5"), (SESSION, "two")]
+        ),
         f"cross-session read with since_ts=0 over timestamps -1, 0, 0.5, 1.5, 2: expected 0 and "
         f"every later one in it, got {got}",
     )
@@ -187,20 +190,20 @@ async def test_delete_by_zero_and_fractional_timestamps(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
     odd_stamps_kept()
-    await save_all(aalis_memory, S, _messages(POINTS))
+    await save_all(aalis_memory, SESSION, _messages(POINTS))
     aalis_check.equal(
         "delete_messages_by_timestamps(s, [1.5, 0]) over -1, 0, 0.5, 1.5, 2",
-        await aalis_memory.delete_messages_by_timestamps(S, [1.5, 0]),
+        await aalis_memory.delete_messages_by_timestamps(SESSION, [1.5, 0]),
         2,
     )
     aalis_check.equal(
         "get_history after deleting the messages at 1.5 and 0",
-        contents(await aalis_memory.get_history(S, 10)),
+        contents(await aalis_memory.get_history(SESSION, 10)),
         ["neg", "half", "two"],
     )
     aalis_check.equal(
         "delete_messages_by_timestamps(s, [1, 0.25]) (no message at either)",
-        await aalis_memory.delete_messages_by_timestamps(S, [1, 0.25]),
+        await aalis_memory.delete_messages_by_timestamps(SESSION, [1, 0.25]),
         0,
     )
 
@@ -229,27 +232,27 @@ async def test_ends_of_the_64_bit_range_are_ordinary_timestamps(
                 "double is 2**63, so no caller of this backend can pass the top end)"
             ),
         )
-    await save_all(aalis_memory, S, _messages(INT64_ENDS))
+    await save_all(aalis_memory, SESSION, _messages(INT64_ENDS))
     aalis_check.equal(
         "(content, timestamp) of get_history after saving -2**63, 0, 2**63 - 1, 2.0**63",
-        _stamps(await aalis_memory.get_history(S, 10)),
+        _stamps(await aalis_memory.get_history(SESSION, 10)),
         list(INT64_ENDS),
     )
     if callable(getattr(aalis_memory, "get_messages_by_session_range", None)):
         for name, ts in (("min", -(2**63)), ("max", 2**63 - 1)):
             aalis_check.equal(
                 f"range [{ts}, {ts}]",
-                _stamps(await aalis_memory.get_messages_by_session_range(S, ts, ts)),
+                _stamps(await aalis_memory.get_messages_by_session_range(SESSION, ts, ts)),
                 [(name, ts)],
             )
     if callable(getattr(aalis_memory, "delete_messages_by_timestamps", None)):
         aalis_check.equal(
             "delete_messages_by_timestamps(s, [2**63 - 1, -2**63])",
-            await aalis_memory.delete_messages_by_timestamps(S, [2**63 - 1, -(2**63)]),
+            await aalis_memory.delete_messages_by_timestamps(SESSION, [2**63 - 1, -(2**63)]),
             2,
         )
         aalis_check.equal(
             "get_history after deleting the ends",
-            contents(await aalis_memory.get_history(S, 10)),
+            contents(await aalis_memory.get_history(SESSION, 10)),
             ["zero", "double"],
         )

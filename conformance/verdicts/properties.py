@@ -5,38 +5,35 @@ JSON text in the JUnit file, whose writer takes ``str()`` of each property."""
 
 from __future__ import annotations
 
-import json
-from typing import Any, Final
+from typing import Final
 
-import attrs
 import pytest
 
-
-@attrs.frozen
-class Structured:
-    """A structured test property (how many checks ran, the advisories, notes): the value itself
-    within the process, JSON text in ``str()``."""
-
-    value: Any
-
-    def __str__(self) -> str:
-        return json.dumps(self.value)
-
+from aalis_memory.conformance.item_properties import (
+    PROP_ADVISORIES as PROP_ADVISORIES,
+)
+from aalis_memory.conformance.item_properties import (
+    PROP_CHECKED as PROP_CHECKED,
+)
+from aalis_memory.conformance.item_properties import (
+    PROP_EXAMPLES as PROP_EXAMPLES,
+)
+from aalis_memory.conformance.item_properties import (
+    PROP_NOTES as PROP_NOTES,
+)
+from aalis_memory.conformance.item_properties import (
+    Structured as Structured,
+)
+from aalis_memory.conformance.item_properties import (
+    attach as attach,
+)
+from aalis_memory.conformance.item_properties import (
+    read_prop as read_prop,
+)
 
 #: The phase's records (:class:`~aalis_memory.conformance.verdicts.model.Outcomes`): what it
 #: says of each rule of its driver (in JUnit: the records, as JSON).
 PROP_OUTCOMES: Final = "aalis_outcomes"
-#: Set by a time-budgeted state-machine run: how many histories it checked (shown in the summary).
-PROP_EXAMPLES: Final = "aalis_state_machine_examples"
-#: Set by a test that checks many rules but not all of them every run (the state machine):
-#: ``{rule_id: number of checks performed}``. Only rules with a positive count can pass.
-PROP_CHECKED: Final = "aalis_checked"
-#: Set by a test that records SHOULD divergences and goes on (non-strict state machine):
-#: ``[{"rule": rule_id, "message": text}, ...]``; each becomes an advisory of its rule.
-PROP_ADVISORIES: Final = "aalis_advisories"
-#: Set by a test whose pass carries findings worth reading (the scaling probe's timings):
-#: ``{rule_id: text}``; the text becomes the message of the rule's pass.
-PROP_NOTES: Final = "aalis_notes"
 #: JUnit-visible properties: one per rule of the test (``"ARCH-01 MUST pass"``) and one for
 #: the whole test (its worst verdict).
 PROP_JUNIT_RULE: Final = "aalis_rule"
@@ -64,16 +61,3 @@ def driver_of(item: pytest.Item) -> str | None:
     driver = callspec.params.get("aalis_memory_driver")
     provider = callspec.params.get("aalis_compression_provider")
     return f"{provider}@{driver}" if driver is not None and provider is not None else driver
-
-
-def attach(properties: list[tuple[str, object]], name: str, value: Any) -> None:
-    """Add a test property for the judging: a structured value travels as itself (as JSON text
-    only in the JUnit file)."""
-    properties.append((name, value if isinstance(value, str) else Structured(value)))
-
-
-def read_prop(properties: list[tuple[str, object]], name: str) -> Any:
-    for key, value in properties:
-        if key == name:
-            return value.value if isinstance(value, Structured) else value
-    return None

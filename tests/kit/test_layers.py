@@ -45,6 +45,11 @@ ROOMS: Final = (
         "a test's call under test, the steps around it and the rules they stand on",
     ),
     Room(
+        "properties",
+        ("aalis_memory.conformance.item_properties",),
+        "what a test hands the judging besides its checks (the machine's counts, the probe's notes)",
+    ),
+    Room(
         "checks",
         (
             "aalis_memory.conformance.checks",
@@ -83,18 +88,9 @@ ROOMS: Final = (
     Room("main", ("aalis_memory.conformance.__main__",), "python -m aalis_memory.conformance"),
 )
 
-#: Imports that still run back up, each waiting for the piece of issue 34 that removes it; the
-#: test fails once one is gone, so the list only shrinks.
-_ATTACH = (
-    "a test hands what it checked to the verdicts as item properties (attach()): issue 34's one "
-    "typed record, in a room above the suite, replaces them"
-)
-WAITING: Final[dict[tuple[str, str], str]] = {
-    **{
-        (f"aalis_memory.conformance.suite.{name}", "aalis_memory.conformance.verdicts.properties"): _ATTACH
-        for name in ("crash", "scaling", "state_machine")
-    },
-}
+#: Imports that still run back up, each with the reason it waits; the test fails once one is gone,
+#: so the list only shrinks. Empty: every room imports only the rooms above it.
+WAITING: Final[dict[tuple[str, str], str]] = {}
 
 
 @attrs.frozen

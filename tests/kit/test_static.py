@@ -119,3 +119,33 @@ def test_the_example_backend_is_ruff_and_mypy_clean(tmp_path: Path) -> None:
         text=True,
     )
     assert typed.returncode == 0, typed.stdout + typed.stderr
+
+
+def _short_constants(path: Path) -> list[str]:
+    """Module-level names of one or two capital letters bound to a value other than a TypeVar."""
+    import ast
+
+    found: list[str] = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value
+        if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "TypeVar":
+            continue
+        found.extend(
+            f"{path.relative_to(REPO)}:{node.lineno}: {target.id}"
+            for target in node.targets
+            if isinstance(target, ast.Name) and len(target.id) <= 2 and target.id.isupper()
+        )
+    return found
+
+
+def test_no_one_letter_module_constants() -> None:
+    """A constant says what it holds (SESSION, API_DOC), so a reader never looks up what `S` was."""
+    found = [
+        hit
+        for folder in SOURCES[:4]
+        for path in sorted((REPO / folder).rglob("*.py"))
+        for hit in _short_constants(path)
+    ]
+    assert not found, "module constants named by one or two letters:\n" + "\n".join(found)

@@ -24,7 +24,7 @@ from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.steps import Blocked
 from aalis_memory.conformance.suite._builders import conversation, save_all
 
-S = "s-clr"
+SESSION = "s-clr"
 OTHER = "s-clr-other"
 #: The history's own row, as the memory service adds it before the plugins' middleware runs.
 HISTORY_ROW = ClearResult(source="memory", type="context", success=True, message="cleared")
@@ -43,9 +43,9 @@ async def _compress_keeping(
 async def _keeper(compression: Harness) -> tuple[Any, list[tuple[str, str]]]:
     """A provider over a compressed S, and the metadata it wrote for S; skips a provider that
     keeps nothing in metadata (the rules bind plugins that do)."""
-    await save_all(compression.memory, S, conversation("s", 4))
+    await save_all(compression.memory, SESSION, conversation("s", 4))
     service = compression.build()
-    keys = await _compress_keeping(compression, service, S, "S-SUMMARY")
+    keys = await _compress_keeping(compression, service, SESSION, "S-SUMMARY")
     if not keys:
         skip(
             Verdict.NOT_IMPLEMENTED,
@@ -89,14 +89,14 @@ async def test_a_clear_removes_the_data_of_its_scope(aalis_compression: Harness,
     o_keys = await _compress_keeping(aalis_compression, service, OTHER, "O-SUMMARY")
     s_only = [k for k in s_keys if k not in o_keys]
     o_only = [k for k in o_keys if k not in s_keys]
-    await _clear(service, aalis_check, _session_clear(S))
+    await _clear(service, aalis_check, _session_clear(SESSION))
     aalis_check.equal(
-        f"the provider's metadata for {S} after memory:clear of {S}",
+        f"the provider's metadata for {SESSION} after memory:clear of {SESSION}",
         await aalis_compression.present(s_only),
         [],
     )
     aalis_check.equal(
-        f"the provider's metadata for {OTHER} after memory:clear of {S}",
+        f"the provider's metadata for {OTHER} after memory:clear of {SESSION}",
         await aalis_compression.present(o_only),
         [f"{ns}/{k}" for ns, k in o_only],
     )
@@ -118,9 +118,10 @@ async def test_a_clear_after_a_restart_reaches_earlier_data(
     await save_all(aalis_compression.memory, OTHER, conversation("o", 4))
     o_keys = await _compress_keeping(aalis_compression, service, OTHER, "O-SUMMARY")
     s_only = [k for k in s_keys if k not in o_keys]
-    await _clear(aalis_compression.build(), aalis_check, _session_clear(S))
+    await _clear(aalis_compression.build(), aalis_check, _session_clear(SESSION))
     aalis_check.equal(
-        f"the provider's metadata for {S} after a new provider instance handled memory:clear of {S}",
+        f"the provider's metadata for {SESSION} after a new provider instance "
+        f"handled memory:clear of {SESSION}",
         await aalis_compression.present(s_only),
         [],
     )
@@ -140,15 +141,15 @@ async def test_a_clear_of_other_types_leaves_the_data(aalis_compression: Harness
     if not registered:
         pytest.skip("the provider registers no clear type (CLR-14's finding): no type to name")
     others = [t for t in ("context", "vector", "profile") if t not in registered]
-    await _clear(service, aalis_check, _session_clear(S, others))
+    await _clear(service, aalis_check, _session_clear(SESSION, others))
     aalis_check.equal(
-        f"the provider's metadata after memory:clear of {S} with types {others}",
+        f"the provider's metadata after memory:clear of {SESSION} with types {others}",
         await aalis_compression.present(keys),
         [f"{ns}/{k}" for ns, k in keys],
     )
-    await _clear(service, aalis_check, _session_clear(S, ["context", registered[0]]))
+    await _clear(service, aalis_check, _session_clear(SESSION, ["context", registered[0]]))
     aalis_check.equal(
-        f"the provider's metadata after memory:clear of {S} with types ['context', {registered[0]!r}]",
+        f"the provider's metadata after memory:clear of {SESSION} with types ['context', {registered[0]!r}]",
         await aalis_compression.present(keys),
         [],
     )
@@ -163,7 +164,7 @@ async def test_the_clear_type_is_registered(aalis_compression: Harness, aalis_ch
         f"clear_types of a provider keeping metadata: expected its memory:clear-type "
         f"contributions (ClearTypeContribution id and label), got {registered!r}",
     )
-    row = await _clear(service, None, _session_clear(S))
+    row = await _clear(service, None, _session_clear(SESSION))
     tagged = None if row is None else row.type
     registry = ClearTypeRegistry(registered)
     aalis_check.that(
@@ -182,12 +183,12 @@ async def test_result_rows_carry_the_type_on_failure_and_success(
     assert watched is not None
     watched.fail_metadata_writes = True
     try:
-        failed = await _clear(service, None, _session_clear(S))
+        failed = await _clear(service, None, _session_clear(SESSION))
     except Blocked:
         raise
     except Exception as exc:
         raise aalis_check.fail(
-            f"memory:clear of {S} with the metadata backend down raised "
+            f"memory:clear of {SESSION} with the metadata backend down raised "
             f"{type(exc).__name__}: {exc}; expected an unsuccessful row",
         ) from exc
     finally:
@@ -197,16 +198,16 @@ async def test_result_rows_carry_the_type_on_failure_and_success(
         and not failed.success
         and failed.type is not None
         and bool(failed.message),
-        f"memory:clear of {S} with the metadata backend down: expected an unsuccessful row "
+        f"memory:clear of {SESSION} with the metadata backend down: expected an unsuccessful row "
         f"naming the provider's type, with a message; got {failed!r}",
     )
-    row = await _clear(service, None, _session_clear(S))
+    row = await _clear(service, None, _session_clear(SESSION))
     aalis_check.that(
         isinstance(row, ClearResult)
         and row.success
         and bool(row.message)
         and row.type == (failed.type if failed else None),
-        f"memory:clear of {S}: expected a successful row with the type of the failed one "
+        f"memory:clear of {SESSION}: expected a successful row with the type of the failed one "
         f"({failed.type if failed else None!r}) and a message; got {row!r}",
     )
 
@@ -217,18 +218,20 @@ async def test_a_clear_during_a_compression_stays_cleared(
 ) -> None:
     service, keys = await _keeper(aalis_compression)
     memory = aalis_compression.memory
-    await save_all(memory, S, conversation("n", 3, start_ts=5000))
-    task = await aalis_compression.held(service, S, aalis_check)
-    await memory.clear_session(S)
-    await _clear(service, None, _session_clear(S))
+    await save_all(memory, SESSION, conversation("n", 3, start_ts=5000))
+    task = await aalis_compression.held(service, SESSION, aalis_check)
+    await memory.clear_session(SESSION)
+    await _clear(service, None, _session_clear(SESSION))
     aalis_compression.summarizer.text = "S-SECOND"
     aalis_compression.summarizer.release()
     with contextlib.suppress(CompressionError):  # the rejection's reason is CSV-11's
         await task
-    kept = await aalis_compression.kept(service, S, ["S-SUMMARY", "S-SECOND"])
-    aalis_check.equal(f"summaries kept for {S} after memory:clear landed during a compression", kept, [])
+    kept = await aalis_compression.kept(service, SESSION, ["S-SUMMARY", "S-SECOND"])
     aalis_check.equal(
-        f"the provider's metadata for {S} written before the clear",
+        f"summaries kept for {SESSION} after memory:clear landed during a compression", kept, []
+    )
+    aalis_check.equal(
+        f"the provider's metadata for {SESSION} written before the clear",
         await aalis_compression.present(keys),
         [],
     )
