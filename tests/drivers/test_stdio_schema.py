@@ -135,24 +135,17 @@ def _agree(value: Any, reference: jsonschema.Draft202012Validator, fast: bool, s
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.mark.parametrize("method", sorted(DEFS["params"]))
+@pytest.mark.parametrize(
+    ("kind", "method"), [(kind, method) for kind in ("params", "results") for method in sorted(DEFS[kind])]
+)
 @SETTINGS
 @given(data=st.data())
-def test_params_agree(method: str, data: st.DataObject) -> None:
-    node = DEFS["params"][method]
+def test_params_and_results_agree(kind: str, method: str, data: st.DataObject) -> None:
+    node = DEFS[kind][method]
     value = data.draw(changed(allowed(node)))
-    fast = schema._holds(value, f"params/{method}")
-    _agree(value, _reference("params", method), fast, schema.errors(value, node, "params"))
-
-
-@pytest.mark.parametrize("method", sorted(DEFS["results"]))
-@SETTINGS
-@given(data=st.data())
-def test_results_agree(method: str, data: st.DataObject) -> None:
-    node = DEFS["results"][method]
-    value = data.draw(changed(allowed(node)))
-    fast = schema._holds(value, f"results/{method}")
-    _agree(value, _reference("results", method), fast, schema.errors(value, node, "result"))
+    fast = schema._holds(value, f"{kind}/{method}")
+    where = "params" if kind == "params" else "result"
+    _agree(value, _reference(kind, method), fast, schema.errors(value, node, where))
 
 
 @SETTINGS
