@@ -90,6 +90,7 @@ CLAUSES: Final[dict[str, Entry]] = {
     }),
     "MSG-03": ("752294e2", {
         "stamped with the current epoch milliseconds": "test_missing_timestamp_is_stamped_at_save",
+        "returned with that stamp": "test_missing_timestamp_is_stamped_at_save: timestamp read a second time",
     }),
     "MSG-04": ("8a5ba198", {
         "[] for lists": "test_unknown_session_reads_empty",
@@ -107,7 +108,7 @@ CLAUSES: Final[dict[str, Entry]] = {
     }),
     "MSG-07": ("5c9fd390", {
         "comes back absent, not as null": "test_absent_fields_come_back_absent",
-        "reasoningContent: absent where it was saved absent": "test_absent_fields_come_back_absent: reasoning",
+        "reasoningContent: absent where it was saved absent": "test_absent_fields_come_back_absent: reasoning_content absent in get_history",
     }),
     # -- get_history ----------------------------------------------------------------------------
     "HIST-01": ("fae7d4b9", {
@@ -235,12 +236,13 @@ CLAUSES: Final[dict[str, Entry]] = {
         "each with its session id": "test_cross_session_newest_ascending: (SESSION_C, \"c6\")",
     }),
     "CROSS-03": ("e04d98f3", {
-        "roles defaults to user and assistant": "test_cross_session_roles",
-        "given roles are a whitelist": "test_cross_session_roles",
+        "roles defaults to user and assistant": "test_cross_session_roles: cross-session read without roles",
+        "given roles are a whitelist": "test_cross_session_roles: roles=['system', 'notice']",
     }),
     "CROSS-04": ("dccec677", {
-        "kinds is a whitelist that drops kind-less messages": "test_cross_session_kinds",
-        "exclude_kinds wins over kinds and keeps kind-less messages": "test_cross_session_kinds",
+        "kinds is a whitelist that drops kind-less messages": "test_cross_session_kinds: kinds=['poke', 'outbound-image']",
+        "exclude_kinds wins over kinds": "test_cross_session_kinds: kinds=['poke', 'group_recall'], exclude_kinds=['poke']",
+        "keeps kind-less messages": "test_cross_session_kinds: (SESSION_A, \"plain\")",
     }),
     "CROSS-05": ("b3ed69a9", {
         "since_ts keeps timestamps >= since_ts": "test_cross_session_since_ts_is_inclusive",
@@ -253,9 +255,10 @@ CLAUSES: Final[dict[str, Entry]] = {
         "control records taking places in that window": "test_update_window_is_newest_active_with_markers",
     }),
     "UPD-02": ("6aae0e89", {
-        "Only string content is rewritten": "test_update_rewrites_every_occurrence_case_sensitively",
-        "every occurrence, case-sensitively": "test_update_rewrites_every_occurrence_case_sensitively",
-        "the result is the number of messages whose content changed": "test_update_without_a_match_changes_nothing",
+        "Only string content is rewritten": "test_update_rewrites_every_occurrence_case_sensitively: reasoning_content=\"world\"",
+        "every occurrence": "test_update_rewrites_every_occurrence_case_sensitively: hello earth, earth",
+        "case-sensitively": "test_update_rewrites_every_occurrence_case_sensitively: Hello World",
+        "the result is the number of messages whose content changed": "test_update_rewrites_every_occurrence_case_sensitively: changed, 2",
         "a rewrite to the same text changes none": "test_update_to_the_same_text_counts_nothing",
     }),
     "UPD-03": ("ca1547d1", {
@@ -267,7 +270,7 @@ CLAUSES: Final[dict[str, Entry]] = {
     "DEL-01": ("bff1bdc3", {
         "deletes every message of the session, active": "test_delete_by_timestamps_removes_from_full_history",
         "or archived": "test_delete_by_timestamps_reaches_archived",
-        "returns how many it deleted": "test_delete_by_timestamps_reaches_archived",
+        "returns how many it deleted": "test_delete_by_timestamps_reaches_archived: delete_messages_by_timestamps(s, [100, 300, 999])",
     }),
     "DEL-02": ("d4ab7846", {
         "Deleting by an empty list returns 0 and deletes nothing": "test_delete_by_empty_list_returns_zero",
@@ -294,12 +297,12 @@ CLAUSES: Final[dict[str, Entry]] = {
     }),
     "META-05": ("7c665193", {
         "updated_at is integer epoch milliseconds": "test_updated_at_is_epoch_ms_and_grows_on_overwrite",
-        "taken at write time": "test_updated_at_follows_the_clock_not_a_counter",
+        "taken at write time": "test_updated_at_is_epoch_ms_and_grows_on_overwrite: updated_at of a first save made in",
         "grows on every overwrite": "test_updated_at_is_epoch_ms_and_grows_on_overwrite",
     }),
     "META-06": ("5bd139f9", {
-        "mutating the object passed in": "test_stored_data_is_isolated_from_callers",
-        "or the object returned changes nothing stored": "test_stored_data_is_isolated_from_callers",
+        "mutating the object passed in": "test_stored_data_is_isolated_from_callers: after mutating the dict passed to save_metadata",
+        "or the object returned changes nothing stored": "test_stored_data_is_isolated_from_callers: after mutating the dict get_metadata returned",
     }),
     "META-07": ("21eaa79f", {
         "a tuple comes back as a list": "test_values_json_cannot_tell_apart_come_back_as_json_reads_them: tuple",
@@ -322,25 +325,26 @@ CLAUSES: Final[dict[str, Entry]] = {
     }),
     "COMMIT-01": ("d75dacf1", {
         "applies its put and del operations in order": "test_ops_apply_in_order",
-        "put overwrites": "test_ops_apply_in_order",
-        "a later op on the same key wins": "test_ops_apply_in_order",
+        "put overwrites": "test_ops_apply_in_order: put(\"existing\", {\"v\": \"new\"})",
+        "a later op on the same key wins": "test_ops_apply_in_order: put(\"twice\", {\"v\": \"second\"})",
     }),
     "COMMIT-02": ("15d7b5fc", {
         "One batch may touch several namespaces": "test_one_batch_spans_namespaces",
     }),
     "COMMIT-03": ("110a5e8d", {
-        "An empty batch is a no-op": "test_empty_batch_and_del_of_missing_key",
-        "deleting a missing key inside a batch is ignored": "test_empty_batch_and_del_of_missing_key",
+        "An empty batch is a no-op": "test_empty_batch_and_del_of_missing_key: commit_metadata([])",
+        "deleting a missing key inside a batch is ignored": "test_empty_batch_and_del_of_missing_key: commit_metadata([del never-saved, put added])",
     }),
     "COMMIT-04": ("079fda94", {
         "applies a batch whole or not at all": "test_a_rejected_batch_applies_nothing",
-        "whatever the error": "test_a_rejected_batch_applies_nothing_first_or_last",
+        "whatever the error": "test_a_rejected_batch_applies_nothing: every_case",
     }),
     "COMMIT-05": ("dc6edf48", {
         "never lets a concurrent reader see part of a batch": "test_concurrent_readers_never_see_half_a_batch",
     }),
     "COMMIT-06": ("81f3aa7a", {
         "A del in a batch removes an entry even when its stored data is unreadable": "test_batch_del_removes_unreadable_entries",
+        "keys listed by list_metadata_keys can be deleted in one commit": "test_batch_del_removes_unreadable_entries: list_metadata_keys(ns) after deleting",
     }),
     "COMMIT-07": ("86346361", {
         "checks every payload before writing too": "test_ordered_tier_bad_payload_in_the_middle_applies_nothing",
@@ -393,7 +397,9 @@ CLAUSES: Final[dict[str, Entry]] = {
         "The compression is committed by one archive_span(count, keep)": "test_one_archive_span_commits_it",
     }),
     "CSV-05": ("8296fb31", {
-        "Picked originals cost at most the configured share": "test_picks_stay_within_the_token_budget",
+        "Picked originals cost at most the configured share": "test_picks_stay_within_the_token_budget: (0.25, 25)",
+        "10% by default": "test_picks_stay_within_the_token_budget: (None, 10)",
+        "counted with the configured token counter": "test_picks_stay_within_the_token_budget: 10 tokens each",
     }),
     "CSV-06": ("bc2fef6a", {
         "within half the limit, rounded down": "test_picks_and_late_messages_stay_within_half_the_limit",
@@ -416,7 +422,9 @@ CLAUSES: Final[dict[str, Entry]] = {
         "or changed before the split point": "test_history_changed_meanwhile_rejects",
     }),
     "CSV-12": ("ce1d1d74", {
-        "An empty or markers-only history is left alone": "test_nothing_to_compress_is_a_quiet_no_op",
+        "An empty or markers-only history is left alone": "test_nothing_to_compress_is_a_quiet_no_op: [\"empty\", \"markers\"]",
+        "calls no summarizer": "test_nothing_to_compress_is_a_quiet_no_op: summarizer calls for a",
+        "sends no event": "test_nothing_to_compress_is_a_quiet_no_op: events for a",
     }),
     "CSV-13": ("9a1633d4", {
         "sends session:compressing start, then done when committed": "test_a_compression_sends_start_then_done",
@@ -424,6 +432,9 @@ CLAUSES: Final[dict[str, Entry]] = {
     }),
     "CSV-14": ("3086436a", {
         "compress_at is the session's ratio for its platform tier": "test_compress_at_follows_the_platform_tier",
+        "birth platform first": "test_compress_at_follows_the_platform_tier: (\"s-born-qq\", \"discord\", 0.5)",
+        "the entry platform without one": "test_compress_at_follows_the_platform_tier: (\"s-new\", \"qq\", 0.5)",
+        "None when that ratio is 0": "test_compress_at_follows_the_platform_tier: (\"s-new\", \"discord\", None)",
     }),
     "CSV-15": ("91fa9207", {
         "A manual compress compresses even a short conversation fully": "test_manual_compress_takes_even_a_short_conversation",
@@ -462,11 +473,14 @@ CLAUSES: Final[dict[str, Entry]] = {
         "A rejected compression keeps no new summary": "test_a_rejected_compression_keeps_the_summary_it_found",
     }),
     "CSV-25": ("6cf64a2b", {
-        "A compression adds exactly one divider, a system message stamped at commit time": "test_one_divider_is_stamped_at_commit",
+        "A compression adds exactly one divider, a system message": "test_one_divider_is_stamped_at_commit: [(\"system\", \"event-marker\")]",
+        "stamped at commit time": "test_one_divider_is_stamped_at_commit: stamped by the clock at commit",
+        "so that it sits after the kept messages": "test_one_divider_is_stamped_at_commit: after[-1] == dividers[0]",
     }),
     # -- compression: events --------------------------------------------------------------------
     "EVT-01": ("671a43b0", {
         "A committed compression sends history:changed {sessionId}": "test_a_committed_compression_sends_history_changed",
+        "once the archive is committed": "test_a_committed_compression_sends_history_changed: must follow the archive",
     }),
     "EVT-02": ("bd5fb26e", {
         "A compression never sends memory:messages-deleted or memory:messages-rewritten": "test_a_compression_deletes_and_rewrites_nothing",
@@ -474,7 +488,7 @@ CLAUSES: Final[dict[str, Entry]] = {
     "EVT-03": ("61709fbc", {
         "A compression sends history:changed at most once": "test_history_changed_at_most_once_and_only_for_an_archive",
         "rejected before archiving": "test_no_history_changed_for_a_compression_rejected_meanwhile",
-        "or with nothing to compress": "test_history_changed_at_most_once_and_only_for_an_archive",
+        "or with nothing to compress": "test_history_changed_at_most_once_and_only_for_an_archive: events of a compress with nothing to compress",
     }),
     # -- clearing helpers -----------------------------------------------------------------------
     "CLR-01": ("fc3cc204", {
@@ -717,13 +731,15 @@ CLAUSES: Final[dict[str, Entry]] = {
         "timestamps to delete": "test_bool_timestamps_raise_type_error_and_change_nothing: delete_messages_by_timestamps(s, [{name}])",
     }),
     "INPUT-02": ("094e5be2", {
-        "NaN anywhere a timestamp is expected": "test_nan_and_infinite_message_timestamps_raise_value_error",
-        "an infinite message timestamp": "test_nan_and_infinite_message_timestamps_raise_value_error",
-        "infinite range bounds and since_ts are accepted as unbounded": "test_infinite_bounds_are_unbounded: since_ts=-inf",
+        "NaN anywhere a timestamp is expected": "test_nan_and_infinite_message_timestamps_raise_value_error: _timestamp_cases(math.nan",
+        "an infinite message timestamp": "test_nan_and_infinite_message_timestamps_raise_value_error: (math.inf, \"inf\")",
+        "infinite range bounds": "test_infinite_bounds_are_unbounded: get_messages_by_session_range(s, -inf, inf)",
+        "and since_ts are accepted as unbounded": "test_infinite_bounds_are_unbounded: since_ts=-inf",
         "an infinite timestamp to delete matches no message": "test_infinite_bounds_are_unbounded: delete_messages_by_timestamps(s, [inf, -inf])",
     }),
     "INPUT-03": ("d433d5b5", {
         "An integer timestamp outside the signed 64-bit range raises ValueError": "test_integers_past_64_bits_raise_value_error_and_change_nothing",
+        "wherever a timestamp is expected": "test_integers_past_64_bits_raise_value_error_and_change_nothing: _timestamp_cases",
     }),
     "INPUT-04": ("0fb848e8", {
         "in content": "test_lone_surrogates_raise_value_error_and_store_nothing: bad {LONE} text",
@@ -775,9 +791,9 @@ CLAUSES: Final[dict[str, Entry]] = {
     }),
     # -- isolation of values --------------------------------------------------------------------
     "ISO-01": ("11c404b8", {
-        "mutating the metadata of the Message passed to save_message": "test_mutating_a_saved_message_changes_nothing_stored: metadata",
-        "or a dict inside its tool_calls": "test_mutating_a_saved_message_changes_nothing_stored: tool_calls",
-        "or segments": "test_mutating_a_saved_message_changes_nothing_stored: segments",
+        "mutating the metadata of the Message passed to save_message": "test_mutating_a_saved_message_changes_nothing_stored: message.metadata[\"added\"]",
+        "or a dict inside its tool_calls": "test_mutating_a_saved_message_changes_nothing_stored: call[\"function\"][\"name\"]",
+        "or segments": "test_mutating_a_saved_message_changes_nothing_stored: segment[\"content\"]",
     }),
     "ISO-02": ("7cc6e1af", {
         "get_history": "test_history_read_is_the_callers_own",
