@@ -20,10 +20,10 @@ from pathlib import Path
 
 import attrs
 import pytest
-from clauses import CLAUSES, NO_CASE, PENDING_FROM_BUGS, Entry
 
 from aalis_memory.conformance.docgen import spec_map
 from aalis_memory.conformance.rules import CATALOGUE, Rule
+from clauses import CLAUSES, NO_CASE, PENDING_FROM_BUGS, Case
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ def text_hash(rule: Rule) -> str:
 
 
 @attrs.frozen
-class Case:
+class Named:
     """A case an entry names: ``test`` (``name`` or ``Class::name``), and a ``label`` its source
     holds (a case of a table, an input, a phrase of its message), empty for the whole test."""
 
@@ -43,7 +43,7 @@ class Case:
     label: str
 
     @classmethod
-    def parse(cls, written: str) -> Case:
+    def parse(cls, written: str) -> Named:
         test, _, label = written.partition(": ")
         return cls(test.strip(), label.strip())
 
@@ -62,45 +62,41 @@ def _function(tree: ast.Module, test: str) -> ast.FunctionDef | ast.AsyncFunctio
     )
 
 
-def _segment(source: str, node: ast.stmt) -> str:
-    lines = source.splitlines()
-    decorators = getattr(node, "decorator_list", [])
-    first = min([node.lineno, *(d.lineno for d in decorators)])
-    return "\n".join(lines[first - 1 : node.end_lineno])
-
-
 @attrs.frozen
 class _Module:
-    """One module's top-level definitions by name, and where its imported names come from."""
+    """One module's lines, top-level definitions by name, and where its imported names come from."""
 
-    source: str
+    lines: list[str]
+    tree: ast.Module
     defined: dict[str, ast.stmt]
     imported: dict[str, tuple[str, str]]
 
-    @classmethod
-    def read(cls, path: Path) -> _Module:
-        source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source)
-        defined: dict[str, ast.stmt] = {}
-        imported: dict[str, tuple[str, str]] = {}
-        for stmt in tree.body:
-            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                defined[stmt.name] = stmt
-            elif isinstance(stmt, ast.Assign | ast.AnnAssign):
-                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                defined.update({t.id: stmt for t in targets if isinstance(t, ast.Name)})
-            elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
-                imported.update({a.asname or a.name: (stmt.module, a.name) for a in stmt.names})
-        return cls(source, defined, imported)
+    def segment(self, node: ast.stmt) -> str:
+        """The source of ``node``, its decorators included (a test's case table may be there)."""
+        decorators = getattr(node, "decorator_list", [])
+        first = min([node.lineno, *(d.lineno for d in decorators)])
+        return "\n".join(self.lines[first - 1 : node.end_lineno])
 
 
 @functools.cache
 def _module(path: Path) -> _Module:
-    return _Module.read(path)
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    defined: dict[str, ast.stmt] = {}
+    imported: dict[str, tuple[str, str]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            defined[stmt.name] = stmt
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            defined.update({t.id: stmt for t in targets if isinstance(t, ast.Name)})
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
+            imported.update({a.asname or a.name: (stmt.module, a.name) for a in stmt.names})
+    return _Module(source.splitlines(), tree, defined, imported)
 
 
 def _module_file(name: str) -> Path | None:
-    """The file of an importable module of the kit or of tests/ (others are not searched)."""
+    """The file of a module of the kit or of tests/ (installed third-party modules are not read)."""
     if not name.startswith("aalis_memory.") and "." in name:
         return None
     try:
@@ -111,96 +107,115 @@ def _module_file(name: str) -> Path | None:
     return Path(origin) if origin and origin.endswith(".py") and "site-packages" not in origin else None
 
 
-#: How many definitions away from the test a label may be found (a test, the helper it calls,
+@attrs.frozen
+class _Definition:
+    """Where a name is defined: its file, its source, and the names it uses in turn."""
+
+    path: Path
+    source: str
+    uses: frozenset[str]
+
+
+@functools.cache
+def _definition(path: Path, name: str) -> _Definition | None:
+    """The definition ``name`` (``Class::method`` too) stands for in the module at ``path``, in it
+    or in the module it is imported from."""
+    module = _module(path)
+    node = _function(module.tree, name) if "::" in name else module.defined.get(name)
+    if node is None:
+        origin = module.imported.get(name)
+        file = None if origin is None else _module_file(origin[0])
+        return None if origin is None or file is None else _definition(file, origin[1])
+    uses = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    return _Definition(path, module.segment(node), uses)
+
+
+#: How many definitions away from the test a label may be found (the test, the helper it calls,
 #: the table that helper reads).
 _DEPTH = 3
 
 
 def case_source(path: Path, test: str) -> str | None:
-    """The source of ``test`` in ``path`` (its decorators included) and of the definitions it
-    uses, up to :data:`_DEPTH` steps away, in its module or a module of the kit it imports them
-    from (the tables and helpers its cases come from); ``None`` when there is no such test."""
-    module = _module(path)
-    function = _function(ast.parse(module.source), test)
-    if function is None:
+    """The source of ``test`` in ``path`` and of the definitions it uses, up to :data:`_DEPTH`
+    steps away, in its module or in a module of the kit (or of tests/) it imports them from: the
+    tables and helpers its cases come from. ``None`` when there is no such test."""
+    start = _definition(path, test)
+    if start is None:
         return None
-    parts = [_segment(module.source, function)]
-    seen: set[tuple[Path, str]] = set()
-    frontier = [(path, module, function)]
+    found = {(start.path, test): start}
+    frontier = [start]
     for _ in range(_DEPTH):
-        following: list[tuple[Path, _Module, ast.stmt]] = []
-        for where, mod, node in frontier:
-            for name in sorted({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}):
-                found = _definition(where, mod, name)
-                if found is None or (found[0], name) in seen:
-                    continue
-                seen.add((found[0], name))
-                parts.append(_segment(found[1].source, found[2]))
-                following.append(found)
+        following = []
+        for definition in frontier:
+            for name in sorted(definition.uses):
+                used = _definition(definition.path, name)
+                if used is not None and (used.path, name) not in found:
+                    found[used.path, name] = used
+                    following.append(used)
         frontier = following
-    return "\n".join(parts)
-
-
-def _definition(path: Path, module: _Module, name: str) -> tuple[Path, _Module, ast.stmt] | None:
-    if name in module.defined:
-        return path, module, module.defined[name]
-    if name in module.imported:
-        origin, original = module.imported[name]
-        file = _module_file(origin)
-        if file is not None:
-            other = _module(file)
-            if original in other.defined:
-                return file, other, other.defined[original]
-    return None
+    return "\n".join(d.source for d in found.values())
 
 
 def _tests_of(found: Mapping[str, set[spec_map.TestRef]], rule_id: str) -> dict[str, Path]:
     return {ref.name: REPO / ref.path for ref in found.get(rule_id, set())}
 
 
+#: The table's type: per ``"AREA-NN <hash>"``, each clause's case.
+Table = Mapping[str, Mapping[str, Case]]
+
+
+def entries(table: Table) -> dict[str, tuple[str, Mapping[str, Case]]]:
+    """The table by rule ID: the hash its entry was read against and its clauses."""
+    split = (key.partition(" ") for key in table)
+    return {rule_id: (written_for, table[f"{rule_id} {written_for}"]) for rule_id, _, written_for in split}
+
+
 def problems(
-    table: Mapping[str, Entry],
+    table: Table,
     catalogue: Mapping[str, Rule],
     found: Mapping[str, set[spec_map.TestRef]],
     pending: frozenset[tuple[str, str]] = frozenset(),
 ) -> Iterator[str]:
     """What is wrong with ``table``, one line each: a rule without an entry, an entry of no
-    rule, an entry written against another text, a clause the text does not hold, a case that
-    does not exist or sits in a test not charged to the rule. A pending case (another branch
-    adds it) may be missing, and must be unpended once it exists."""
+    rule, an entry read against another text, a clause the text does not hold, a case that does
+    not exist or sits in a test not charged to the rule. A pending case (another branch adds it)
+    may be missing, and must leave the pending list once it exists."""
+    by_rule = entries(table)
     for rule_id, rule in catalogue.items():
-        if rule_id not in table:
+        if rule_id not in by_rule:
             yield (
-                f"{rule_id} has no entry in tests/clauses.py: list the clauses of its text, each "
-                f"with the case of its test that exercises it, under the hash {text_hash(rule)!r}"
+                f'{rule_id} has no entry in tests/clauses.py: add "{rule_id} {text_hash(rule)}" '
+                "with the clauses of its text, each with the case of its test that exercises it"
             )
-    for rule_id in sorted(set(table) - set(catalogue)):
+    for rule_id in sorted(set(by_rule) - set(catalogue)):
         yield f"tests/clauses.py has an entry for {rule_id}, which is not in the catalogue"
-    for rule_id, (written_for, clauses) in table.items():
+    for rule_id, (written_for, clauses) in by_rule.items():
         rule = catalogue.get(rule_id)
         if rule is None:
             continue
         if written_for != text_hash(rule):
             yield (
-                f"{rule_id}'s text changed since its entry was written: read its clauses again "
-                f"against {rule.summary!r} (a new clause needs a case), then write its hash "
-                f"{text_hash(rule)!r}"
+                f"{rule_id}'s text changed since its entry was read against it: read its clauses "
+                f"again against {rule.summary!r} (a new clause needs a case), then write its key "
+                f'as "{rule_id} {text_hash(rule)}"'
             )
         if not clauses:
             yield f"{rule_id}'s entry lists no clause"
         tests = _tests_of(found, rule_id)
         for clause, written in clauses.items():
-            if clause not in rule.summary:
+            if not clause.strip() or clause not in rule.summary:
                 yield f"{rule_id}: the clause {clause!r} is not in its text (quote it verbatim)"
             yield from _case_problems(rule_id, clause, written, tests, (rule_id, clause) in pending)
 
 
-def _case_problems(rule_id: str, clause: str, written: str, tests: Mapping[str, Path], pending: bool) -> Iterator[str]:
+def _case_problems(
+    rule_id: str, clause: str, written: str, tests: Mapping[str, Path], pending: bool
+) -> Iterator[str]:
     if written.startswith(NO_CASE):
         if not written.removeprefix(NO_CASE).strip():
             yield f"{rule_id}: {clause!r} has no case and no reason why"
         return
-    case = Case.parse(written)
+    case = Named.parse(written)
     path = tests.get(case.test)
     source = None if path is None else case_source(path, case.test)
     if source is None:
@@ -226,40 +241,49 @@ def test_every_clause_of_every_rule_has_a_case(found: dict[str, set[spec_map.Tes
 
 
 def test_pending_cases_are_clauses_of_the_table() -> None:
-    stray = [pair for pair in PENDING_FROM_BUGS if pair[1] not in CLAUSES.get(pair[0], (None, {}))[1]]
+    by_rule = entries(CLAUSES)
+    stray = [(rule_id, clause) for rule_id, clause in PENDING_FROM_BUGS if clause not in by_rule[rule_id][1]]
     assert not stray, f"PENDING_FROM_BUGS names clauses the table lacks: {stray}"
-
-
-def test_the_table_names_clauses_not_whole_texts() -> None:
-    """A clause is a part of the text (or the whole of a one-clause rule), never empty."""
-    empty = [rule_id for rule_id, (_, clauses) in CLAUSES.items() for clause in clauses if not clause.strip()]
-    assert not empty
 
 
 # -- the checker can fail ---------------------------------------------------------------------
 
 _RULE = CATALOGUE["ARCH-04"]
-_GOOD: dict[str, Entry] = {"ARCH-04": (text_hash(_RULE), {"count 0 archives nothing": "test_archive_count_zero_archives_nothing"})}
+_KEY = f"ARCH-04 {text_hash(_RULE)}"
+_CASE = "test_archive_count_zero_archives_nothing"
+_GOOD: dict[str, dict[str, Case]] = {_KEY: {"count 0 archives nothing": _CASE}}
+_PENDING = frozenset({("ARCH-04", "count 0 archives nothing")})
 
 
 @pytest.mark.parametrize(
     ("table", "pending", "expected"),
     [
         ({}, frozenset(), "ARCH-04 has no entry"),
-        ({**_GOOD, "ZZZ-01": ("0", {"x": "test_x"})}, frozenset(), "ZZZ-01, which is not in the catalogue"),
-        ({"ARCH-04": ("00000000", _GOOD["ARCH-04"][1])}, frozenset(), "ARCH-04's text changed"),
-        ({"ARCH-04": (_GOOD["ARCH-04"][0], {"count 1": "test_archive_count_zero_archives_nothing"})}, frozenset(), "is not in its text"),
-        ({"ARCH-04": (_GOOD["ARCH-04"][0], {"count 0": "test_history_is_ascending"})}, frozenset(), "no test charged to ARCH-04"),
-        ({"ARCH-04": (_GOOD["ARCH-04"][0], {"count 0": "test_archive_count_zero_archives_nothing: no such label"})}, frozenset(), "does not hold"),
-        ({"ARCH-04": (_GOOD["ARCH-04"][0], {"count 0": NO_CASE})}, frozenset(), "no reason why"),
-        ({"ARCH-04": (_GOOD["ARCH-04"][0], {})}, frozenset(), "lists no clause"),
-        (_GOOD, frozenset({("ARCH-04", "count 0 archives nothing")}), "take it out of PENDING_FROM_BUGS"),
+        ({**_GOOD, "ZZZ-01 00000000": {"x": "test_x"}}, frozenset(), "ZZZ-01, which is not in the catalogue"),
+        ({"ARCH-04 00000000": _GOOD[_KEY]}, frozenset(), "ARCH-04's text changed"),
+        ({_KEY: {"count 1": _CASE}}, frozenset(), "is not in its text"),
+        ({_KEY: {"": _CASE}}, frozenset(), "is not in its text"),
+        ({_KEY: {"count 0": "test_history_is_ascending"}}, frozenset(), "no test charged to ARCH-04"),
+        ({_KEY: {"count 0": f"{_CASE}: no such label"}}, frozenset(), "does not hold"),
+        ({_KEY: {"count 0": NO_CASE}}, frozenset(), "no reason why"),
+        ({_KEY: {}}, frozenset(), "lists no clause"),
+        (_GOOD, _PENDING, "take it out of PENDING_FROM_BUGS"),
     ],
 )
 def test_the_checker_finds_each_fault(
-    found: dict[str, set[spec_map.TestRef]], table: dict[str, Entry], pending: frozenset[tuple[str, str]], expected: str
+    found: dict[str, set[spec_map.TestRef]],
+    table: dict[str, dict[str, Case]],
+    pending: frozenset[tuple[str, str]],
+    expected: str,
 ) -> None:
     catalogue = {"ARCH-04": _RULE}
     wrong = "\n".join(problems(table, catalogue, found, pending))
     assert re.search(re.escape(expected), wrong), wrong
     assert not list(problems(_GOOD, catalogue, found))
+
+
+def test_a_pending_case_may_be_missing(found: dict[str, set[spec_map.TestRef]]) -> None:
+    """Until the branch that adds it merges, a pending case that does not exist yet is no fault."""
+    table = {_KEY: {"count 0 archives nothing": f"{_CASE}: a case not written yet"}}
+    assert not list(problems(table, {"ARCH-04": _RULE}, found, _PENDING))
+    assert list(problems(table, {"ARCH-04": _RULE}, found))
