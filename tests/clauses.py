@@ -526,7 +526,8 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "CLR-13 f1d9d298": {
         "whose types leave out the plugin's clear type leaves its data alone": "test_a_clear_of_other_types_leaves_the_data",
-        "no types, or its type among them, clears it": "test_a_clear_of_other_types_leaves_the_data",
+        "no types": "test_a_clear_without_types_clears_like_one_naming_its_type",
+        "or its type among them, clears it": "test_a_clear_of_other_types_leaves_the_data: with types ['context', {registered[0]!r}]",
     },
     "CLR-14 1762ba03": {
         "registers it through memory:clear-type, with its id and a label": "test_the_clear_type_is_registered",
@@ -613,6 +614,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "MDB-18 0d5b65bd": {
         "Two instances on one database under the same literal uri": "test_shared_database_is_compared_by_literal_uri",
+        "even with different message collections": "test_second_instance_on_the_same_database_is_refused_without_connecting: collection=\"other\"",
         "the later one fails with a one-line ConfigError naming the holder, without connecting": "test_second_instance_on_the_same_database_is_refused_without_connecting",
         "closing the holder frees the database": "test_second_instance_on_the_same_database_is_refused_without_connecting",
     },
