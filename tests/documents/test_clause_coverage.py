@@ -96,15 +96,16 @@ def _module(path: Path) -> _Module:
 
 
 def _module_file(name: str) -> Path | None:
-    """The file of a module of the kit or of tests/ (installed third-party modules are not read)."""
-    if not name.startswith("aalis_memory.") and "." in name:
-        return None
+    """The file of a module of the kit (wherever it is installed) or of tests/; no other module
+    is read."""
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
         return None
-    origin = None if spec is None else spec.origin
-    return Path(origin) if origin and origin.endswith(".py") and "site-packages" not in origin else None
+    origin = None if spec is None or spec.origin is None else Path(spec.origin)
+    if origin is None or origin.suffix != ".py":
+        return None
+    return origin if name.startswith("aalis_memory.") or origin.is_relative_to(REPO / "tests") else None
 
 
 @attrs.frozen
@@ -190,22 +191,31 @@ def problems(
     for rule_id in sorted(set(by_rule) - set(catalogue)):
         yield f"tests/clauses.py has an entry for {rule_id}, which is not in the catalogue"
     for rule_id, (written_for, clauses) in by_rule.items():
-        rule = catalogue.get(rule_id)
-        if rule is None:
-            continue
-        if written_for != text_hash(rule):
-            yield (
-                f"{rule_id}'s text changed since its entry was read against it: read its clauses "
-                f"again against {rule.summary!r} (a new clause needs a case), then write its key "
-                f'as "{rule_id} {text_hash(rule)}"'
-            )
-        if not clauses:
-            yield f"{rule_id}'s entry lists no clause"
-        tests = _tests_of(found, rule_id)
-        for clause, written in clauses.items():
-            if not clause.strip() or clause not in rule.summary:
-                yield f"{rule_id}: the clause {clause!r} is not in its text (quote it verbatim)"
-            yield from _case_problems(rule_id, clause, written, tests, (rule_id, clause) in pending)
+        if rule_id in catalogue:
+            tests = _tests_of(found, rule_id)
+            yield from _entry_problems(catalogue[rule_id], written_for, clauses, tests, pending)
+
+
+def _entry_problems(
+    rule: Rule,
+    written_for: str,
+    clauses: Mapping[str, Case],
+    tests: Mapping[str, Path],
+    pending: frozenset[tuple[str, str]],
+) -> Iterator[str]:
+    """What is wrong with one rule's entry (see :func:`problems`)."""
+    if written_for != text_hash(rule):
+        yield (
+            f"{rule.id}'s text changed since its entry was read against it: read its clauses "
+            f"again against {rule.summary!r} (a new clause needs a case), then write its key "
+            f'as "{rule.id} {text_hash(rule)}"'
+        )
+    if not clauses:
+        yield f"{rule.id}'s entry lists no clause"
+    for clause, written in clauses.items():
+        if not clause.strip() or clause not in rule.summary:
+            yield f"{rule.id}: the clause {clause!r} is not in its text (quote it verbatim)"
+        yield from _case_problems(rule.id, clause, written, tests, (rule.id, clause) in pending)
 
 
 def _case_problems(
