@@ -52,7 +52,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "LIM-02 5c076ffb": {
         "A limit of math.inf yields every matching message": "test_history_limit_inf_is_everything",
-        "get_history,": "test_history_limit_inf_is_everything",
+        "(get_history,": "test_history_limit_inf_is_everything",
         "get_full_history)": "test_full_history_limit_inf_is_everything",
     },
     "LIM-03 077652eb": {
@@ -99,7 +99,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "MSG-05 d434963c": {
         "A message's kind comes back as it was saved": "test_kinds_come_back_with_the_history",
-        "no kind stays no kind": "test_kinds_come_back_with_the_history: None",
+        "no kind stays no kind": "test_kinds_come_back_with_the_history: msg(\"hi\", 1000)",
     },
     "MSG-06 9522f4a9": {
         "clear_session": "test_clear_session_leaves_other_sessions_archive",
@@ -280,11 +280,13 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "the same key in another namespace is a separate entry": "test_namespaces_are_isolated",
     },
     "META-02 23a78a7b": {
-        "list_metadata returns the namespace's entries (key, data, updated_at)": "test_list_returns_the_namespace_entries_only",
-        "nothing from other namespaces": "test_namespaces_are_isolated",
+        "list_metadata returns the namespace's entries": "test_list_returns_the_namespace_entries_only",
+        "(key, data, updated_at)": "test_list_returns_the_namespace_entries_only: MetadataEntry",
+        "nothing from other namespaces": "test_list_returns_the_namespace_entries_only: with neighbours 'user2', 'use', 'other'",
     },
     "META-03 eeb6eb08": {
         "delete_metadata removes that one entry": "test_delete_removes_the_entry",
+        "and leaves the namespace's other entries": "test_delete_removes_the_entry: [(\"stays\", {\"v\": 2})]",
     },
     "META-04 f44385d2": {
         "list_metadata is sorted by key": "test_list_is_sorted_by_key",
