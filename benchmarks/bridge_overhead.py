@@ -57,7 +57,7 @@ async def rates(store: Any, seconds: float) -> dict[str, tuple[float, float]]:
 
 async def main(seconds: float, small: bool) -> None:
     if small:
-        schema._holds = lambda value, key: False  # type: ignore[assignment]  # every line walked
+        schema._holds = lambda value, key: False  # every line walked
     local = await rates(InMemoryMemory(), seconds)
     command = ["node", str(ADAPTER)]
     hello = probe("bench", command)

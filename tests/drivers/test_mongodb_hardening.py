@@ -17,6 +17,7 @@ import urllib.parse
 import uuid
 from collections.abc import Iterator
 from types import TracebackType
+from typing import Any
 
 import pytest
 
@@ -470,16 +471,23 @@ async def test_oversized_bson_is_refused_before_any_write(
     aalis_mongodb_server: MongoServer, aalis_mongodb_database: str, stores: list[MongoMemory]
 ) -> None:
     """Small as JSON (about 3 MB), over 16 MiB as BSON (every array item carries its index as
-    a key): the batch is refused whole, and the put before it is not written."""
+    a key), or nested past the 100 levels MongoDB stores: the batch is refused whole, and the put
+    before it is not written."""
     store = await MongoMemory.open(MongoConfig(uri=aalis_mongodb_server.uri, database=aalis_mongodb_database))
     stores.append(store)
     wide = {"items": [0] * 1_500_000}
-    with pytest.raises(ValueError, match="16777216"):
-        await store.commit_metadata([MetadataPut("ns", "first", {"v": 1}), MetadataPut("ns", "wide", wide)])
-    assert await store.metadata_collection.count_documents({}) == 0
-    with pytest.raises(ValueError, match="16777216"):
-        await store.save_message("s", Message(role="user", content="x", timestamp=1, metadata=wide))
-    assert await store.messages_collection.count_documents({}) == 0
+    deep: dict[str, Any] = {"v": 1}
+    for _ in range(120):
+        deep = {"d": deep}
+    for payload, refused in ((wide, "16777216"), (deep, "nested deeper")):
+        with pytest.raises(ValueError, match=refused):
+            await store.commit_metadata(
+                [MetadataPut("ns", "first", {"v": 1}), MetadataPut("ns", "big", payload)]
+            )
+        assert await store.metadata_collection.count_documents({}) == 0
+        with pytest.raises(ValueError, match=refused):
+            await store.save_message("s", Message(role="user", content="x", timestamp=1, metadata=payload))
+        assert await store.messages_collection.count_documents({}) == 0
 
 
 # -- MDB-32: a cancelled activation stops waiting for its index builds -------------------------

@@ -13,6 +13,7 @@ import pytest
 from aalis_memory.conformance import Capabilities, DriverContext, UngrantedTier, memory_driver
 from aalis_memory.conformance.registration.registry import DocumentedBackend, DriverRegistration, registered
 from aalis_memory.conformance.registration.tiers import weaker_than_granted
+from aalis_memory.drivers.registrations import mongodb
 
 
 async def _factory(ctx: DriverContext) -> AsyncIterator[Any]:
@@ -88,3 +89,17 @@ def test_a_refused_registration_through_attrs_evolve() -> None:
 def test_range_cap_must_be_a_bool() -> None:
     with pytest.raises(TypeError):
         Capabilities(range_cap="no")  # type: ignore[arg-type]
+
+
+@pytest.mark.aalis_spec("RANGE-01")
+def test_the_mongodb_backend_always_has_a_range_cap() -> None:
+    """The rule binds the MongoDB backend whatever it declares: the kit's mongodb driver declares
+    its cap, and a driver naming that backend cannot declare it away."""
+    assert mongodb.documented_backend == "mongodb"
+    assert mongodb.capabilities.range_cap
+    uncapped = Capabilities(metadata_atomicity="ordered", archive_atomicity="partial", range_cap=False)
+    with pytest.raises(UngrantedTier, match="range_cap=False"):
+        memory_driver("mongodb-without-a-range-cap", capabilities=uncapped, documented_backend="mongodb")(
+            _factory
+        )
+    assert "mongodb-without-a-range-cap" not in registered()

@@ -155,6 +155,32 @@ async def test_a_clear_of_other_types_leaves_the_data(aalis_compression: Harness
     )
 
 
+@pytest.mark.aalis_spec("CLR-13")
+async def test_a_clear_without_types_clears_like_one_naming_its_type(
+    aalis_compression: Harness, aalis_check: Check
+) -> None:
+    """No types is every type. Judged against a clear that names the plugin's type, of another
+    session: what a session clear removes at all is the scope's rule, not this one."""
+    service, s_keys = await _keeper(aalis_compression)
+    registered = [c.id for c in _registered(service)]
+    if not registered:
+        pytest.skip("the provider registers no clear type (CLR-14's finding): no type to name")
+    await save_all(aalis_compression.memory, OTHER, conversation("o", 4))
+    o_keys = await _compress_keeping(aalis_compression, service, OTHER, "O-SUMMARY")
+    s_only = [k for k in s_keys if k not in o_keys]
+    o_only = [k for k in o_keys if k not in s_keys]
+    await _clear(service, aalis_check, _session_clear(SESSION, [registered[0]]))
+    named = await aalis_compression.present(s_only)
+    await _clear(service, aalis_check, _session_clear(OTHER))
+    untyped = await aalis_compression.present(o_only)
+    aalis_check.equal(
+        f"entries left of {OTHER}'s {len(o_only)} by memory:clear without types {untyped}, against "
+        f"those left of {SESSION}'s {len(s_only)} by one naming {registered[0]!r} {named}",
+        len(untyped),
+        len(named),
+    )
+
+
 @pytest.mark.aalis_spec("CLR-14")
 async def test_the_clear_type_is_registered(aalis_compression: Harness, aalis_check: Check) -> None:
     service, _keys = await _keeper(aalis_compression)
