@@ -3,14 +3,15 @@
 The kit validates at runtime without depending on ``jsonschema`` (a dev dependency only): the
 schema uses a small subset of JSON Schema 2020-12 (``$ref`` to ``#/$defs/...``, ``type``,
 ``const``, ``enum``, ``properties``, ``required``, ``additionalProperties`` as a boolean,
-``items``, ``anyOf``, ``oneOf``, ``minimum``, ``minLength``), which this module implements. The
-kit's tests check the schema against the 2020-12 meta-schema and that this validator and
-``jsonschema`` agree on recorded traffic.
+``items``, ``anyOf``, ``oneOf``, ``minimum``, ``minLength``, ``pattern``), which this module
+implements. The kit's tests check the schema against the 2020-12 meta-schema and that this
+validator and ``jsonschema`` agree on recorded traffic.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -37,6 +38,7 @@ SUPPORTED: Final = frozenset(
         "oneOf",
         "minimum",
         "minLength",
+        "pattern",
     }
 )
 
@@ -94,6 +96,10 @@ def errors(value: Any, node: dict[str, Any], path: str = "$") -> list[str]:
         found.append(f"{path}: {value!r} is below {node['minimum']}")
     if "minLength" in node and isinstance(value, str) and len(value) < node["minLength"]:
         found.append(f"{path}: shorter than {node['minLength']}")
+    # re.search, as jsonschema reads ``pattern`` (its ``$`` also matches before a final newline,
+    # which int() reads the same)
+    if "pattern" in node and isinstance(value, str) and not re.search(node["pattern"], value):
+        found.append(f"{path}: {_show(value)} does not match {node['pattern']}")
     if isinstance(value, dict):
         found += _object_errors(value, node, path)
     if isinstance(value, list) and "items" in node:
