@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -398,7 +399,13 @@ func (s *Store) ListMetadata(namespace any) ([]MetadataEntry, error) {
 
 // DeleteMetadata removes one entry; a missing one is no error.
 func (s *Store) DeleteMetadata(namespace, key any) error {
-	return s.CommitMetadata([]any{map[string]any{"op": "del", "namespace": namespace, "key": key}})
+	ops := []any{map[string]any{"op": "del", "namespace": namespace, "key": key}}
+	if ns, ok := namespace.(string); ok && oneBug && s.namespaces[ns][fmt.Sprint(key)] != nil {
+		for other := range s.namespaces[ns] { // the bug: every key of the namespace goes
+			ops = append(ops, map[string]any{"op": "del", "namespace": ns, "key": other})
+		}
+	}
+	return s.CommitMetadata(ops)
 }
 
 // CommitMetadata applies a batch of puts and dels in order, all or nothing: every op is
