@@ -31,7 +31,7 @@ ALLOWED = {"pass", "not implemented", "unverified", "excluded by tier"}
 
 def _go_env() -> dict[str, str]:
     """No network: the example needs no module, and the installed toolchain builds it."""
-    return {**os.environ, "GOTOOLCHAIN": "local", "GOPROXY": "off", "GOFLAGS": "-mod=mod"}
+    return {**os.environ, "GOTOOLCHAIN": "local", "GOPROXY": "off"}
 
 
 @pytest.fixture(scope="module")
