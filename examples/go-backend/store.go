@@ -21,7 +21,19 @@ import (
 const (
 	defaultHistoryLimit = 50
 	journalName         = "journal.jsonl"
+	// maxPayloadBytes bounds one message or metadata payload, as encoded: a larger one is
+	// refused with ValueError (what INPUT-06 allows) rather than kept and journaled.
+	maxPayloadBytes = 15 << 20
 )
+
+// storable is a checked value's encoded text, refused when it is too large to keep.
+func storable(v any, what string) ([]byte, error) {
+	text := encoded(v)
+	if len(text) > maxPayloadBytes {
+		return nil, valueErrorf("%s: %d bytes of JSON, over the %d-byte limit of one payload", what, len(text), maxPayloadBytes)
+	}
+	return text, nil
+}
 
 type row struct {
 	seq      int64
@@ -222,7 +234,11 @@ func (s *Store) SaveMessage(sessionID, message any) error {
 	if err != nil {
 		return err
 	}
-	return s.write(journalRecord{Op: "save", Session: session, Message: encoded(stored)})
+	text, err := storable(stored, "message")
+	if err != nil {
+		return err
+	}
+	return s.write(journalRecord{Op: "save", Session: session, Message: text})
 }
 
 // GetHistory returns the newest limit conversation messages of the active history, oldest
@@ -437,7 +453,11 @@ func (s *Store) CommitMetadata(ops any) error {
 		if err != nil {
 			return err
 		}
-		checked = append(checked, journalOp{Namespace: ns, Key: key, Data: encoded(data)})
+		text, err := storable(data, "data")
+		if err != nil {
+			return err
+		}
+		checked = append(checked, journalOp{Namespace: ns, Key: key, Data: text})
 	}
 	if len(checked) == 0 {
 		return nil
