@@ -203,11 +203,13 @@ func (a Stamp) value() any {
 	return big.NewInt(a.i)
 }
 
+// The optional message fields, by type; a message is stored with these and role, content,
+// timestamp, nothing else.
 var (
 	textFields  = []string{"toolCallId", "name", "kind"}
 	stringLists = []string{"images", "audios"}
 	objectLists = []string{"toolCalls", "segments"}
-	knownFields = []string{"role", "content", "timestamp", "reasoningContent", "metadata"}
+	optional    = []string{"toolCallId", "name", "kind", "images", "audios", "toolCalls", "segments", "metadata"}
 )
 
 // checkMessage reads a message (camelCase JSON) into the object that is stored: only its
@@ -259,17 +261,14 @@ func checkMessage(v any, now int64) (map[string]any, Stamp, error) {
 			return nil, Stamp{}, err
 		}
 	}
-	stored := map[string]any{"timestamp": stamp.value()}
-	for _, field := range append(append(append(append([]string{}, knownFields...), textFields...), stringLists...), objectLists...) {
-		if value, present := m[field]; present && field != "timestamp" {
-			if value == nil && field != "content" && field != "reasoningContent" {
-				continue // null is no value: the field is absent
-			}
+	stored := map[string]any{"role": m["role"], "content": m["content"], "timestamp": stamp.value()}
+	if r, present := m["reasoningContent"]; present {
+		stored["reasoningContent"] = r // null is a value here: saved null, read back null
+	}
+	for _, field := range optional {
+		if value := m[field]; value != nil { // a null optional field is an absent one
 			stored[field] = value
 		}
-	}
-	if _, ok := stored["content"]; !ok {
-		stored["content"] = nil
 	}
 	if err := checkJSON(stored, "message", 1); err != nil {
 		return nil, Stamp{}, err
