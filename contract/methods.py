@@ -31,7 +31,7 @@ Returns = Literal["null", "messages", "count", "object-or-null", "entries", "rec
 RESULT_SCHEMAS: Final[dict[str, dict[str, object]]] = {
     "null": {"type": "null"},
     "messages": {"type": "array", "items": {"$ref": "#/$defs/message"}},
-    "count": {"type": "integer", "minimum": 0},
+    "count": {"$ref": "#/$defs/count"},  # a non-negative integer, plain or {"$int": ...}
     "object-or-null": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/jsonObject"}]},
     "entries": {"type": "array", "items": {"$ref": "#/$defs/metadataEntry"}},
     "records": {"type": "array", "items": {"$ref": "#/$defs/recentMessageRecord"}},

@@ -46,9 +46,10 @@ class Transport:
         declared = hello.get("transport")
         if not isinstance(declared, Mapping):
             return cls("the adapter's", 2**53, LEGACY_KINDS, declared=False)
+        safe = declared["safeInteger"]  # past 2**53 it may come tagged, {"$int": "..."}
         return cls(
             str(declared["language"]),
-            int(declared["safeInteger"]),
+            int(safe["$int"] if isinstance(safe, Mapping) else safe),
             frozenset(declared.get("kinds", ())) & KINDS,
         )
 

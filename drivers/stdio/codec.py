@@ -309,6 +309,6 @@ def decode_message(data: Any) -> Message:
 
 def decode_entries(data: Any) -> list[MetadataEntry]:
     return [
-        MetadataEntry(key=item["key"], data=decode(item["data"]), updated_at=item["updatedAt"])
+        MetadataEntry(key=item["key"], data=decode(item["data"]), updated_at=decode(item["updatedAt"]))
         for item in data
     ]

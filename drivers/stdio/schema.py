@@ -6,15 +6,17 @@ once per schema node: about a third of the time of walking the schema for each l
 that breaks the schema is walked by the small validator below, which names every way it breaks
 it. The schema uses a small subset of JSON Schema 2020-12 (``$ref`` to ``#/$defs/...``, ``type``,
 ``const``, ``enum``, ``properties``, ``required``, ``additionalProperties`` as a boolean,
-``items``, ``anyOf``, ``oneOf``, ``minimum``, ``minLength``), which the small validator implements.
-The kit's tests check the schema against the 2020-12 meta-schema and that both validators and
-``jsonschema`` agree (``tests/drivers/test_stdio_bridge.py``, ``tests/drivers/test_stdio_schema.py``).
+``items``, ``anyOf``, ``oneOf``, ``minimum``, ``minLength``, ``pattern``), which the small
+validator implements. The kit's tests check the schema against the 2020-12 meta-schema and that
+both validators and ``jsonschema`` agree (``tests/drivers/test_stdio_bridge.py``,
+``tests/drivers/test_stdio_schema.py``).
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -44,6 +46,7 @@ SUPPORTED: Final = frozenset(
         "oneOf",
         "minimum",
         "minLength",
+        "pattern",
     }
 )
 
@@ -101,6 +104,10 @@ def errors(value: Any, node: dict[str, Any], path: str = "$") -> list[str]:
         found.append(f"{path}: {value!r} is below {node['minimum']}")
     if "minLength" in node and isinstance(value, str) and len(value) < node["minLength"]:
         found.append(f"{path}: shorter than {node['minLength']}")
+    # re.search, as jsonschema reads ``pattern`` (its ``$`` also matches before a final newline,
+    # which int() reads the same)
+    if "pattern" in node and isinstance(value, str) and not re.search(node["pattern"], value):
+        found.append(f"{path}: {_show(value)} does not match {node['pattern']}")
     if isinstance(value, dict):
         found += _object_errors(value, node, path)
     if isinstance(value, list) and "items" in node:

@@ -119,7 +119,10 @@ class StdioStore:
         """A returned message. Its ``reasoningContent``, whose null is a value of the contract,
         is compared as it was saved: null where it was saved null, absent where it was saved
         absent (a null there is an absent field returned as null), as returned when the kit
-        cannot tell which message it is."""
+        cannot tell which message it is. A tagged timestamp (``$int``, ``$num``) is decoded
+        first, so the message is found by its timestamp as any other."""
+        if isinstance(data, dict) and isinstance(data.get("timestamp"), dict):
+            data["timestamp"] = codec.decode(data["timestamp"])
         if isinstance(data, dict) and data.get("reasoningContent", None) is None:
             stamp = data.get("timestamp")
             by_stamp = self._reasoning.get((session_id, stamp)) if isinstance(stamp, int | float) else None
@@ -157,8 +160,8 @@ class StdioStore:
 
     async def archive_span(self, session_id: str, count: int, keep: Sequence[int] = ()) -> int:
         span = {"count": self._codec.encode(count), "keep": self._codec.encode_sequence(keep)}
-        found: int = await self._call(
-            "archiveSpan", {"sessionId": self._codec.encode(session_id), "span": span}
+        found: int = codec.decode(
+            await self._call("archiveSpan", {"sessionId": self._codec.encode(session_id), "span": span})
         )
         return found
 
@@ -200,7 +203,9 @@ class StdioStore:
         return self._messages(session_id, await self._call("getFullHistory", params))
 
     async def _count_history(self, session_id: str) -> int:
-        found: int = await self._call("countHistory", {"sessionId": self._codec.encode(session_id)})
+        found: int = codec.decode(
+            await self._call("countHistory", {"sessionId": self._codec.encode(session_id)})
+        )
         return found
 
     async def _get_messages_by_session_range(
@@ -246,16 +251,18 @@ class StdioStore:
             "recentLimit",
             recent_limit,
         )
-        found: int = await self._call("updateMessageContent", params)
+        found: int = codec.decode(await self._call("updateMessageContent", params))
         return found
 
     async def _delete_messages_by_timestamps(self, session_id: str, timestamps: Sequence[int | float]) -> int:
-        found: int = await self._call(
-            "deleteMessagesByTimestamps",
-            {
-                "sessionId": self._codec.encode(session_id),
-                "timestamps": self._codec.encode_sequence(timestamps),
-            },
+        found: int = codec.decode(
+            await self._call(
+                "deleteMessagesByTimestamps",
+                {
+                    "sessionId": self._codec.encode(session_id),
+                    "timestamps": self._codec.encode_sequence(timestamps),
+                },
+            )
         )
         return found
 

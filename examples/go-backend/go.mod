@@ -1,0 +1,3 @@
+module example.com/go-memory
+
+go 1.24
