@@ -6,10 +6,10 @@ machine that slows down slows every backend alike, and each ratio is of medians 
 pytest's own time (its last line) is what the issue's targets speak of; the wall time adds the
 interpreter's and the plugin's start. Build the bridge (``cd bridges/typescript && npm ci && npm
 run build``) and, for a compiled backend, the Go example (``cd examples/go-backend && go build -o
-go-backend .``) first; a backend that is not built is left out, saying so. Run from the
+go-memory .``) first; a backend that is not built is left out, saying so. Run from the
 repository root::
 
-    python benchmarks/default_run.py [--repetitions=5] [--compiled=examples/go-backend/go-backend]
+    python benchmarks/default_run.py [--repetitions=5] [--compiled=examples/go-backend/go-memory]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPESCRIPT = ROOT / "bridges" / "typescript" / "dist" / "cjs" / "reference.js"
-COMPILED = ROOT / "examples" / "go-backend" / "go-backend"
+COMPILED = ROOT / "examples" / "go-backend" / "go-memory"
 #: An author's shell: Python keeps its compiled modules (a machine that sets
 #: PYTHONDONTWRITEBYTECODE compiles the kit and Hypothesis again on every start, about 1.5 s).
 ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
