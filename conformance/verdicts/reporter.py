@@ -143,7 +143,7 @@ class Reporter:
             item.user_properties.append((PROP_JUNIT_VERDICT, worst.value))
             item.user_properties += [(PROP_JUNIT_RULE, junit_rule(one)) for one in outcomes]
 
-    def pytest_report_teststatus(self, report: pytest.TestReport) -> Any:
+    def pytest_report_teststatus(self, report: pytest.TestReport | pytest.CollectReport) -> Any:
         found = outcomes_of(report) or ()
         if report.skipped and any(o.verdict is Verdict.BLOCKED for o in found):
             return BLOCKED, "B", "BLOCKED"
@@ -401,9 +401,11 @@ class Reporter:
         tree.write(path, encoding="utf-8", xml_declaration=True)
 
 
-def outcomes_of(report: pytest.TestReport) -> Outcomes | None:
-    """The records :meth:`Reporter.pytest_runtest_makereport` put on a phase's report."""
-    found = next((value for name, value in report.user_properties if name == PROP_OUTCOMES), None)
+def outcomes_of(report: pytest.TestReport | pytest.CollectReport) -> Outcomes | None:
+    """The records :meth:`Reporter.pytest_runtest_makereport` put on a phase's report (none on
+    a collection error's report, which has no ``user_properties``)."""
+    properties = getattr(report, "user_properties", ())
+    found = next((value for name, value in properties if name == PROP_OUTCOMES), None)
     return found if isinstance(found, Outcomes) else None
 
 
