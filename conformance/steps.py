@@ -9,7 +9,9 @@ of the whole history with ``math.inf`` stands on LIM-02, a missing required meth
 The split is made from the catalogue, not by hand in each test: a rule judges the methods it is
 about (its ``subjects`` in the catalogue, gathered in :data:`SUBJECTS`); in a test, a call of
 any other method is a step. Rules whose checks call every method as a subject (hostile input,
-concurrency, crashes, the compression provider) have no steps. The store the suite sees
+concurrency, crashes, the compression provider) have no steps, except the calls a test makes
+inside :func:`as_steps` to set up or observe (a snapshot, the scaling probe's fill). The store
+the suite sees
 (:class:`~aalis_memory.conformance.harness.adapters.GuardedStore`) asks :func:`blocker_of` on
 every call.
 """
