@@ -11,9 +11,8 @@ about (its ``subjects`` in the catalogue, gathered in :data:`SUBJECTS`); in a te
 any other method is a step. Rules whose checks call every method as a subject (hostile input,
 concurrency, crashes, the compression provider) have no steps, except the calls a test makes
 inside :func:`as_steps` to set up or observe (a snapshot, the scaling probe's fill). The store
-the suite sees
-(:class:`~aalis_memory.conformance.harness.adapters.GuardedStore`) asks :func:`blocker_of` on
-every call.
+the suite sees (:class:`~aalis_memory.conformance.harness.adapters.GuardedStore`) asks
+:func:`blocker_of` on every call.
 """
 
 from __future__ import annotations
