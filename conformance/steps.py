@@ -9,9 +9,10 @@ of the whole history with ``math.inf`` stands on LIM-02, a missing required meth
 The split is made from the catalogue, not by hand in each test: a rule judges the methods it is
 about (its ``subjects`` in the catalogue, gathered in :data:`SUBJECTS`); in a test, a call of
 any other method is a step. Rules whose checks call every method as a subject (hostile input,
-concurrency, crashes, the compression provider) have no steps. The store the suite sees
-(:class:`~aalis_memory.conformance.harness.adapters.GuardedStore`) asks :func:`blocker_of` on
-every call.
+concurrency, crashes, the compression provider) have no steps, except the calls a test makes
+inside :func:`as_steps` to set up or observe (a snapshot, the scaling probe's fill). The store
+the suite sees (:class:`~aalis_memory.conformance.harness.adapters.GuardedStore`) asks
+:func:`blocker_of` on every call.
 """
 
 from __future__ import annotations
@@ -125,6 +126,10 @@ class TestSteps:
     #: While :func:`aside` runs: calls are steps for what they raise or hang, but nothing the
     #: check stands on.
     aside: bool = False
+    #: While :func:`as_steps` runs: calls are steps even in a test that has every method
+    #: under test (hostile input, the scaling probe), since they only set up or look at what
+    #: the call under test left.
+    stepping: bool = False
     #: Rules a witness read confirmed for this test (:func:`confirmed`): never leaned on again.
     confirmed: set[str] = attrs.field(factory=set)
     #: The rule a step of each method stands on in this test, where the test knows better than
@@ -133,7 +138,7 @@ class TestSteps:
 
     def blocker_of(self, method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> str | None:
         """The rule a call stands on when it is a step, ``None`` when it is under test."""
-        if not self.aside and (self.subjects is None or method in self.subjects):
+        if not self.aside and not self.stepping and (self.subjects is None or method in self.subjects):
             return None
         rule = self.via.get(method) or leaned_on(method, args, kwargs)
         if self.aside:
@@ -201,6 +206,25 @@ def aside() -> Iterator[None]:
         running.aside = False
 
 
+@contextmanager
+def as_steps() -> Iterator[None]:
+    """Calls made inside set up the store or observe what the call under test left (a snapshot,
+    the scaling probe's fill): they are steps, standing on their rules, even in a test whose
+    rules have every method under test. One cause, one verdict class (issue 35): a read that
+    breaks the protocol blocks the test by the rule it stands on wherever it is made, never
+    fails hostile-input rules in one test and blocks another; a save that raises under the
+    scaling probe's load is a failure of the save's rule, never a PERF-01 timing finding."""
+    running = current()
+    if running is None:
+        yield
+        return
+    was, running.stepping = running.stepping, True
+    try:
+        yield
+    finally:
+        running.stepping = was
+
+
 def confirmed(rule_id: str) -> None:
     """A read that does not go through the test's subject showed that the step of ``rule_id``
     left the state it should: the check no longer stands on that rule. Two rules that can only be
@@ -266,6 +290,7 @@ __all__ = [
     "Blocked",
     "MissingRequired",
     "TestSteps",
+    "as_steps",
     "aside",
     "calls_stand_on",
     "confirmed",

@@ -34,6 +34,48 @@ def _describe(value: Any) -> str:
     return _short_repr(value)
 
 
+def _whole(value: Any) -> str:
+    """One element with every field it has: a listed entry's ``updated_at`` too, a message's
+    reasoning and metadata (what :func:`describe` leaves out may be all that differs)."""
+    if isinstance(value, MetadataEntry):
+        return f"{value.key}={_short_repr(value.data)} (updated_at {value.updated_at!r})"
+    if isinstance(value, Message | RecentMessageRecord):
+        return _short_repr(repr(value))[1:-1]
+    return _describe(value)
+
+
+def difference(seen: Any, other: Any) -> str:
+    """Where ``seen`` differs from ``other``, the differing element shown whole: a torn read
+    whose entries differ only in a field :func:`describe` leaves out (``updated_at``) would
+    otherwise read the same as the state it is compared with."""
+    if isinstance(seen, list | tuple) and isinstance(other, list | tuple):
+        for index, (mine, theirs) in enumerate(zip(seen, other, strict=False)):
+            if mine != theirs:
+                text = f"[{index}] {_whole(mine)}, not {_whole(theirs)}"
+                return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
+        if len(seen) != len(other):
+            return f"{len(seen)} items, not {len(other)}"
+    if isinstance(seen, dict) and isinstance(other, dict):
+        for key in sorted(set(seen) | set(other), key=repr):
+            if key not in seen or key not in other or seen[key] != other[key]:
+                mine = _whole(seen[key]) if key in seen else "absent"
+                theirs = _whole(other[key]) if key in other else "absent"
+                text = f"[{key!r}] {mine}, not {theirs}"
+                return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
+    if seen == other:
+        return "nowhere"
+    return f"{describe(seen)}, not {describe(other)}"
+
+
+def torn_read(seen: Any, before: Any, after: Any) -> str:
+    """A read that showed neither the state before a write nor the one after it: what it
+    returned, both states, and where it differs from each (the field, whole)."""
+    return (
+        f"{describe(seen)} (before: {describe(before)}, after: {describe(after)}; it differs from "
+        f"before at {difference(seen, before)}, from after at {difference(seen, after)})"
+    )
+
+
 #: The containers :func:`_short_repr` walks, with their brackets.
 _BRACKETS: Final[dict[type, tuple[str, str]]] = {dict: ("{", "}"), list: ("[", "]"), tuple: ("(", ")")}
 
@@ -75,4 +117,4 @@ def _short_repr(value: Any) -> str:
     return "".join(out)
 
 
-__all__ = ["describe"]
+__all__ = ["describe", "difference", "torn_read"]

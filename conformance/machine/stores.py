@@ -19,7 +19,6 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from aalis_memory.conformance.checks import describe
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.harness.run_state import RunState
 from aalis_memory.conformance.machine.contract_model import Ordering
@@ -27,9 +26,10 @@ from aalis_memory.conformance.machine.copies import copied
 from aalis_memory.conformance.machine.failure import Raised
 from aalis_memory.conformance.machine.snippets import Step
 from aalis_memory.conformance.machine.tolerance import Tolerance
-from aalis_memory.conformance.probes.concurrent_reads import ReadError, watch_write
+from aalis_memory.conformance.probes.concurrent_reads import ReadError, WatchedWrite, watch_write
 from aalis_memory.conformance.registration.registry import DriverContext, DriverRegistration
 from aalis_memory.conformance.steps import REQUIRED_RULE, MissingRequired
+from aalis_memory.conformance.values import torn_read
 from aalis_memory.service import OPTIONAL_METHODS, REQUIRED_METHODS
 
 Results = list[tuple[str, Any]]
@@ -202,11 +202,7 @@ class Stores:
             error = watched.error
             results.append((opened.name, watched.value if error is None else Raised(type(error), str(error))))
             changed = changed or watched.before != watched.after
-            seen = [
-                f"{reads[s.read].call()} = {_shown(s.value)} (before: "
-                f"{_shown(watched.before[s.read])}, after: {_shown(watched.after[s.read])})"
-                for s in watched.torn()
-            ]
+            seen = torn_lines(reads, watched)
             if seen:
                 torn[opened.name] = seen
         return WriteOutcome(results, torn, changed)
@@ -220,11 +216,22 @@ class Stores:
             return Raised(type(exc), str(exc))
 
 
-def _shown(value: Any) -> str:
-    """A watched read's result for a failure line (a read that raised shows its error)."""
+def torn_lines(reads: Sequence[Step], watched: WatchedWrite[Any]) -> list[str]:
+    """Each torn read of ``watched`` as a failure line shows it: the read, what it returned, the
+    states before and after the write, and the field where it differs from each (issue 35: a
+    listing torn only in ``updated_at`` read the same as the state before it)."""
+    return [
+        f"{reads[s.read].call()} = "
+        + torn_read(_shown(s.value), _shown(watched.before[s.read]), _shown(watched.after[s.read]))
+        for s in watched.torn()
+    ]
+
+
+def _shown(value: Any) -> Any:
+    """A watched read's result for a failure line: a read that raised shows its error."""
     if isinstance(value, ReadError):
         return f"raised {value.error.__name__}: {value.text}"
-    return describe(value)
+    return value
 
 
 __all__ = ["SKIPPABLE", "Declared", "OpenStore", "Results", "Stores", "Target", "WriteOutcome"]

@@ -17,6 +17,16 @@ from aalis_memory.drivers.stdio import transcript
 from aalis_memory.drivers.stdio.transcript import Recorder
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test's store is opened: no line recorded so far is its transcript (issue 35: the
+    CRASH-01 transcript said "this test's store" but held the store of the test before, since
+    the crash tests open theirs elsewhere)."""
+    if RUN_STATE in item.config.stash:
+        for recorder in item.config.stash[RUN_STATE].recorders.values():
+            recorder.begin()
+
+
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """A failure of a stdio driver's test names the transcript of its store and the command that

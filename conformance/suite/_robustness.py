@@ -10,7 +10,7 @@ import attrs
 
 from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import describe
-from aalis_memory.conformance.steps import Blocked
+from aalis_memory.conformance.steps import Blocked, as_steps
 from aalis_memory.service import MemoryService
 
 #: One case: a readable label and the call to make on the store.
@@ -35,20 +35,22 @@ def available(memory: MemoryService, cases: Sequence[Case]) -> list[Case]:
 
 async def snapshot(memory: MemoryService, sessions: Sequence[str], namespaces: Sequence[str]) -> Any:
     """Everything observable of these sessions and namespaces, archived messages included when
-    the store can show them."""
+    the store can show them. Its reads are steps (:func:`as_steps`): a read that raises
+    blocks the test by its own rule rather than failing the hostile-input rule under test."""
     full = getattr(memory, "get_full_history", None)
     keys = getattr(memory, "list_metadata_keys", None)
-    history = {
-        s: (await full(s, 10**6) if callable(full) else None, await memory.get_history(s, 10**6))
-        for s in sessions
-    }
-    metadata = {
-        ns: (
-            [(e.key, e.data) for e in await memory.list_metadata(ns)],
-            await keys(ns) if callable(keys) else None,
-        )
-        for ns in namespaces
-    }
+    with as_steps():  # steps: what the case left, read through methods it does not test
+        history = {
+            s: (await full(s, 10**6) if callable(full) else None, await memory.get_history(s, 10**6))
+            for s in sessions
+        }
+        metadata = {
+            ns: (
+                [(e.key, e.data) for e in await memory.list_metadata(ns)],
+                await keys(ns) if callable(keys) else None,
+            )
+            for ns in namespaces
+        }
     return history, metadata
 
 

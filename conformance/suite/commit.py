@@ -15,6 +15,7 @@ from aalis_memory.conformance.registration.registry import RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.rules.verdict import Verdict, skip
 from aalis_memory.conformance.suite._metadata_reads import UNSERIALIZABLE, entries, state
+from aalis_memory.conformance.values import difference
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import JsonObject, MetadataDel, MetadataOp, MetadataPut
 
@@ -365,7 +366,9 @@ async def test_concurrent_readers_never_see_half_a_batch(
         raise whole_batch.fail(
             f"a concurrent list_metadata saw part of a {BATCH_SIZE}-op batch "
             f"({len(torn)} torn reads; first: {_gen_counts(torn[0].value)}; before: "
-            f"{_gen_counts(before)}, after: {_gen_counts(after)}); {summary}",
+            f"{_gen_counts(before)}, after: {_gen_counts(after)}; it differs from before at "
+            f"{difference(torn[0].value, before)}, from after at {difference(torn[0].value, after)}); "
+            f"{summary}",
         )
     whole_batch.that(
         watched.loop_turns == 0 or watched.overlapping > 0,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Final, cast
 
 import pytest
@@ -11,8 +12,9 @@ from aalis_memory.conformance.checks import (
     describe,
 )
 from aalis_memory.conformance.json_values import json_difference
-from aalis_memory.conformance.registration.registry import RawMetadataKind
+from aalis_memory.conformance.registration.registry import DriverRegistration, RawMetadataKind
 from aalis_memory.conformance.registration.requirements import requires
+from aalis_memory.conformance.registration.transport import transport_of
 from aalis_memory.conformance.suite._metadata_reads import (
     CLOCK_SKEW_MS,
     UNSERIALIZABLE,
@@ -173,9 +175,30 @@ async def test_list_is_sorted_by_key(aalis_memory: MemoryService, aalis_check: C
     aalis_check.equal(f"keys of list_metadata after saving {keys}", listed, sorted(keys))
 
 
-#: Same-millisecond pairs of overwrites META-05 tries for before it gives up on one (a store
-#: slower than a millisecond per call never makes one; every pair is checked all the same).
+#: Same-millisecond tries META-05 makes, each begun on a fresh tick of the kit's clock: an
+#: in-process driver fits one in the first (two overwrites and a read take well under a
+#: millisecond); the rest are for a machine that stalled the first.
 SAME_MS_TRIES: Final = 20
+
+#: Why META-05's same-millisecond phase is not arranged for a driver, the same words every run:
+#: two round trips through another process land in one millisecond only as luck has it, and a
+#: verdict that depends on luck is no verdict (issue 35). Every overwrite is checked all the same.
+UNARRANGED: Final = (
+    "its same-millisecond phase cannot be arranged {where}: two overwrites through another "
+    "process land in one millisecond only by chance, so that updated_at grows within one "
+    "millisecond is not claimed (every overwrite was still checked to grow)"
+)
+
+
+def _beyond_reach(memory: MemoryService, registration: DriverRegistration) -> str | None:
+    """Where the store's calls go that the kit cannot time (``None``: in its own process): a
+    stdio adapter's pipe, or the documented MongoDB backend's server. Decided by the transport,
+    never by how fast a run happens to be."""
+    if transport_of(memory) is not None:
+        return "over a pipe (a stdio adapter)"
+    if registration.documented_backend == "mongodb":
+        return "over a server (MongoDB)"
+    return None
 
 
 async def _overwrite(memory: MemoryService, version: int) -> None:
@@ -186,11 +209,8 @@ async def _overwrite(memory: MemoryService, version: int) -> None:
         await memory.commit_metadata([MetadataPut(NAMESPACE, "k", {"v": version})])
 
 
-async def _stamp_after_overwrite(
-    check: Check, memory: MemoryService, version: int, previous: int, when: str
-) -> int:
-    """Overwrite, then updated_at must be an int above ``previous``; returns it."""
-    await _overwrite(memory, version)
+async def _stamp(check: Check, memory: MemoryService, version: int, previous: int, when: str) -> int:
+    """updated_at after overwrite #``version``: an int above ``previous``; returns it."""
     current = await entry(memory, NAMESPACE, "k")
     assert current is not None
     check.that(
@@ -201,16 +221,63 @@ async def _stamp_after_overwrite(
     return int(current.updated_at)
 
 
+async def _stamp_after_overwrite(
+    check: Check, memory: MemoryService, version: int, previous: int, when: str
+) -> int:
+    """Overwrite, then updated_at must be an int above ``previous``; returns it."""
+    await _overwrite(memory, version)
+    return await _stamp(check, memory, version, previous, when)
+
+
+async def _next_tick() -> int:
+    """The kit's clock, read as it enters a new millisecond: a call begun now has the whole
+    millisecond before it."""
+    start = now_ms()
+    while (reading := now_ms()) == start:
+        await asyncio.sleep(0)
+    return reading
+
+
+async def _same_millisecond(
+    check: Check, memory: MemoryService, version: int, stamp: int, beyond: str | None
+) -> tuple[int, int]:
+    """Overwrite, read, overwrite, each try begun on a fresh tick, until both overwrites ran
+    within one millisecond of the kit's clock (updated_at must still grow); the version and
+    stamp reached. A store ``beyond`` the kit's reach is never arranged (:data:`UNARRANGED`):
+    one pair of overwrites is still checked to grow, and its pass says the same every run."""
+    for _ in range(SAME_MS_TRIES if beyond is None else 1):
+        began = await _next_tick()
+        version += 1
+        stamp = await _stamp_after_overwrite(check, memory, version, stamp, "back to back")
+        version += 1
+        await _overwrite(memory, version)
+        fitted = now_ms() == began
+        stamp = await _stamp(check, memory, version, stamp, "back to back")
+        if fitted and beyond is None:
+            return version, stamp
+    check.unverified_part(
+        UNARRANGED.format(where=beyond)
+        if beyond is not None
+        else f"its same-millisecond phase never ran: no two back-to-back overwrites in "
+        f"{SAME_MS_TRIES} tries, each begun on a fresh tick of the kit's clock, fitted in one "
+        "millisecond (the machine stalled every one), so that updated_at grows within one "
+        "millisecond was not seen",
+    )
+    return version, stamp
+
+
 @pytest.mark.aalis_spec("META-05")
 async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(
-    aalis_memory: MemoryService, aalis_check: Check
+    aalis_memory: MemoryService, aalis_check: Check, aalis_memory_registration: DriverRegistration
 ) -> None:
     """Two phases, each made to happen rather than left to the clock: overwrites within one
-    millisecond (updated_at must still grow), then overwrites each begun at least 2 ms after the
-    one before returned (updated_at is the write time, so it grows by at least the time between
-    them: previous + 1 no longer passes for it). Growth is measured against the kit's clock
-    only as differences, and the stamp's epoch within :data:`CLOCK_SKEW_MS`: a server database
-    stamping with its own clock is judged as fairly as the kit's own drivers."""
+    millisecond (updated_at must still grow; never claimed for a store beyond the kit's
+    process, see :func:`_beyond_reach`, so that its verdict is the same every run), then
+    overwrites each begun at least 2 ms after the one before returned (updated_at is the write
+    time, so it grows by at least the time between them: previous + 1 no longer passes for it).
+    Growth is measured against the kit's clock only as differences, and the stamp's epoch within
+    :data:`CLOCK_SKEW_MS`: a server database stamping with its own clock is judged as fairly as
+    the kit's own drivers."""
     before = now_ms()
     await aalis_memory.save_metadata(NAMESPACE, "k", {"v": 0})
     after = now_ms_ceil()
@@ -227,21 +294,10 @@ async def test_updated_at_is_epoch_ms_and_grows_on_overwrite(
         f"updated_at of a first save made in [{before}, {after}] by the kit's clock: expected "
         f"epoch ms within {CLOCK_SKEW_MS // 60_000} min of it (a server's own clock), got {stamp}",
     )
-    version = 0
-    # Same millisecond: pairs of back-to-back overwrites until one pair ran within one.
-    for _ in range(SAME_MS_TRIES):
-        began = now_ms()
-        for _pair in range(2):
-            version += 1
-            stamp = await _stamp_after_overwrite(aalis_check, aalis_memory, version, stamp, "back to back")
-        if now_ms() == began:
-            break
-    else:
-        aalis_check.unverified_part(
-            f"its same-millisecond phase never ran: no pair of back-to-back "
-            f"overwrites in {SAME_MS_TRIES} fitted in one millisecond (each round trip "
-            "took longer), so that updated_at grows within one millisecond was not seen",
-        )
+    # Same millisecond: two overwrites within one tick of the kit's clock, made to happen.
+    version, stamp = await _same_millisecond(
+        aalis_check, aalis_memory, 0, stamp, _beyond_reach(aalis_memory, aalis_memory_registration)
+    )
     # The clock moved on. Each overwrite so far may have put the stamp 1 ms ahead of the write
     # time (grown by 1 within a millisecond): one overwrite after a longer pause brings it back
     # to the write time. From there, each overwrite begins 2 ms or more after the one before

@@ -22,6 +22,7 @@ import pytest
 from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.item_properties import PROP_NOTES, attach
 from aalis_memory.conformance.probes.scaling import GROWTH_LIMIT, Growth, ScalingSizes, measure
+from aalis_memory.conformance.steps import as_steps
 from aalis_memory.types import Message, MetadataPut
 
 SMALL, LARGE = "s-scale-small", "s-scale-large"
@@ -68,10 +69,11 @@ async def test_calls_with_a_fixed_answer_do_not_grow_with_the_data(
     request: pytest.FixtureRequest, aalis_memory_scaling: ScalingSizes, aalis_memory: Any, aalis_check: Check
 ) -> None:
     plan = aalis_memory_scaling
-    await _fill_session(aalis_memory, SMALL, plan.small_messages)
-    await _fill_session(aalis_memory, LARGE, plan.large_messages)
-    await _fill_namespace(aalis_memory, NS_SMALL, plan.small_keys)
-    await _fill_namespace(aalis_memory, NS_LARGE, plan.large_keys)
+    with as_steps():  # a write that raises under this load is its own rule's failure
+        await _fill_session(aalis_memory, SMALL, plan.small_messages)
+        await _fill_session(aalis_memory, LARGE, plan.large_messages)
+        await _fill_namespace(aalis_memory, NS_SMALL, plan.small_keys)
+        await _fill_namespace(aalis_memory, NS_LARGE, plan.large_keys)
     middle = f"key-{plan.small_keys // 2:06d}"  # present in both namespaces
     memory = aalis_memory
     found: list[Growth] = [

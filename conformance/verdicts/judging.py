@@ -20,10 +20,17 @@ import pytest
 from aalis_memory.conformance.checks import ConformanceFailure
 from aalis_memory.conformance.harness.adapters import raised_by
 from aalis_memory.conformance.harness.health import CallTimeout
-from aalis_memory.conformance.rules import CATALOGUE, Level
+from aalis_memory.conformance.rules import CATALOGUE
 from aalis_memory.conformance.steps import Blocked, TestSteps
 from aalis_memory.conformance.verdicts.details import where_failed
-from aalis_memory.conformance.verdicts.model import FAILED, Outcome, Outcomes, Verdict, VerdictSkip
+from aalis_memory.conformance.verdicts.model import (
+    FAILED,
+    Outcome,
+    Outcomes,
+    Verdict,
+    VerdictSkip,
+    failed_verdict,
+)
 from aalis_memory.conformance.verdicts.properties import (
     PROP_ADVISORIES,
     PROP_CHECKED,
@@ -90,9 +97,7 @@ class Phase:
 
     def failed(self, rule_id: str) -> Verdict:
         """A failed check of ``rule_id``: an advisory for a SHOULD rule outside strict mode."""
-        rule = CATALOGUE.get(rule_id)
-        should = rule is not None and rule.level is Level.SHOULD
-        return Verdict.ADVISORY if should and not self.strict else Verdict.FAIL
+        return failed_verdict(rule_id, self.strict)
 
 
 def judge(phase: Phase) -> tuple[Outcomes, Amendment]:

@@ -22,7 +22,7 @@ import attrs
 
 # The states and the skips that give them are the catalogue's (a registration names them too).
 from aalis_memory.conformance.failure_text import failure_text
-from aalis_memory.conformance.rules import CATALOGUE
+from aalis_memory.conformance.rules import CATALOGUE, Level
 from aalis_memory.conformance.rules.verdict import SKIP_CATEGORIES as SKIP_CATEGORIES
 from aalis_memory.conformance.rules.verdict import Verdict as Verdict
 from aalis_memory.conformance.rules.verdict import VerdictSkip as VerdictSkip
@@ -33,8 +33,13 @@ from aalis_memory.conformance.rules.verdict import skip as skip
 LEANED_ON: Final = "the check read the store through "
 
 
-def stopped_at_text(rule: str) -> str:
-    """Why a rule of a test that stopped at another rule's failure was not checked."""
+def stopped_at_text(rule: str, blocked_by: str = "") -> str:
+    """Why a rule of a test that stopped at another rule's failure was not checked; when that
+    failure was later found to read the store through a rule the driver breaks, the check it
+    stopped at is named as blocked by that rule (issue 35: a partial pass named ARCH-06 as where
+    its test stopped, though ARCH-06's check there was blocked by ARCH-02)."""
+    if blocked_by:
+        return f"the test stopped first at a check of {rule}, which was blocked by {blocked_by}"
     return f"the test stopped at {rule} first"
 
 
@@ -77,6 +82,8 @@ class Outcome:
     cases: tuple[str, ...] = ()
     #: The rule whose failure stopped the test before this rule was checked.
     stopped_at: str = ""
+    #: When that failure was blocked once the run ended (:func:`resolve_leaning`): its blocker.
+    stopped_blocked_by: str = ""
     #: The reason a driver lists this rule in its ``known_failures``.
     known: str = ""
     #: How to reproduce the failure (over the stdio protocol), found after the judging.
@@ -103,7 +110,7 @@ class Outcome:
         if self.usage_error:
             return f"not judged: {self.usage_error}"
         if self.stopped_at:
-            return f"not checked: {stopped_at_text(self.stopped_at)}"
+            return f"not checked: {stopped_at_text(self.stopped_at, self.stopped_blocked_by)}"
         if self.blocker and not self.read_through:
             # a part set aside is no verdict line of its own: it always says what it is
             by = f"blocked by {self.blocker}: " if blocked_by or self.partly else ""
@@ -278,12 +285,83 @@ def resolve_leaning(per_rule: Mapping[str, RuleVerdict]) -> list[tuple[Outcome, 
                 result = per_rule[rule]
                 result.outcomes[result.outcomes.index(outcome)] = blocked
                 changed.append((outcome, blocked))
+                changed.extend(_stopped_at_blocked(per_rule, outcome, blocker))
             elif not any(in_question(r) for r in leans):
                 settled.add(id(outcome))
             else:
                 continue
             pending.remove((rule, outcome))
             progress = True
+    return changed
+
+
+def failed_verdict(rule_id: str, strict: bool) -> Verdict:
+    """A failed check of ``rule_id``: an advisory for a SHOULD rule outside strict mode."""
+    rule = CATALOGUE.get(rule_id)
+    should = rule is not None and rule.level is Level.SHOULD
+    return Verdict.ADVISORY if should and not strict else Verdict.FAIL
+
+
+def charge_blockers(per_rule: dict[str, RuleVerdict], strict: bool) -> list[Outcome]:
+    """A blocker is always a rule that failed. A step that raised blocks its test by the rule
+    it stands on; when nothing else of the run failed that rule (its own tests never made the
+    call the step made), the step's failure is that rule's: it is added to the rule as a failed
+    check of the blocked test, once per test. Returns the records added.
+
+    Issue 35: a read that answered ``null`` where a list was due blocked CLEAR-01 "by HIST-05
+    (pass)", naming as the blocker a rule the report said held."""
+    steps = sorted(
+        (o for result in per_rule.values() for o in result.outcomes if _stepped(o)),
+        key=lambda o: (o.blocker, o.test),
+    )
+
+    def held(rule: str) -> bool:
+        found = per_rule.get(rule)
+        return found is None or found.verdict not in (*_BROKEN, Verdict.BLOCKED)
+
+    unbroken = {o.blocker for o in steps if held(o.blocker)}  # before any is charged: the
+    # same records whatever order the tests ran in
+    added: list[Outcome] = []
+    charged: set[tuple[str, str]] = set()
+    for outcome in steps:
+        if outcome.blocker not in unbroken or (outcome.blocker, outcome.test) in charged:
+            continue
+        charged.add((outcome.blocker, outcome.test))
+        failure = Outcome(
+            verdict=failed_verdict(outcome.blocker, strict),
+            rule=outcome.blocker,
+            test=outcome.test,
+            driver=outcome.driver,
+            detail=f"a step of this test that stands on it failed: {outcome.cause}",
+            framed=True,
+            where=outcome.where,
+            cause=outcome.cause,
+        )
+        per_rule.setdefault(outcome.blocker, RuleVerdict()).add(failure)
+        added.append(failure)
+    return added
+
+
+def _stepped(outcome: Outcome) -> bool:
+    """A test (or a part of one) blocked by a step's own failure, not by a read's lean."""
+    return outcome.verdict is Verdict.BLOCKED and bool(outcome.blocker) and not outcome.read_through
+
+
+def _stopped_at_blocked(
+    per_rule: Mapping[str, RuleVerdict], failure: Outcome, blocker: str
+) -> list[tuple[Outcome, Outcome]]:
+    """The other rules of ``failure``'s test, not checked because it stopped there: they now
+    say that the check it stopped at was blocked by ``blocker``."""
+    changed = []
+    for result in per_rule.values():
+        for index, other in enumerate(result.outcomes):
+            if (
+                other.test == failure.test
+                and other.driver == failure.driver
+                and other.stopped_at == failure.rule
+            ):
+                result.outcomes[index] = attrs.evolve(other, stopped_blocked_by=blocker)
+                changed.append((other, result.outcomes[index]))
     return changed
 
 
@@ -331,7 +409,9 @@ __all__ = [
     "Verdict",
     "VerdictSkip",
     "blocker_state",
+    "charge_blockers",
     "counts",
+    "failed_verdict",
     "first_line",
     "resolve_leaning",
     "skip",

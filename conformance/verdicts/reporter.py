@@ -31,6 +31,7 @@ from aalis_memory.conformance.verdicts.model import (
     Outcomes,
     RuleVerdict,
     Verdict,
+    charge_blockers,
     first_line,
     resolve_leaning,
 )
@@ -295,6 +296,8 @@ class Reporter:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Settle every verdict (after JUnit XML is written: its rule properties are mended),
         then fail a run that is green to pytest but not to the kit."""
+        for per_rule in self.results.values():  # before the leaning: a charged rule failed
+            charge_blockers(per_rule, self.strict)
         changed = {
             id(old): new for per_rule in self.results.values() for old, new in resolve_leaning(per_rule)
         }

@@ -51,7 +51,7 @@ def _gap(result: RuleVerdict, caveat: Verdict) -> tuple[str, str]:
     if caveat is Verdict.BLOCKED and found.blocker:
         return caveat.value, f"by {found.blocker}"
     if caveat is Verdict.UNVERIFIED and found.stopped_at:
-        return _NOT_REACHED, stopped_at_text(found.stopped_at)
+        return _NOT_REACHED, stopped_at_text(found.stopped_at, found.stopped_blocked_by)
     return caveat.value, first_line(found.message) if caveat is Verdict.UNVERIFIED else ""
 
 

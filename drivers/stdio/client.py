@@ -105,11 +105,16 @@ class Connection:
     # -- receiving ----------------------------------------------------------------------------
 
     def _read(self) -> None:
-        for raw in self.process.stdout:
-            problem = self._answer(raw)
-            if problem is not None:
-                self._break(problem)
-                return
+        try:
+            for raw in self.process.stdout:
+                problem = self._answer(raw)
+                if problem is not None:
+                    self._break(problem)
+                    return
+        except (ValueError, OSError):  # stop() closed the pipe under a read: nothing is lost
+            # (every call in flight was failed before), and no exception may escape the thread
+            self._break("the connection was closed")
+            return
         code = self.process.exit_code(2.0)
         self._break(
             "the adapter exited" + ("" if code is None else f" with code {code}") + " before answering"

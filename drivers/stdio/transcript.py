@@ -60,6 +60,10 @@ class Recorder:
         self._dropped = 0
         self._open = 0
         self._kept: dict[tuple[str, ...], tuple[str, ...]] = {}
+        #: Whether the lines are the running test's: a store was opened since it began
+        #: (:meth:`begin`). A test that opens none here (the crash tests' stores live in
+        #: a child process and a reopened session) has no transcript of its own.
+        self._current = False
         self._lock = threading.Lock()
 
     def sent(self, method: str, line: str) -> None:
@@ -68,9 +72,10 @@ class Recorder:
             return
         with self._lock:
             if method == "open":
-                if self._open <= 0:
+                if self._open <= 0 or not self._current:
                     self._lines, self._chars, self._dropped, self._open = [], 0, 0, 0
                 self._open += 1
+                self._current = True
             elif method == "close":
                 self._open -= 1
             self._add(SENT + line)
@@ -95,8 +100,9 @@ class Recorder:
             self._open = 0
 
     def lines(self) -> tuple[str, ...]:
+        """The running test's lines (none when it opened no store here: never another test's)."""
         with self._lock:
-            return self._snapshot()
+            return self._snapshot() if self._current else ()
 
     def _snapshot(self) -> tuple[str, ...]:
         if not self._dropped:
@@ -116,6 +122,11 @@ class Recorder:
     def kept(self, key: tuple[str, ...]) -> tuple[str, ...] | None:
         with self._lock:
             return self._kept.get(key)
+
+    def begin(self) -> None:
+        """A test begins: the lines so far are an earlier test's, never its transcript."""
+        with self._lock:
+            self._current = False
 
     def forget(self) -> None:
         """The test is over: its kept failures go."""

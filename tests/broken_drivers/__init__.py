@@ -58,6 +58,8 @@ class Broken:
     #: Declared rules no example test reaches for this driver, only the state machine (its
     #: check is tests/proofs/test_state_machine_catches_broken.py); the example suite must flag the rest.
     examples_miss: frozenset[str] = frozenset()
+    #: Its bug shows only under the scaling probe's load: the quick probe runs for it.
+    under_load: bool = False
 
 
 BROKEN: dict[str, Broken] = {}
@@ -69,6 +71,7 @@ def broken(
     capabilities: Capabilities = INMEMORY_CAPS,
     checks_arguments: bool = True,
     examples_miss: tuple[str, ...] = (),
+    under_load: bool = False,
 ) -> Callable[[C], C]:
     """Declare ``cls`` (a store class taking the reference keyword arguments) as broken."""
 
@@ -81,7 +84,14 @@ def broken(
             raise ValueError(f"broken driver {name!r}: examples_miss names undeclared rules")
         doc = (cls.__doc__ or "").strip().split("\n")[0]
         BROKEN[name] = Broken(
-            name, frozenset(rule_ids), cls, capabilities, doc, checks_arguments, frozenset(examples_miss)
+            name,
+            frozenset(rule_ids),
+            cls,
+            capabilities,
+            doc,
+            checks_arguments,
+            frozenset(examples_miss),
+            under_load,
         )
         return cls
 
@@ -112,7 +122,7 @@ def registration(entry: Broken) -> DriverRegistration:
         entry.why,
         checks_arguments=entry.checks_arguments,
         raw=hasattr(entry.store_class, "plant_raw_metadata"),
-        skip_quick_scaling=None if "PERF-01" in entry.breaks else NOT_FOR_SPEED,
+        skip_quick_scaling=None if "PERF-01" in entry.breaks or entry.under_load else NOT_FOR_SPEED,
     )
 
 

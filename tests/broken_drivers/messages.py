@@ -950,3 +950,42 @@ class DeleteReachesOtherArchives(InMemoryMemory):
                     s for s in stored if not (s.archived and s.message.timestamp in doomed)
                 ]
         return await super().delete_messages_by_timestamps(session_id, timestamps)
+
+
+@broken("history-emptied-raises", "HIST-05")
+class HistoryEmptiedRaises(InMemoryMemory):
+    """get_history with a finite limit raises on a session that was cleared, where it must
+    return [] (a Go backend's nil slice, sent as ``null`` where a list is due, reads so through
+    the bridge). Only steps read such a session: the
+    tests they block are blocked by HIST-05, which therefore fails (issue 35: a blocker is
+    always a rule that failed, never "blocked by HIST-05 (pass)")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._ever: set[str] = set()  # sessions that held a message once
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        await super().save_message(session_id, message)
+        self._ever.add(session_id)
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        found = await super().get_history(session_id, limit)
+        emptied = session_id in self._ever and session_id not in self._sessions
+        if emptied and not found and isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+            raise RuntimeError("get_history: the history came back null where a list is due")
+        return found
+
+
+@broken("history-empty-raises", "HIST-05", "LIM-01", "MSG-04")
+class HistoryEmptyRaises(InMemoryMemory):
+    """get_history with a finite limit raises wherever it has nothing to return (a Go nil
+    slice, ``null`` where a list is due): LIM-01 (limit 0 returns []) and MSG-04 (an unknown
+    session reads empty) by their own tests; the hostile-input tests' snapshots of empty
+    sessions are steps, blocked by HIST-05 like every other test's reads, never advisories of
+    INPUT-01..07 (issue 35: one cause, one verdict class)."""
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        found = await super().get_history(session_id, limit)
+        if not found and isinstance(limit, int) and not isinstance(limit, bool):
+            raise RuntimeError("get_history: the history came back null where a list is due")
+        return found

@@ -89,6 +89,21 @@ class UpdatedAtFrozen(InMemoryMemory):
                 meta.updated_at = stamp
 
 
+@broken("meta-updated-at-wall-clock", "META-05")
+class UpdatedAtWallClock(InMemoryMemory):
+    """An overwrite is stamped with the clock's millisecond, never bumped past the stamp before:
+    two overwrites within one millisecond keep the same updated_at (it does not grow). Caught
+    only when two overwrites land in one millisecond, which META-05's test arranges in the
+    kit's process every run."""
+
+    async def commit_metadata(self, ops: Sequence[MetadataOp]) -> None:
+        for op, text in sem.encode_batch(ops):
+            if text is None:
+                await super().commit_metadata([op])
+            else:
+                self._metadata.setdefault(op.namespace, {})[op.key] = StoredMetadata(text, sem.now_ms())
+
+
 def _seconds(epoch_ms: int) -> Any:
     return epoch_ms / 1000
 

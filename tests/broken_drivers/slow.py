@@ -9,6 +9,9 @@ the code around it is written plainly, not for speed.
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any, Final
+
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.service import Limit
@@ -41,3 +44,33 @@ class HistorySortsTheSession(InMemoryMemory):
         effective = sem.check_limit(limit, sem.DEFAULT_HISTORY_LIMIT, "limit")
         every = sorted(self._active(session_id), key=lambda stored: (sem.stamp(stored.message), stored.seq))
         return self._copy_out(sem.history_window([s.message for s in every], effective))
+
+
+class MaxConnectionsError(Exception):
+    """What a client with a connection pool raises when every connection is taken (redis-py's
+    ``MaxConnectionsError``)."""
+
+
+#: Saves in flight that the pool below holds; the scaling probe fills with 200 at once.
+POOL: Final = 150
+
+
+@broken("save-max-connections", "MSG-01", under_load=True)
+class SaveMaxConnections(InMemoryMemory):
+    """save_message takes a connection from a pool of 150 and raises MaxConnectionsError when
+    none is free: the scaling probe's 200 saves in flight lose some. A failure of the save's
+    own rule (MSG-01: a saved message is stored), never a PERF-01 timing finding (issue 35)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._in_flight = 0
+
+    async def save_message(self, session_id: str, message: Message) -> None:
+        if self._in_flight >= POOL:
+            raise MaxConnectionsError("Too many connections")
+        self._in_flight += 1
+        try:
+            await asyncio.sleep(0)  # the round trip to the server
+            await super().save_message(session_id, message)
+        finally:
+            self._in_flight -= 1

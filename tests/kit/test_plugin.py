@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from reports import load_report, slow_round_trip
+from reports import load_report
 
 pytestmark = pytest.mark.usefixtures("isolated")
 
@@ -130,18 +130,15 @@ def test_sync_third_party_driver_passes_and_reports(pytester: pytest.Pytester) -
     for rule in inside:
         assert verdicts[rule]["verdict"] == "partial pass", verdicts[rule]
         assert "one at a time on one thread" in verdicts[rule]["message"]
-    # META-10 too: without a raw_metadata hook its unreadable-entry part is unverified. (And
-    # META-05 on a loaded machine: a worker thread's round trips can miss every millisecond.)
-    partial = {
-        rule
-        for rule, v in verdicts.items()
-        if v["verdict"] == "partial pass" and not slow_round_trip(rule, v)
-    }
+    # META-10 too: without a raw_metadata hook its unreadable-entry part is unverified. (META-05
+    # passes whole: its same-millisecond phase is arranged in the kit's process, even through a
+    # worker thread, every run.)
+    partial = {rule for rule, v in verdicts.items() if v["verdict"] == "partial pass"}
     assert partial == {*inside, "META-10"}, partial
     assert all(
         v["verdict"] in ("pass", "unverified", "excluded by tier")
         for rule, v in verdicts.items()
-        if rule not in partial and not slow_round_trip(rule, v)
+        if rule not in partial
     ), verdicts
     assert verdicts["PERF-01"]["verdict"] == "pass"  # the quick scaling probe runs by default
 

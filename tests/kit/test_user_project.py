@@ -209,14 +209,3 @@ def test_a_named_driver_that_cannot_be_provisioned_is_an_error(
     mongodb = load_report(report)["drivers"]["mongodb"]["rules"]
     assert mongodb["HIST-02"]["verdict"] == "not run"
     assert "no MongoDB server" in mongodb["HIST-02"]["message"]
-
-
-def test_a_user_test_file_that_fails_to_import_is_a_collection_error(pytester: pytest.Pytester) -> None:
-    """The user's own broken test file beside the suite is pytest's collection error, reported
-    as such; the kit's reporter reads no test properties off a collection report."""
-    pytester.makeini("[pytest]\n")
-    pytester.makepyfile(test_theirs="import module_that_is_not_there\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--memory-driver=inmemory")
-    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
-    result.stdout.fnmatch_lines(["*ERROR*test_theirs.py*", "*1 error*"])
-    assert result.ret == pytest.ExitCode.INTERRUPTED
