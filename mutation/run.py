@@ -116,7 +116,11 @@ TARGETS: Final = {
             "drivers/semantics.py",
             "aalis_memory.drivers.semantics",
             ("inmemory", "sqlite"),
-            (*settings_tests("inmemory"), *settings_tests("sqlite")),
+            (
+                *settings_tests("inmemory"),
+                *settings_tests("sqlite"),
+                "tests/drivers/test_reference_timestamps.py",
+            ),
         ),
         Target(
             "sqlite",
