@@ -1,6 +1,7 @@
 """The in-memory reference driver's own promises beyond the contract: its isolation copier and
-its count cache under a subclass that edits records in place, or replaces or grows a
-session's record list (the extension points its docstring names). The mutation run counts these among the driver's kit tests."""
+its count cache under a subclass that edits records in place, or replaces or grows a session's
+record list (the extension points its docstring names). The mutation run counts these among the
+driver's kit tests."""
 
 from __future__ import annotations
 
