@@ -131,6 +131,7 @@ TARGETS: Final = {
                 *settings_tests("sqlite"),
                 "tests/drivers/test_sqlite_driver.py",
                 "tests/drivers/test_sqlite_lifecycle.py",
+                "tests/drivers/test_sqlite_stamps_and_locks.py",
             ),
         ),
         # Needs a server (see README: MongoDB, Docker or FerretDB); not in the default set.
