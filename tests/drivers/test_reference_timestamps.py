@@ -28,7 +28,8 @@ OTHER_NUMBERS: Final[dict[str, object]] = {
     "Fraction": fractions.Fraction(1000),
 }
 
-Call = Callable[[Any, object], Awaitable[object]]
+#: A call given a store and a timestamp of any type (the point is the types the contract refuses).
+Call = Callable[[Any, Any], Awaitable[object]]
 #: Where a timestamp goes: the name its refusal must give it, and the call.
 PLACES: Final[dict[str, tuple[str, Call]]] = {
     "save_message": (
