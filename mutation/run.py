@@ -116,7 +116,11 @@ TARGETS: Final = {
             "drivers/semantics.py",
             "aalis_memory.drivers.semantics",
             ("inmemory", "sqlite"),
-            (*settings_tests("inmemory"), *settings_tests("sqlite")),
+            (
+                *settings_tests("inmemory"),
+                *settings_tests("sqlite"),
+                "tests/drivers/test_reference_timestamps.py",
+            ),
         ),
         Target(
             "sqlite",
@@ -127,6 +131,7 @@ TARGETS: Final = {
                 *settings_tests("sqlite"),
                 "tests/drivers/test_sqlite_driver.py",
                 "tests/drivers/test_sqlite_lifecycle.py",
+                "tests/drivers/test_sqlite_stamps_and_locks.py",
             ),
         ),
         # Needs a server (see README: MongoDB, Docker or FerretDB); not in the default set.

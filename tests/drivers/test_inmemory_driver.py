@@ -1,6 +1,7 @@
 """The in-memory reference driver's own promises beyond the contract: its isolation copier and
-its count cache under a subclass that edits records in place (the extension points its
-docstring names). The mutation run counts these among the driver's kit tests."""
+its count cache under a subclass that edits records in place, or replaces or grows a session's
+record list (the extension points its docstring names). The mutation run counts these among the
+driver's kit tests."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import attrs
 import pytest
 
-from aalis_memory.drivers.inmemory import InMemoryMemory, fresh
+from aalis_memory.drivers.inmemory import InMemoryMemory, StoredMessage, fresh
 from aalis_memory.types import ABSENT, Message, MetadataEntry, RecentMessageRecord
 
 
@@ -87,12 +88,59 @@ class _Editing(InMemoryMemory):
 
 @pytest.mark.parametrize("edit", ["archive_first_behind_the_store", "turn_first_into_control"])
 def test_a_subclass_editing_records_in_place_never_reads_a_stale_count(edit: str) -> None:
-    async def run() -> tuple[int, int]:
+    """Nor may a save after the edit count on from the count cached before it."""
+
+    async def run(then_save: bool) -> tuple[int, int]:
         store = _Editing()
         for n in range(3):
             await store.save_message("s", Message(role="user", content=f"m{n}", timestamp=n + 1))
         before = await store.count_history("s")  # cached now
         getattr(store, edit)("s")
+        if then_save:
+            await store.save_message("s", Message(role="user", content="m3", timestamp=50))
         return before, await store.count_history("s")
 
-    assert asyncio.run(run()) == (3, 2)
+    assert asyncio.run(run(then_save=False)) == (3, 2)
+    assert asyncio.run(run(then_save=True)) == (3, 3)
+
+
+class _Replacing(InMemoryMemory):
+    """Replaces or grows a session's record list through the ``_sessions`` extension point,
+    building new records (which, unlike an edit, tells the store nothing)."""
+
+    def replace_with_first_archived(self, session_id: str) -> None:
+        old = self._sessions[session_id]
+        new = [StoredMessage(s.message, s.seq) for s in old]
+        new[0] = StoredMessage(old[0].message, old[0].seq, archived=True)
+        self._sessions[session_id] = new  # as long as the list it replaces
+
+    def grow_behind_the_store(self, session_id: str) -> None:
+        late = Message(role="user", content="late", timestamp=99)
+        self._sessions[session_id].append(StoredMessage(late, -1))
+
+
+@pytest.mark.parametrize(
+    ("edit", "counts"),
+    [
+        ("replace_with_first_archived", [3, 2, 3]),
+        ("grow_behind_the_store", [3, 4, 5]),
+    ],
+)
+def test_a_subclass_replacing_or_growing_a_session_never_reads_a_stale_count(
+    edit: str, counts: list[int]
+) -> None:
+    """The count cached before the change holds neither for a list of the same length that is
+    another list, nor for the same list grown; nor may a save count on from it."""
+
+    async def run(then_save: bool) -> list[int]:
+        store = _Replacing()
+        for n in range(3):
+            await store.save_message("s", Message(role="user", content=f"m{n}", timestamp=n + 1))
+        seen = [await store.count_history("s")]  # cached now
+        getattr(store, edit)("s")
+        if then_save:
+            await store.save_message("s", Message(role="user", content="m3", timestamp=50))
+        return [*seen, await store.count_history("s")]
+
+    assert asyncio.run(run(then_save=False)) == counts[:2]
+    assert asyncio.run(run(then_save=True)) == [counts[0], counts[2]]

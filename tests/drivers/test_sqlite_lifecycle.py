@@ -1,4 +1,5 @@
-"""How the SQLite reference driver opens: a store that cannot open raises and leaves no worker.
+"""How the SQLite reference driver opens: a store that cannot open raises, and leaves no worker
+and no open file behind.
 
 Found by mutation testing (issue 16): nothing opened a database that fails, so swallowing the
 error, or leaving its worker thread behind, went unnoticed.
@@ -7,6 +8,7 @@ error, or leaving its worker thread behind, went unnoticed.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
 from contextlib import closing
@@ -44,6 +46,34 @@ async def test_an_unknown_schema_version_is_refused(
     await _refused(path, RuntimeError)
     with closing(sqlite3.connect(path)) as conn:
         assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
+
+
+_FDS = Path("/proc/self/fd")
+
+
+def _open_files(path: Path) -> list[str]:
+    """The files of this process open at ``path`` or beside it (its -wal and -shm)."""
+    found = []
+    for fd in os.listdir(_FDS):
+        try:
+            target = os.readlink(_FDS / fd)
+        except OSError:
+            continue  # closed since the listing (the listing's own descriptor)
+        if target.startswith(str(path)):
+            found.append(target)
+    return found
+
+
+@pytest.mark.skipif(not _FDS.is_dir(), reason="needs /proc/self/fd to list the open files")
+async def test_a_refused_open_leaves_no_file_open(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
+    """The error of a refused open may live long (logged, kept, retried later): it must not hold
+    the database file open meanwhile."""
+    path = tmp_path / "future.sqlite3"
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(RuntimeError, match="schema version 99") as refused:
+        await SqliteMemory.open(path)
+    assert _open_files(path) == [], f"still open while the caller holds {refused.value!r}"
 
 
 async def test_a_version_1_database_gets_its_counts_when_opened(
