@@ -22,6 +22,8 @@ from aalis_memory.conformance.registration.registry import (
     add_registration,
 )
 from aalis_memory.drivers.sqlite import SqliteMemory, _insert_message
+from aalis_memory.service import Limit
+from aalis_memory.types import Message
 
 T = TypeVar("T")
 #: The round trip of one statement to a database server on the same machine.
@@ -62,6 +64,20 @@ class AcksBeforeWriting(SqliteMemory):
     def _take(self) -> list[tuple[object, ...]]:
         taken, self._pending = self._pending, []
         return taken
+
+
+class HistoryNewestFirst(SqliteMemory):
+    """A sound durable store whose get_history returns its window newest message first (its
+    query's ``ORDER BY`` descending, never reversed back).
+
+    Decided from the rules' words before any run: HIST-02, "get_history is ascending by time".
+    No crash rule: every acknowledged write survives a kill (CRASH-01) and every atomic call is
+    all or nothing (CRASH-02); the crash checks read what survived through get_history, so what
+    they see in it is HIST-02's to answer for, never theirs.
+    """
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return list(reversed(await super().get_history(session_id, limit)))
 
 
 def _insert_many(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
@@ -112,6 +128,8 @@ reopen_commit_per_row = _opener(CommitPerRow)
 reopen_commit_per_row.__qualname__ = "reopen_commit_per_row"
 reopen_acks_before_writing = _opener(AcksBeforeWriting)
 reopen_acks_before_writing.__qualname__ = "reopen_acks_before_writing"
+reopen_history_newest_first = _opener(HistoryNewestFirst)
+reopen_history_newest_first.__qualname__ = "reopen_history_newest_first"
 
 #: driver name -> the one crash rule it breaks
 BREAKS: Final = {
@@ -119,6 +137,10 @@ BREAKS: Final = {
     "broken-crash-acks-before-writing": "CRASH-01",
     "broken-crash-unopenable-after-kill": "CRASH-01",
 }
+
+#: A durable store with a read bug only (HIST-02): the crash rules read through it and must not
+#: fail (its run also takes the history tests, which must fail HIST-02 alone).
+READ_BUGS: Final = {"broken-crash-history-newest-first": "HIST-02"}
 
 #: A driver whose reopen hook refuses an empty folder (the crash rules' expected verdicts).
 REFUSES_EMPTY: Final = "broken-crash-reopen-refuses-empty"
@@ -170,6 +192,7 @@ add_registration(
 for _name, _hook, _cls in (
     ("broken-crash-commit-per-row", reopen_commit_per_row, CommitPerRow),
     ("broken-crash-acks-before-writing", reopen_acks_before_writing, AcksBeforeWriting),
+    ("broken-crash-history-newest-first", reopen_history_newest_first, HistoryNewestFirst),
 ):
     add_registration(
         DriverRegistration(
