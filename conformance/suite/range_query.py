@@ -12,7 +12,15 @@ from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.registration.requirements import requires
-from aalis_memory.conformance.suite._builders import MARKER, conversation, msg, save_all, timeline
+from aalis_memory.conformance.suite._builders import (
+    CROWDED_MILLISECOND,
+    MARKER,
+    conversation,
+    msg,
+    one_millisecond,
+    save_all,
+    timeline,
+)
 from aalis_memory.service import FullMemoryService
 
 SESSION = "s-range"
@@ -137,6 +145,18 @@ async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService, 
         "range [0, 1000] written c@300, a@100, b1@200, b2@200",
         contents(await aalis_memory.get_messages_by_session_range(SESSION, 0, 1000)),
         ["a", "b1", "b2", "c"],
+    )
+    # Twelve writes in one millisecond: more than a small range cap, which then keeps the
+    # earliest of them (RANGE-03 too); how many come back is RANGE-01's, so the order is judged
+    # on what came back.
+    crowded = f"{SESSION}-crowded"
+    await save_all(aalis_memory, crowded, one_millisecond("t", 200))
+    got = contents(await aalis_memory.get_messages_by_session_range(crowded, 0, 1000))
+    in_write_order = [f"t{i}" for i in range(CROWDED_MILLISECOND)][: len(got)]
+    aalis_check.that(
+        got == in_write_order,
+        f"range [0, 1000] over t0..t{CROWDED_MILLISECOND - 1}, written in that order all at 200 ms: "
+        f"expected the earliest {len(got)} in write order, {in_write_order}, got {got}",
     )
 
 
