@@ -148,15 +148,14 @@ async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService, 
     )
     # Twelve writes in one millisecond: more than a small range cap, which then keeps the
     # earliest of them (RANGE-03 too); how many come back is RANGE-01's, so the order is judged
-    # on what came back.
-    crowded = f"{SESSION}-crowded"
-    await save_all(aalis_memory, crowded, one_millisecond("t", 200))
-    got = contents(await aalis_memory.get_messages_by_session_range(crowded, 0, 1000))
+    # on what came back. The same session, away from the others.
+    await save_all(aalis_memory, SESSION, one_millisecond("t", 2000))
+    got = contents(await aalis_memory.get_messages_by_session_range(SESSION, 1500, 2500))
     in_write_order = [f"t{i}" for i in range(CROWDED_MILLISECOND)][: len(got)]
     aalis_check.that(
         got == in_write_order,
-        f"range [0, 1000] over t0..t{CROWDED_MILLISECOND - 1}, written in that order all at 200 ms: "
-        f"expected the earliest {len(got)} in write order, {in_write_order}, got {got}",
+        f"range [1500, 2500] over t0..t{CROWDED_MILLISECOND - 1}, written in that order all at "
+        f"2000 ms: expected the earliest {len(got)} in write order, {in_write_order}, got {got}",
     )
 
 
