@@ -5,7 +5,7 @@ project's reading of the filters (CROSS-02..05), one filter at a time and all of
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -53,7 +53,7 @@ async def test_cross_session_limit_zero_is_empty(aalis_memory: FullMemoryService
 
 
 #: The nine messages of :func:`_three_sessions`, oldest first, as (session id, content).
-THREE_SESSIONS = [
+THREE_SESSIONS: list[tuple[str, str | None]] = [
     (SESSION_A, "a1"),
     (SESSION_B, "b2"),
     (SESSION_C, "c3"),
@@ -69,8 +69,8 @@ THREE_SESSIONS = [
 async def _inf_narrowed(
     aalis_memory: FullMemoryService,
     query: Query,
-    got: list[tuple[str, str | None]],
-    want: list[tuple[str, str | None]],
+    got: Sequence[tuple[str, str | None]],
+    want: Sequence[tuple[str, str | None]],
     cap: int,
 ) -> tuple[bool, str]:
     """LIM-04's aspect alone: a read with ``limit=math.inf`` (``got``) does not escape the cap.
@@ -82,10 +82,10 @@ async def _inf_narrowed(
     )
     if len(got) > cap:
         return False, f"{shown}: {len(got)} records, more than the cap: math.inf escaped it"
-    if got == want:
+    if list(got) == list(want):
         return True, ""
     as_cap = records(await aalis_memory.get_recent_messages_across_sessions(attrs.evolve(query, limit=cap)))
-    return as_cap == got, (
+    return as_cap == list(got), (
         f"{shown}: got {describe(got)}, while the same read with limit={cap} returns "
         f"{describe(as_cap)}: math.inf is not read as the cap"
     )
