@@ -147,7 +147,7 @@ async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService, 
         ["a", "b1", "b2", "c"],
     )
     # Twelve writes in one millisecond: more than a small range cap, which then keeps the
-    # earliest of them (RANGE-03 too); how many come back is RANGE-01's, so the order is judged
+    # earliest of them (this rule too); how many come back is RANGE-01's, so the order is judged
     # on what came back. The same session, away from the others.
     await save_all(aalis_memory, SESSION, one_millisecond("t", 2000))
     got = contents(await aalis_memory.get_messages_by_session_range(SESSION, 1500, 2500))
