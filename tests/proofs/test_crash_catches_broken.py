@@ -15,6 +15,7 @@ from broken_drivers.durable import (
     BREAKS,
     CLEANED,
     CLEANED_MARK,
+    READ_BUG_CRASH,
     READ_BUGS,
     REFUSAL,
     REFUSES_EMPTY,
@@ -61,12 +62,17 @@ def test_a_read_bug_never_fails_a_crash_rule(
     driver: str,
     crash_run: tuple[dict[str, Any], str, Path],
 ) -> None:
-    """The crash checks read what survived through get_history and get_full_history and judge
-    which records are there, not their order: a store whose history comes back in the wrong
-    order passes them (and any finding would stand on the read's rule, so be blocked by it)."""
-    found = verdicts(crash_run[0], driver)
-    crash = {rule: found.get(rule) for rule in ("CRASH-01", "CRASH-02")}
-    assert set(crash.values()) <= {"pass", "blocked"}, f"{driver}: {crash}"
+    """The crash checks read what survived through get_history and get_full_history: they judge
+    which records are there, not their order (a newest-first history passes them), and a finding
+    stands on the rules of the reads it compared (a full history without its archived messages
+    blocks CRASH-01 by FULL-01, the rule that failed)."""
+    data = crash_run[0]
+    found = verdicts(data, driver)
+    assert {rule: found.get(rule) for rule in READ_BUG_CRASH[driver]} == READ_BUG_CRASH[driver], found
+    rules = data["drivers"][driver]["rules"]
+    for rule, verdict in READ_BUG_CRASH[driver].items():
+        if verdict == "blocked":
+            assert [b["rule"] for b in rules[rule]["blocked_by"]] == [READ_BUGS[driver]], rules[rule]
 
 
 def test_a_reopen_hook_that_raises_leaves_the_crash_rules_unverified_with_its_error(
