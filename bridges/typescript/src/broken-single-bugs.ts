@@ -51,8 +51,8 @@
  *   range-bisected-half-open      RANGE-02  "inclusive at both ends": the upper search stops before toTs.
  *                                 TS-03     "the range [0, 0] returns exactly the messages at 0",
  *                                           "fractional range bounds are inclusive" (SHOULD both).
- *                                           (TS-06's one-point ranges too, but the reference declares
- *                                           TS-06 a known failure: a number cannot hold those ends.)
+ *                                           (TS-06's one-point ranges too, but a JavaScript number
+ *                                           cannot carry those ends: TS-06 is unverified here.)
  *   same-ms-counter-unpadded      HIST-02   "messages of the same millisecond keep write order": from the
  *                                           eleventh write of one millisecond on, "10" sorts before "2".
  *                                 FULL-02   "in the original order"; RANGE-03 "same millisecond in write
