@@ -85,6 +85,13 @@ def leaned_on(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> 
     return _STANDS_ON.get(method, REQUIRED_RULE)
 
 
+def read_stands_on(method: str, *args: Any) -> tuple[str, ...]:
+    """The rules a read of ``method`` with these arguments stands on, as a step of any test would
+    (:func:`leaned_on` and :func:`also_stood_on`): for tests with no steps (concurrency, crashes)
+    that judge a state through a read, and declare it with :func:`stands_on`."""
+    return (leaned_on(method, args, {}), *also_stood_on(method, args, {}))
+
+
 class Blocked(Exception):
     """A setup or observation step failed: the test cannot judge its rules.
 
@@ -298,6 +305,7 @@ __all__ = [
     "judging",
     "leaned_on",
     "of",
+    "read_stands_on",
     "set_aside",
     "stands_on",
     "subjects_of",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from aalis_memory.service import MemoryService
 from aalis_memory.types import Message
@@ -35,6 +35,20 @@ async def save_all(memory: MemoryService, session_id: str, messages: Iterable[Me
     """Save in the given order (the write order)."""
     for message in messages:
         await memory.save_message(session_id, message)
+
+
+#: Messages an order test writes in one millisecond: past ten, so a same-millisecond counter kept
+#: as unpadded text (which sorts "10" before "9") shows, whatever it starts at.
+CROWDED_MILLISECOND: Final = 12
+
+
+def one_millisecond(prefix: str, ts: int) -> list[Message]:
+    """:data:`CROWDED_MILLISECOND` user/assistant messages prefix0, prefix1, ..., all at ``ts``:
+    their order is their write order alone."""
+    return [
+        msg(f"{prefix}{i}", ts, role="user" if i % 2 == 0 else "assistant")
+        for i in range(CROWDED_MILLISECOND)
+    ]
 
 
 def conversation(prefix: str, count: int, start_ts: int = 1000, step: int = 10) -> list[Message]:

@@ -16,7 +16,14 @@ from aalis_memory.conformance.differences import same_records
 from aalis_memory.conformance.probes.concurrent_reads import Read, only_from_outside, watch_write
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.steps import stands_on
-from aalis_memory.conformance.suite._builders import conversation, msg, save_all, timeline
+from aalis_memory.conformance.suite._builders import (
+    CROWDED_MILLISECOND,
+    conversation,
+    msg,
+    one_millisecond,
+    save_all,
+    timeline,
+)
 from aalis_memory.conformance.suite._reads import active, as_read, everything
 from aalis_memory.service import FullMemoryService, MemoryService
 
@@ -67,6 +74,18 @@ async def test_archive_same_millisecond_in_write_order(
         "get_history after archive_span(s, 2) with b, c, d at 200 ms",
         await active(aalis_memory, SESSION),
         ["c", "d"],
+    )
+    # The earliest of one millisecond are the first written: which ones stayed, in any order
+    # (the order of get_history is HIST-02's).
+    crowded = f"{SESSION}-crowded"
+    await save_all(aalis_memory, crowded, one_millisecond("t", 200))
+    await aalis_memory.archive_span(crowded, 3)
+    got = await active(aalis_memory, crowded)
+    stayed = [f"t{i}" for i in range(3, CROWDED_MILLISECOND)]
+    aalis_check.that(
+        same_records(got, stayed),
+        f"get_history after archive_span(s, 3) with t0..t{CROWDED_MILLISECOND - 1} all at 200 ms: "
+        f"expected {describe(stayed)} in any order, got {describe(got)}",
     )
 
 
@@ -307,6 +326,17 @@ async def test_archive_positions_include_late_arrivals(
 async def test_archived_stay_in_full_history_in_place(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
+    # First, with no keep list: whichever messages the span took, the full history holds them
+    # all in their original order, within one millisecond the order they were written in. It
+    # judges before keeps() below, so a failure here stands on neither ARCH-01 nor ARCH-02.
+    crowded = f"{SESSION}-crowded"
+    await save_all(aalis_memory, crowded, one_millisecond("t", 200))
+    await aalis_memory.archive_span(crowded, 6)
+    aalis_check.equal(
+        f"get_full_history after archive_span(s, 6) with t0..t{CROWDED_MILLISECOND - 1} all at 200 ms",
+        await everything(aalis_memory, crowded),
+        [f"t{i}" for i in range(CROWDED_MILLISECOND)],
+    )
     keeps()
     await save_all(aalis_memory, SESSION, timeline("m0", "m1", "m2", "m3", "m4", "m5"))
     await aalis_memory.archive_span(SESSION, 5, [1, 3])

@@ -24,7 +24,7 @@ from aalis_memory.conformance.checks import (
 from aalis_memory.conformance.harness.health import CallTimeout
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.rules.verdict import Verdict, skip
-from aalis_memory.conformance.steps import Blocked
+from aalis_memory.conformance.steps import Blocked, read_stands_on, stands_on
 from aalis_memory.conformance.suite._builders import msg, save_all
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import MetadataPut
@@ -39,11 +39,25 @@ MESSAGES: Final = 40
 LIMIT: Final = 10_000
 
 
+def reads_history() -> None:
+    """The test judges the session through get_history: its check stands on that read's rules
+    (the records it holds, its window), as any test's step would; every call here is under test,
+    so it says so itself."""
+    stands_on(*read_stands_on("get_history", SESSION, LIMIT))
+
+
+def reads_metadata(method: str, *args: object) -> None:
+    """The test judges the namespace through ``method`` (list_metadata, get_metadata): its check
+    stands on that read's rule."""
+    stands_on(*read_stands_on(method, *args))
+
+
 @requires.update_message_content
 @pytest.mark.aalis_spec("CONC-01")
 async def test_concurrent_rewrites_all_apply_and_count_truly(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
+    reads_history()
     words = [f"w{i}" for i in range(TASKS)]
     await save_all(aalis_memory, SESSION, [msg(" ".join(words), 1000 + i) for i in range(MESSAGES)])
     returns = await asyncio.gather(
@@ -66,6 +80,7 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(
 ) -> None:
     """The same calls run one after another on a twin session are the reference: what the
     concurrent calls do differently is a concurrency bug (the ARCH rules judge the rest)."""
+    reads_history()
     counts, spans = aalis_checks
     calls, count, twin = 8, 3, f"{SESSION}-one-by-one"
     for session in (SESSION, twin):
@@ -96,6 +111,8 @@ async def test_concurrent_archives_count_truly_and_never_share_a_span(
 
 @pytest.mark.aalis_spec("CONC-04")
 async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService, aalis_check: Check) -> None:
+    reads_metadata("list_metadata", NAMESPACE)
+
     async def writer(task: int) -> None:
         for batch in range(5):
             await aalis_memory.commit_metadata(
@@ -120,6 +137,7 @@ async def test_concurrent_commits_lose_nothing(aalis_memory: MemoryService, aali
 async def test_concurrent_puts_of_one_new_key_all_succeed(
     aalis_memory: MemoryService, aalis_check: Check
 ) -> None:
+    reads_metadata("get_metadata", NAMESPACE, "fresh-0")
     failures: list[str] = []
     rounds = 6
     for round_ in range(rounds):
@@ -192,6 +210,7 @@ async def test_updated_at_never_goes_backwards_under_concurrent_commits(
     already started are still in flight.
 
     An error the store raises stops its phase; the failure names what that left unchecked."""
+    reads_metadata("list_metadata", NAMESPACE)
     clock = itertools.count()
     backwards: list[str] = []
     total = 0
@@ -272,6 +291,7 @@ def _backwards(reads: list[Read]) -> list[str]:
 
 @pytest.mark.aalis_spec("CONC-06")
 async def test_concurrent_saves_lose_nothing(aalis_memory: MemoryService, aalis_check: Check) -> None:
+    reads_history()
     per_task = 15
 
     async def writer(task: int) -> None:

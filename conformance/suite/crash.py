@@ -26,12 +26,14 @@ import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
 import attrs
 import pytest
 
+from aalis_memory.conformance import steps
 from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.harness.adapters import opened_store
 from aalis_memory.conformance.harness.run_state import RunState
@@ -58,6 +60,18 @@ DELAY_S: Final = (0.0, 0.004)
 CHILD_TIMEOUT_S: Final = 60.0
 
 
+@attrs.frozen
+class Finding:
+    """A crash rule broken in one kill, as the reads of the reopened store showed it."""
+
+    rule: str
+    text: str
+    #: The rules the reads it compared stand on (see :func:`steps.read_stands_on`): when the driver
+    #: breaks one of them, what the finding saw may be that rule's fault, and the crash rule is
+    #: blocked by it, never failed.
+    stands_on: tuple[str, ...] = ()
+
+
 @attrs.define
 class Kill:
     """What one killed writer had acknowledged and begun, and what the reopened store held."""
@@ -69,14 +83,14 @@ class Kill:
     begun_batch: int = 0
     archives: int = 0
     archive_begun: bool = False
-    findings: list[tuple[str, str]] = attrs.field(factory=list)
+    findings: list[Finding] = attrs.field(factory=list)
 
 
 @attrs.define
 class Campaign:
     kills: int = 0
     acked_ops: int = 0
-    findings: list[tuple[str, str]] = attrs.field(factory=list)
+    findings: list[Finding] = attrs.field(factory=list)
     #: Why the crash rules could not be judged (a driver hook raised), else ``""``.
     unjudged: str = ""
 
@@ -274,57 +288,75 @@ def _note(kill: Kill, words: list[str]) -> None:
             kill.archives += 1
 
 
+#: A read of every message of the session: the reopened store holds far fewer.
+_EVERY: Final = 10**9
+
+
 async def _check(store: FullMemoryService, kill: Kill, atomic_metadata: bool, atomic_archive: bool) -> None:
-    full = await store.get_full_history(SESSION, 10**9)
-    active = await store.get_history(SESSION, 10**9)
+    """What the reopened store holds against what the writer acknowledged and began. Each
+    finding names the reads it compared; none judges their order (HIST-02's and FULL-02's)."""
+    full = await store.get_full_history(SESSION, _EVERY)
+    active = await store.get_history(SESSION, _EVERY)
+    saves = steps.read_stands_on("get_full_history", SESSION, _EVERY)
+    archives = (*saves, *steps.read_stands_on("get_history", SESSION, _EVERY))
+    batches = steps.read_stands_on("list_metadata", NAMESPACE)
     numbers = [int(str(m.content)[1:]) for m in full]
     saved = set(numbers)
     missing = [n for n in range(1, kill.last_save + 1) if n not in saved]
     if missing:
         kill.findings.append(
-            ("CRASH-01", f"acknowledged saves lost: m{missing[:5]}... ({len(missing)} of {kill.last_save})")
+            Finding(
+                "CRASH-01",
+                f"acknowledged saves lost: m{missing[:5]}... ({len(missing)} of {kill.last_save})",
+                saves,
+            )
         )
     if any(n > kill.begun_save for n in numbers):
-        kill.findings.append(("CRASH-01", f"messages never saved appeared: {numbers[-3:]}"))
+        kill.findings.append(Finding("CRASH-01", f"messages never saved appeared: {numbers[-3:]}", saves))
     entries = {e.key: e.data.get("g") for e in await store.list_metadata(NAMESPACE)}
     generations = [entries.get(f"k{i:02d}") for i in range(BATCH)]
     if kill.last_batch and any(g is None or g < kill.last_batch for g in generations):
         kill.findings.append(
-            (
+            Finding(
                 "CRASH-01",
                 f"acknowledged batch {kill.last_batch} lost: the keys hold generations {generations}",
+                batches,
             )
         )
     if atomic_metadata and len(set(generations)) > 1:
         kill.findings.append(
-            (
+            Finding(
                 "CRASH-02",
                 f"a batch was half applied: the {BATCH} keys hold "
                 f"generations {generations} (last acknowledged {kill.last_batch})",
+                batches,
             )
         )
     archived = len(full) - len(active)
     least, most = kill.archives * ARCHIVE, (kill.archives + kill.archive_begun) * ARCHIVE
     if archived < least:
         kill.findings.append(
-            (
+            Finding(
                 "CRASH-01",
                 f"acknowledged archives lost: {archived} archived, "
                 f"{kill.archives} calls of {ARCHIVE} were acknowledged",
+                archives,
             )
         )
     if atomic_archive and (archived % ARCHIVE or archived > most):
         kill.findings.append(
-            (
+            Finding(
                 "CRASH-02",
                 f"an archive_span({ARCHIVE}) was half applied: "
                 f"{archived} messages archived after {kill.archives} acknowledged "
                 "calls",
+                archives,
             )
         )
-    ordered = sorted(numbers)
-    if atomic_archive and [int(str(m.content)[1:]) for m in active] != ordered[archived:]:
-        kill.findings.append(("CRASH-02", "the archived messages are not the earliest ones"))
+    # Which messages are still active, in any order: the order of get_history is HIST-02's.
+    still = sorted(int(str(m.content)[1:]) for m in active)
+    if atomic_archive and still != sorted(numbers)[archived:]:
+        kill.findings.append(Finding("CRASH-02", "the archived messages are not the earliest ones", archives))
 
 
 def _campaign(
@@ -394,13 +426,11 @@ def _round(
                     # what the kill left is the store's durability failing, not the harness.
                     raised = HookFailed.here("", exc)
                     kill.findings.append(
-                        (
+                        Finding(
                             "CRASH-01",
-                            (
-                                f"{hook} opened an empty folder for the writer, then raised "
-                                f"{raised.error}{_innermost(raised.trace)} on the folder the killed writer "
-                                f"left: its {sum(kill.acked.values())} acknowledged writes cannot be read"
-                            ),
+                            f"{hook} opened an empty folder for the writer, then raised "
+                            f"{raised.error}{_innermost(raised.trace)} on the folder the killed writer "
+                            f"left: its {sum(kill.acked.values())} acknowledged writes cannot be read",
                         )
                     )
                 else:
@@ -421,7 +451,7 @@ def _round(
         _cleanup(registration, sub, runner)
     campaign.kills += 1
     campaign.acked_ops += sum(kill.acked.values())
-    campaign.findings += [(rule, f"kill {round_}: {text}") for rule, text in kill.findings]
+    campaign.findings += [attrs.evolve(f, text=f"kill {round_}: {f.text}") for f in kill.findings]
 
 
 def _cleanup(registration: DriverRegistration, sub: DriverContext, runner: asyncio.Runner) -> None:
@@ -465,8 +495,10 @@ def _report(request: pytest.FixtureRequest, campaign: Campaign, check: Check) ->
         "aalis_crash",
         {"kills": campaign.kills, "acknowledged_ops": campaign.acked_ops},
     )
-    found = [text for rule, text in campaign.findings if rule == check.rule_id]
+    mine = [finding for finding in campaign.findings if finding.rule == check.rule_id]
+    found = [finding.text for finding in mine]
     if found:
+        steps.stands_on(*{rule for finding in mine for rule in finding.stands_on})
         lines = "\n  ".join(found[:10])
         raise check.fail(
             f"{len(found)} findings over {campaign.kills} SIGKILLs "
@@ -475,7 +507,18 @@ def _report(request: pytest.FixtureRequest, campaign: Campaign, check: Check) ->
         )
 
 
+@pytest.fixture
+def crash_judged(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The crash tests open their stores themselves, not through the suite's store: they are
+    judged like any test all the same (:func:`steps.judging`), so that a finding stands on the
+    reads it compared (:attr:`Finding.stands_on`)."""
+    rules = [str(rule) for mark in request.node.iter_markers("aalis_spec") for rule in mark.args]
+    with steps.judging(request.node, rules):
+        yield
+
+
 @pytest.mark.aalis_spec("CRASH-01")
+@pytest.mark.usefixtures("crash_judged")
 def test_acknowledged_writes_survive_sigkill(
     request: pytest.FixtureRequest,
     aalis_memory_registration: DriverRegistration,
@@ -496,6 +539,7 @@ def test_acknowledged_writes_survive_sigkill(
 
 
 @pytest.mark.aalis_spec("CRASH-02")
+@pytest.mark.usefixtures("crash_judged")
 def test_atomic_calls_are_all_or_nothing_after_sigkill(
     request: pytest.FixtureRequest,
     aalis_memory_registration: DriverRegistration,

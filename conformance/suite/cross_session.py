@@ -5,7 +5,7 @@ project's reading of the filters (CROSS-02..05), one filter at a time and all of
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -52,18 +52,54 @@ async def test_cross_session_limit_zero_is_empty(aalis_memory: FullMemoryService
     aalis_check.equal("cross-session read with limit=0", await _read(aalis_memory, limit=0), [])
 
 
+#: The nine messages of :func:`_three_sessions`, oldest first, as (session id, content).
+THREE_SESSIONS: list[tuple[str, str | None]] = [
+    (SESSION_A, "a1"),
+    (SESSION_B, "b2"),
+    (SESSION_C, "c3"),
+    (SESSION_A, "a4"),
+    (SESSION_B, "b5"),
+    (SESSION_C, "c6"),
+    (SESSION_A, "a7"),
+    (SESSION_B, "b8"),
+    (SESSION_C, "c9"),
+]
+
+
+async def _inf_narrowed(
+    aalis_memory: FullMemoryService,
+    query: Query,
+    got: Sequence[tuple[str, str | None]],
+    want: Sequence[tuple[str, str | None]],
+    cap: int,
+) -> tuple[bool, str]:
+    """LIM-04's aspect alone: a read with ``limit=math.inf`` (``got``) does not escape the cap.
+    It holds when it returns no more than the cap, and either the right records (``want``) or
+    exactly what the same read with ``limit=cap`` returns: how many a capped read returns is
+    CROSS-01's and CROSS-02's, however short it comes back."""
+    shown = (
+        f"cross-session read with {_shown(query)} (cross_session_max_limit={cap}, the cap in DriverContext)"
+    )
+    if len(got) > cap:
+        return False, f"{shown}: {len(got)} records, more than the cap: math.inf escaped it"
+    if list(got) == list(want):
+        return True, ""
+    as_cap = records(await aalis_memory.get_recent_messages_across_sessions(attrs.evolve(query, limit=cap)))
+    return as_cap == list(got), (
+        f"{shown}: got {describe(got)}, while the same read with limit={cap} returns "
+        f"{describe(as_cap)}: math.inf is not read as the cap"
+    )
+
+
 @pytest.mark.aalis_spec("LIM-04")
 async def test_cross_session_inf_is_capped(
     aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
     cap = aalis_memory_ctx.cross_session_max_limit
     await _three_sessions(aalis_memory)
-    got = await _read(aalis_memory, limit=math.inf)
-    aalis_check.that(
-        len(got) == min(cap, 9),
-        f"cross-session read with limit=inf over 9 messages, cross_session_max_limit={cap} "
-        f"(the cap in DriverContext): expected {min(cap, 9)} records, got {len(got)}",
-    )
+    query = Query(limit=math.inf)
+    got = records(await aalis_memory.get_recent_messages_across_sessions(query))
+    aalis_check.that(*await _inf_narrowed(aalis_memory, query, got, THREE_SESSIONS[-cap:], cap))
 
 
 @pytest.mark.aalis_spec("CROSS-01")
@@ -362,18 +398,43 @@ def _shown(query: Query) -> str:
     )
 
 
+def _matching(query: Query, saved: list[Saved]) -> list[Saved]:
+    """The saved records every filter of ``query`` keeps, oldest first."""
+    filters = _filters(query)
+    return [s for s in saved if all(f(s) for f in filters.values())]
+
+
+def _newest(matching: list[Saved], query: Query, cap: int) -> list[Saved]:
+    """What the read must return of ``matching``: its newest min(limit, cap)."""
+    wanted = min(query.limit, cap)
+    return matching[-int(wanted) :] if wanted < len(matching) else matching
+
+
+async def _judge_inf(
+    aalis_memory: FullMemoryService,
+    query: Query,
+    saved: list[Saved],
+    found: list[RecentMessageRecord],
+    cap: int,
+) -> tuple[bool, str] | None:
+    """LIM-04's verdict on one read (``None`` for a finite limit, which it says nothing about)."""
+    if query.limit != math.inf:
+        return None
+    want = [(s, m.content) for s, m in _newest(_matching(query, saved), query, cap)]
+    return await _inf_narrowed(aalis_memory, query, records(found), want, cap)
+
+
 def _judge(
     rule_id: str, query: Query, saved: list[Saved], found: list[RecentMessageRecord], cap: int
 ) -> tuple[bool, str] | None:
     """Whether the read ``found`` keeps ``rule_id`` (with the failure line), or ``None`` when it
     says nothing about that rule."""
     filters = _filters(query)
-    matching = [s for s in saved if all(f(s) for f in filters.values())]
+    matching = _matching(query, saved)
     place = {(s[0], s[1].content): i for i, s in enumerate(matching)}
     index = {(s[0], s[1].content): s for s in saved}
     got = [(r.session_id, r.message.content) for r in found]
-    wanted = min(query.limit, cap)
-    want = matching[-int(wanted) :] if wanted < len(matching) else matching
+    want = _newest(matching, query, cap)
 
     def line() -> str:  # only a failure shows it: most reads hold
         return (
@@ -401,8 +462,10 @@ def _judge(
         return True, ""
     if len(positions) < len(got) or kindless_skipped:
         return None  # a record no filter lets through, or a kind-less one left out: their rules'
-    count_rule = "LIM-04" if query.limit == math.inf else "CROSS-01" if query.limit > cap else "CROSS-02"
-    count = min(wanted, len(matching))
+    # Asking for more than the cap, math.inf included, is CROSS-01's count; LIM-04 judges only
+    # whether math.inf escapes the cap (_inf_narrowed).
+    count_rule = "CROSS-01" if query.limit > cap else "CROSS-02"
+    count = min(query.limit, cap, len(matching))
     if rule_id == "CROSS-02":
         if skipped or positions != sorted(positions):
             return False, f"{line()}; not the newest matching records, ascending"
@@ -413,12 +476,26 @@ def _judge(
     return True, ""
 
 
+async def _verdict(
+    aalis_memory: FullMemoryService,
+    rule_id: str,
+    query: Query,
+    saved: list[Saved],
+    found: list[RecentMessageRecord],
+    cap: int,
+) -> tuple[bool, str] | None:
+    """``rule_id``'s verdict on one read, ``None`` when the read says nothing about it."""
+    if rule_id == "LIM-04":
+        return await _judge_inf(aalis_memory, query, saved, found, cap)
+    return _judge(rule_id, query, saved, found, cap)
+
+
 async def _combined(aalis_memory: FullMemoryService, cap: int, check: Check) -> None:
     saved = await _mixed(aalis_memory)
     with check.every_case("cross-session reads with combined filters went wrong") as cases:
         for query in _combined_queries(cap):
             found = await aalis_memory.get_recent_messages_across_sessions(query)
-            verdict = _judge(check.rule_id, query, saved, list(found), cap)
+            verdict = await _verdict(aalis_memory, check.rule_id, query, saved, list(found), cap)
             if verdict is not None:
                 with cases.case():
                     check.that(*verdict)
@@ -436,7 +513,7 @@ async def test_cross_session_combined_filters_above_the_cap(
 async def test_cross_session_combined_filters_inf(
     aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
-    """math.inf: exactly min(cap, matching) of the filtered records."""
+    """math.inf does not escape the cap: no more than it, and read as the cap is."""
     await _combined(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)
 
 
@@ -522,7 +599,7 @@ async def _crowded_reads(aalis_memory: FullMemoryService, cap: int, check: Check
             for limit in (2, cap, cap + 2, math.inf):
                 query = Query(limit=limit, **filters)
                 found = await aalis_memory.get_recent_messages_across_sessions(query)
-                verdict = _judge(check.rule_id, query, saved, list(found), cap)
+                verdict = await _verdict(aalis_memory, check.rule_id, query, saved, list(found), cap)
                 if verdict is not None:
                     with cases.case():
                         check.that(*verdict)
@@ -550,5 +627,6 @@ async def test_cross_session_crowded_filters_above_the_cap(
 async def test_cross_session_crowded_filters_inf(
     aalis_memory: FullMemoryService, aalis_memory_ctx: DriverContext, aalis_check: Check
 ) -> None:
-    """math.inf: exactly min(cap, matching) records, however many newer ones are filtered out."""
+    """math.inf does not escape the cap, however many newer records are filtered out: no more
+    than it, and read as the cap is."""
     await _crowded_reads(aalis_memory, aalis_memory_ctx.cross_session_max_limit, aalis_check)

@@ -10,7 +10,15 @@ from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.requirements import requires
 from aalis_memory.conformance.steps import Blocked, confirmed
-from aalis_memory.conformance.suite._builders import conversation, marker, msg, save_all, timeline
+from aalis_memory.conformance.suite._builders import (
+    CROWDED_MILLISECOND,
+    conversation,
+    marker,
+    msg,
+    one_millisecond,
+    save_all,
+    timeline,
+)
 from aalis_memory.conformance.suite._reads import ALL, active, everything, witness
 from aalis_memory.service import FullMemoryService, MemoryService
 from aalis_memory.types import Message
@@ -164,6 +172,13 @@ async def test_history_same_millisecond_keeps_write_order(
         "get_history(s, 3) with three messages at 700 ms",
         contents(await aalis_memory.get_history(SESSION, 3)),
         ["q", "call", "reply", "more", "last"],
+    )
+    crowded = f"{SESSION}-crowded"
+    await save_all(aalis_memory, crowded, [msg("q", 500), *one_millisecond("t", 700), msg("last", 900)])
+    aalis_check.equal(
+        f"get_history(s, ALL) with {CROWDED_MILLISECOND} messages t0..t{CROWDED_MILLISECOND - 1} at 700 ms",
+        await active(aalis_memory, crowded),
+        ["q", *(f"t{i}" for i in range(CROWDED_MILLISECOND)), "last"],
     )
 
 
@@ -468,6 +483,14 @@ async def test_full_history_same_millisecond_keeps_write_order(
         "get_full_history(s, ALL) with b and c at 200 ms",
         await everything(aalis_memory, SESSION),
         ["a", "b", "c", "d"],
+    )
+    crowded = f"{SESSION}-crowded"
+    await save_all(aalis_memory, crowded, [msg("a", 100), *one_millisecond("t", 200), msg("d", 300)])
+    aalis_check.equal(
+        f"get_full_history(s, ALL) with {CROWDED_MILLISECOND} messages "
+        f"t0..t{CROWDED_MILLISECOND - 1} at 200 ms",
+        await everything(aalis_memory, crowded),
+        ["a", *(f"t{i}" for i in range(CROWDED_MILLISECOND)), "d"],
     )
 
 

@@ -12,7 +12,15 @@ from aalis_memory.conformance.check import Check
 from aalis_memory.conformance.checks import contents
 from aalis_memory.conformance.registration.registry import DriverContext
 from aalis_memory.conformance.registration.requirements import requires
-from aalis_memory.conformance.suite._builders import MARKER, conversation, msg, save_all, timeline
+from aalis_memory.conformance.suite._builders import (
+    CROWDED_MILLISECOND,
+    MARKER,
+    conversation,
+    msg,
+    one_millisecond,
+    save_all,
+    timeline,
+)
 from aalis_memory.service import FullMemoryService
 
 SESSION = "s-range"
@@ -137,6 +145,17 @@ async def test_range_is_ascending_by_timestamp(aalis_memory: FullMemoryService, 
         "range [0, 1000] written c@300, a@100, b1@200, b2@200",
         contents(await aalis_memory.get_messages_by_session_range(SESSION, 0, 1000)),
         ["a", "b1", "b2", "c"],
+    )
+    # Twelve writes in one millisecond: more than a small range cap, which then keeps the
+    # earliest of them (this rule too); how many come back is RANGE-01's, so the order is judged
+    # on what came back. The same session, away from the others.
+    await save_all(aalis_memory, SESSION, one_millisecond("t", 2000))
+    got = contents(await aalis_memory.get_messages_by_session_range(SESSION, 1500, 2500))
+    in_write_order = [f"t{i}" for i in range(CROWDED_MILLISECOND)][: len(got)]
+    aalis_check.that(
+        got == in_write_order,
+        f"range [1500, 2500] over t0..t{CROWDED_MILLISECOND - 1}, written in that order all at "
+        f"2000 ms: expected the earliest {len(got)} in write order, {in_write_order}, got {got}",
     )
 
 

@@ -120,21 +120,32 @@ async def test_range_orders_odd_timestamps_by_value(
 async def test_range_bounds_at_zero_and_fractions(
     aalis_memory: FullMemoryService, aalis_check: Check
 ) -> None:
+    """Bounds of 0 and fractions compare exactly: with no message on them, nothing more comes
+    in; with messages on them, the rule's own cases: "the range [0, 0] returns exactly the
+    messages at 0" and "fractional range bounds are inclusive" (one session throughout: which
+    session a range reads is MSG-01's)."""
     odd_stamps_kept()
-    # No message sits on a bound: whether bounds are inclusive is RANGE-02's test (below).
     await save_all(aalis_memory, SESSION, _messages(AROUND_ZERO))
+    around_zero = "-1, -0.5, 0.5, 1.5"
     for bounds, expected in (
         ((0, 0), []),
         ((0, 1), ["half"]),
         ((-0.75, 0), ["-half"]),
         ((0.25, 0.75), ["half"]),
         ((-0.25, 0.25), []),
+        ((0.5, 1.5), ["half", "f1.5"]),
     ):
         aalis_check.equal(
-            f"range {list(bounds)} over timestamps -1, -0.5, 0.5, 1.5",
-            contents(await aalis_memory.get_messages_by_session_range(SESSION, *bounds)),
-            expected,
+            f"range {list(bounds)} over timestamps {around_zero}",
+            sorted(contents(await aalis_memory.get_messages_by_session_range(SESSION, *bounds))),
+            sorted(expected),
         )
+    await save_all(aalis_memory, SESSION, _messages((("zero", 0),)))
+    aalis_check.equal(
+        f"range [0, 0] over timestamps {around_zero} and 0",
+        contents(await aalis_memory.get_messages_by_session_range(SESSION, 0, 0)),
+        ["zero"],
+    )
 
 
 @requires.get_messages_by_session_range

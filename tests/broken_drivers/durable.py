@@ -10,6 +10,7 @@ for rules the reference SQLite driver already covers.)
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
@@ -21,7 +22,10 @@ from aalis_memory.conformance.registration.registry import (
     DriverRegistration,
     add_registration,
 )
+from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.sqlite import SqliteMemory, _insert_message
+from aalis_memory.service import Limit
+from aalis_memory.types import Message
 
 T = TypeVar("T")
 #: The round trip of one statement to a database server on the same machine.
@@ -62,6 +66,36 @@ class AcksBeforeWriting(SqliteMemory):
     def _take(self) -> list[tuple[object, ...]]:
         taken, self._pending = self._pending, []
         return taken
+
+
+class HistoryNewestFirst(SqliteMemory):
+    """A sound durable store whose get_history returns its window newest message first (its
+    query's ``ORDER BY`` descending, never reversed back).
+
+    Decided from the rules' words before any run: HIST-02, "get_history is ascending by time".
+    No crash rule: every acknowledged write survives a kill (CRASH-01) and every atomic call is
+    all or nothing (CRASH-02); the crash checks read what survived through get_history, so what
+    they see in it is HIST-02's to answer for, never theirs.
+    """
+
+    async def get_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        return list(reversed(await super().get_history(session_id, limit)))
+
+
+class FullHistoryActiveOnly(SqliteMemory):
+    """A sound durable store whose get_full_history leaves archived messages out (it reads the
+    active history).
+
+    Decided from the rules' words before any run: FULL-01, "get_full_history includes archived
+    messages". The crash check counts the archived messages as the full history less the active
+    one, so it sees none archived: its finding ("acknowledged archives lost") stands on FULL-01's
+    read, and CRASH-01 is blocked by FULL-01, never failed. CRASH-02 holds (no archive is half
+    applied, and the active messages are the latest).
+    """
+
+    async def get_full_history(self, session_id: str, limit: Limit = None) -> list[Message]:
+        effective = sem.check_limit(limit, sem.DEFAULT_FULL_HISTORY_LIMIT, "limit")
+        return sem.newest(await self.get_history(session_id, math.inf), effective)
 
 
 def _insert_many(conn: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
@@ -112,12 +146,29 @@ reopen_commit_per_row = _opener(CommitPerRow)
 reopen_commit_per_row.__qualname__ = "reopen_commit_per_row"
 reopen_acks_before_writing = _opener(AcksBeforeWriting)
 reopen_acks_before_writing.__qualname__ = "reopen_acks_before_writing"
+reopen_history_newest_first = _opener(HistoryNewestFirst)
+reopen_history_newest_first.__qualname__ = "reopen_history_newest_first"
+reopen_full_history_active_only = _opener(FullHistoryActiveOnly)
+reopen_full_history_active_only.__qualname__ = "reopen_full_history_active_only"
 
 #: driver name -> the one crash rule it breaks
 BREAKS: Final = {
     "broken-crash-commit-per-row": "CRASH-02",
     "broken-crash-acks-before-writing": "CRASH-01",
     "broken-crash-unopenable-after-kill": "CRASH-01",
+}
+
+#: A durable store with a read bug only (HIST-02): the crash rules read through it and must not
+#: fail (its run also takes the history tests, which must fail HIST-02 alone).
+READ_BUGS: Final = {
+    "broken-crash-history-newest-first": "HIST-02",
+    "broken-crash-full-history-active-only": "FULL-01",
+}
+#: What the crash rules must be for each of them: passed (a check that does not judge the read's
+#: aspect) or blocked by the read's rule (a check whose finding stands on it).
+READ_BUG_CRASH: Final = {
+    "broken-crash-history-newest-first": {"CRASH-01": "pass", "CRASH-02": "pass"},
+    "broken-crash-full-history-active-only": {"CRASH-01": "blocked", "CRASH-02": "pass"},
 }
 
 #: A driver whose reopen hook refuses an empty folder (the crash rules' expected verdicts).
@@ -170,6 +221,8 @@ add_registration(
 for _name, _hook, _cls in (
     ("broken-crash-commit-per-row", reopen_commit_per_row, CommitPerRow),
     ("broken-crash-acks-before-writing", reopen_acks_before_writing, AcksBeforeWriting),
+    ("broken-crash-history-newest-first", reopen_history_newest_first, HistoryNewestFirst),
+    ("broken-crash-full-history-active-only", reopen_full_history_active_only, FullHistoryActiveOnly),
 ):
     add_registration(
         DriverRegistration(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -254,9 +255,13 @@ class ArchivedInHistory(InMemoryMemory):
         return self._copy_out(sem.history_window(every, effective))
 
 
-@broken("same-ms-reversed", "HIST-02", "ARCH-01", "FULL-02", "RANGE-03")
+@broken("same-ms-reversed", "HIST-02", "ARCH-01", "ARCH-09", "FULL-02", "RANGE-03")
 class SameMillisecondReversed(InMemoryMemory):
-    """A message joins its millisecond in front of the earlier writes (a DESC tie-break)."""
+    """A message joins its millisecond in front of the earlier writes (a DESC tie-break).
+
+    ARCH-09: archived messages stay in get_full_history "in their original order": within a
+    millisecond they come back reversed.
+    """
 
     async def save_message(self, session_id: str, message: Message) -> None:
         await super().save_message(session_id, message)
@@ -266,6 +271,49 @@ class SameMillisecondReversed(InMemoryMemory):
         while index > 0 and stored[index - 1].message.timestamp == newest.message.timestamp:
             index -= 1
         stored.insert(index, newest)
+
+
+@broken(
+    "same-ms-counter-unpadded",
+    "HIST-02",
+    "FULL-02",
+    "RANGE-03",
+    "ARCH-01",
+    "ARCH-09",
+    capabilities=Capabilities(ordering="timestamp", metadata_atomicity="atomic", archive_atomicity="atomic"),
+)
+class SameMillisecondCounterUnpadded(InMemoryMemory):
+    """Each session is kept sorted by a key of the timestamp and a count of the session's messages
+    already in that millisecond, the count compared as text, not zero-padded: from the eleventh
+    write of one millisecond on, "10" sorts before "2" (nine writes or fewer keep write order).
+
+    Decided from the rules' words before any run (they promise write order within a millisecond,
+    or the earliest messages, which in one millisecond are the first written):
+    HIST-02: "messages of the same millisecond keep write order".
+    FULL-02: "in ascending order" ("in the original order").
+    RANGE-03: "same millisecond in write order" (a SHOULD: an advisory).
+    ARCH-01: "archives the earliest count active messages": in a crowded millisecond it archives
+    the first in its own order, which are not the earliest written.
+    ARCH-09: archived messages "stay in get_full_history, interleaved with the kept ones in their
+    original order".
+    Its windows in such a millisecond are also wrong (HIST-04's "after the (limit+1)-th newest",
+    FULL-02's "the newest limit", UPD-01's "the newest recent_limit"), but no example test cuts
+    a window through a millisecond of more than ten writes, so those words are not reached
+    (FULL-02 is declared for its order). The cross-session read keeps the store-wide write order
+    (CROSS-02 holds): its index is not this sorted list.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._sort_keys: dict[int, tuple[int | float, str]] = {}
+
+    def _append(self, session_id: str, message: Message) -> None:
+        super()._append(session_id, message)
+        stored = self._sessions[session_id]
+        stamp = sem.stamp(stored[-1].message)
+        earlier = sum(1 for s in stored[:-1] if sem.stamp(s.message) == stamp)
+        self._sort_keys[stored[-1].seq] = (stamp, str(earlier))
+        stored.sort(key=lambda s: self._sort_keys[s.seq])  # stable: equal keys keep their place
 
 
 @broken(
@@ -674,9 +722,13 @@ class RangeEverySession(Ranging):
         return [s for stored in self._sessions.values() for s in stored]
 
 
-@broken("range-upper-exclusive", "RANGE-02", "TS-06")
+@broken("range-upper-exclusive", "RANGE-02", "TS-03", "TS-06")
 class RangeUpperExclusive(Ranging):
-    """The range is half-open: to_ts itself is left out."""
+    """The range is half-open: to_ts itself is left out.
+
+    RANGE-02: "inclusive at both ends"; TS-03: "the range [0, 0] returns exactly the messages at
+    0"; TS-06: "a range with both bounds on one of them returns exactly its message".
+    """
 
     def _keep(
         self,
@@ -732,6 +784,39 @@ class RangeExcludeDropsKindless(Ranging):
     ) -> Callable[[Message], bool]:
         base = super()._keep(from_ts, to_ts, roles, exclude_kinds)
         return lambda m: base(m) and (not exclude_kinds or m.kind is not None)
+
+
+@broken("range-bisected-half-open", "RANGE-02", "TS-03", "TS-06")
+class RangeBisectedHalfOpen(InMemoryMemory):
+    """The range is sliced out of the session sorted by timestamp with two binary searches, both
+    ``bisect_left``: the slice is half-open, so the messages at ``to_ts`` are left out (a
+    ``bisect_right`` was meant for the upper end).
+
+    Decided from the rules' words before any run:
+    RANGE-02: "The range [from_ts, to_ts] is inclusive at both ends".
+    TS-03: "the range [0, 0] returns exactly the messages at 0" and "fractional range bounds are
+    inclusive": a message at 0 or at a fractional to_ts is left out.
+    TS-06: "a range with both bounds on one of them returns exactly its message": [t, t] is empty.
+    Not RANGE-01 (the cap: more messages than the cap still give exactly the cap), RANGE-03 (the
+    order and the kept end hold), RANGE-04 (the filters hold), TS-01/TS-02 (stamps and order are
+    kept) nor any rule that reads a range as a step (those are blocked, never failed).
+    """
+
+    async def get_messages_by_session_range(
+        self,
+        session_id: str,
+        from_ts: int | float,
+        to_ts: int | float,
+        roles: Sequence[str] | None = None,
+        exclude_kinds: Sequence[str] | None = None,
+    ) -> list[Message]:
+        session_id = sem.check_session_id(session_id)
+        from_ts, to_ts, roles, exclude_kinds = sem.check_range(from_ts, to_ts, roles, exclude_kinds)
+        by_time = sorted((s.message for s in self._sessions.get(session_id, ())), key=sem.stamp)
+        stamps = [sem.stamp(m) for m in by_time]
+        sliced = by_time[bisect.bisect_left(stamps, from_ts) : bisect.bisect_left(stamps, to_ts)]
+        keep = sem.range_filter(from_ts, to_ts, roles, exclude_kinds)
+        return self._copy_out([m for m in sliced if keep(m)][: self.range_query_limit])
 
 
 # -- cross-session read ----------------------------------------------------------------------

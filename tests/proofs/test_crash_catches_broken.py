@@ -1,5 +1,6 @@
 """The crash tests can fail: each broken durable store is caught on exactly its rule, SQLite on
-none; a reopen hook that raises leaves the crash rules unverified, with its error shown."""
+none; a store whose only bug is in a read the crash checks make fails that read's rule alone;
+a reopen hook that raises leaves the crash rules unverified, with its error shown."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from broken_drivers.durable import (
     BREAKS,
     CLEANED,
     CLEANED_MARK,
+    READ_BUG_CRASH,
+    READ_BUGS,
     REFUSAL,
     REFUSES_EMPTY,
     UNVERIFIED,
@@ -21,6 +24,9 @@ from broken_drivers.durable import (
 from reports import conformance_summary, load_report, verdicts
 
 SUITE = Path(__file__).resolve().parents[2] / "conformance" / "suite" / "crash.py"
+#: The tests of the reads the crash checks make (get_history, get_full_history): run beside them,
+#: so that a read's own bug is seen failing its own rule.
+READS = SUITE.with_name("history.py")
 
 
 @pytest.fixture(scope="module")
@@ -28,25 +34,45 @@ def crash_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any],
     workdir = tmp_path_factory.mktemp("crash")
     _code, data, output = run_suite(
         workdir,
-        ["sqlite", CLEANED, *sorted(BREAKS), *sorted(UNVERIFIED)],
+        ["sqlite", CLEANED, *sorted(BREAKS), *sorted(READ_BUGS), *sorted(UNVERIFIED)],
         "--memory-strict",
         "-p",
         "broken_drivers.durable",
         str(SUITE),
+        str(READS),
     )
     assert data, output[-3000:]
     return data, output, workdir
 
 
-@pytest.mark.parametrize("driver", ["sqlite", CLEANED, *sorted(BREAKS)])
+@pytest.mark.parametrize("driver", ["sqlite", CLEANED, *sorted(BREAKS), *sorted(READ_BUGS)])
 def test_crash_rules_flag_exactly_the_broken_one(
     driver: str,
     crash_run: tuple[dict[str, Any], str, Path],
 ) -> None:
     found = verdicts(crash_run[0], driver)
     failing = {rule for rule, verdict in found.items() if verdict == "fail"}
-    expected = {BREAKS[driver]} if driver in BREAKS else set()
+    broken = {**BREAKS, **READ_BUGS}
+    expected = {broken[driver]} if driver in broken else set()
     assert failing == expected, f"{driver}: expected failures {expected}, got {failing}: {found}"
+
+
+@pytest.mark.parametrize("driver", sorted(READ_BUGS))
+def test_a_read_bug_never_fails_a_crash_rule(
+    driver: str,
+    crash_run: tuple[dict[str, Any], str, Path],
+) -> None:
+    """The crash checks read what survived through get_history and get_full_history: they judge
+    which records are there, not their order (a newest-first history passes them), and a finding
+    stands on the rules of the reads it compared (a full history without its archived messages
+    blocks CRASH-01 by FULL-01, the rule that failed)."""
+    data = crash_run[0]
+    found = verdicts(data, driver)
+    assert {rule: found.get(rule) for rule in READ_BUG_CRASH[driver]} == READ_BUG_CRASH[driver], found
+    rules = data["drivers"][driver]["rules"]
+    for rule, verdict in READ_BUG_CRASH[driver].items():
+        if verdict == "blocked":
+            assert [b["rule"] for b in rules[rule]["blocked_by"]] == [READ_BUGS[driver]], rules[rule]
 
 
 def test_a_reopen_hook_that_raises_leaves_the_crash_rules_unverified_with_its_error(
@@ -56,7 +82,8 @@ def test_a_reopen_hook_that_raises_leaves_the_crash_rules_unverified_with_its_er
     neither rule may fail (nor pass); the summary line names the hook's exception and where it
     was raised, and the report holds its traceback."""
     data, output, _workdir = crash_run
-    assert verdicts(data, REFUSES_EMPTY) == UNVERIFIED[REFUSES_EMPTY]
+    crash = {rule: v for rule, v in verdicts(data, REFUSES_EMPTY).items() if rule.startswith("CRASH-")}
+    assert crash == UNVERIFIED[REFUSES_EMPTY]
     summary = conformance_summary(output)
     line = next(
         (

@@ -1,5 +1,5 @@
 /**
- * Deliberately broken: fifteen TypeScript backends, each the reference with ONE method changed
+ * Deliberately broken: eighteen TypeScript backends, each the reference with ONE method changed
  * the way a JavaScript author might slip, each failing exactly the rules whose words its bug
  * contradicts (tests/drivers/test_stdio_bridge.py, BROKEN; the Python twins are in
  * tests/broken_drivers/). Run one as an adapter: `node dist/cjs/broken-single-bugs.js NAME`,
@@ -43,6 +43,21 @@
  *                                           they stay (SHOULD).
  *   history-infinity-empty        LIM-02    "A limit of math.inf yields every matching message": [].
  *   meta-list-unsorted            META-04   "list_metadata is sorted by key": insertion order (SHOULD).
+ *   cross-capped-recent-list      CROSS-01  "exactly min(cap, matching messages), never fewer": it filters
+ *                                           only the newest crossSessionMaxLimit rows, so a filtered read
+ *                                           above the cap gets fewer.
+ *                                 CROSS-02  "returns the newest N active messages": one within the cap
+ *                                           gets fewer (SHOULD). Not LIM-04: Infinity reads as the cap.
+ *   range-bisected-half-open      RANGE-02  "inclusive at both ends": the upper search stops before toTs.
+ *                                 TS-03     "the range [0, 0] returns exactly the messages at 0",
+ *                                           "fractional range bounds are inclusive" (SHOULD both).
+ *                                           (TS-06's one-point ranges too, but a JavaScript number
+ *                                           cannot carry those ends: TS-06 is unverified here.)
+ *   same-ms-counter-unpadded      HIST-02   "messages of the same millisecond keep write order": from the
+ *                                           eleventh write of one millisecond on, "10" sorts before "2".
+ *                                 FULL-02   "in the original order"; RANGE-03 "same millisecond in write
+ *                                           order" (SHOULD); ARCH-01 "the earliest count active messages";
+ *                                 ARCH-09   archived messages stay "in their original order".
  */
 import * as checks from './checks';
 import { Message, MetadataEntry, RecentMessageRecord, StoreConfig } from './contract';
@@ -165,6 +180,11 @@ export class SaveMetadataStampRace extends ReferenceMemory {
 const OVERFETCH = 8;
 
 export class CrossFetchLimitTimes8 extends ReferenceMemory {
+  /** How many of the newest active rows the read filters, for a read asking for `limit`. */
+  protected fetched(limit: number): number {
+    return limit * OVERFETCH;
+  }
+
   /** The reference's read, but it fetches the newest limit x 8 active rows (all of them for
    * Infinity) and applies the filters to those only. */
   override async getRecentMessagesAcrossSessions(query: unknown): Promise<RecentMessageRecord[]> {
@@ -187,7 +207,7 @@ export class CrossFetchLimitTimes8 extends ReferenceMemory {
       for (const stored of records) if (!stored.archived) rows.push({ sessionId, stored });
     }
     rows.sort((a, b) => (a.stored.message.timestamp as number) - (b.stored.message.timestamp as number) || a.stored.seq - b.stored.seq);
-    const hits = checks.newest(rows, limit * OVERFETCH).filter(({ sessionId, stored: { message } }) => {
+    const hits = checks.newest(rows, this.fetched(limit)).filter(({ sessionId, stored: { message } }) => {
       if (excludedSessions.has(sessionId) || !roles.has(message.role)) return false;
       if (kinds !== undefined && (message.kind === undefined || !kinds.has(message.kind))) return false;
       if (message.kind !== undefined && excludedKinds.has(message.kind)) return false;
@@ -242,6 +262,62 @@ export class ListInInsertionOrder extends ReferenceMemory {
   }
 }
 
+export class CrossCappedRecentList extends CrossFetchLimitTimes8 {
+  /** A store-wide "recent" list trimmed to crossSessionMaxLimit on every write: the read filters
+   * that list, whatever the limit asked for. */
+  protected override fetched(_limit: number): number {
+    return this.config.crossSessionMaxLimit;
+  }
+}
+
+export class RangeBisectedHalfOpen extends ReferenceMemory {
+  /** The range is sliced out of the session (kept in timestamp order) with two binary searches
+   * for the first record at or after a bound: the upper one should have looked past toTs. */
+  override async getMessagesBySessionRange(
+    sessionId: string, fromTs: number, toTs: number, roles?: string[], excludeKinds?: string[],
+  ): Promise<Message[]> {
+    const session = checks.checkId(sessionId, 'sessionId');
+    const from = checks.checkTimestamp(fromTs, 'fromTs');
+    const to = checks.checkTimestamp(toTs, 'toTs');
+    const roleList = checks.checkStrings(roles, 'roles');
+    const excluded = new Set(checks.checkStrings(excludeKinds, 'excludeKinds') ?? []);
+    const records = this.sessions.get(session) ?? [];
+    const firstAtOrAfter = (bound: number): number => {
+      let low = 0;
+      let high = records.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (((records[middle] as StoredMessage).message.timestamp as number) < bound) low = middle + 1;
+        else high = middle;
+      }
+      return low;
+    };
+    const hits = records.slice(firstAtOrAfter(from), Math.max(firstAtOrAfter(from), firstAtOrAfter(to)))
+      .filter(({ message }) => (roleList === undefined || roleList.includes(message.role))
+        && (message.kind === undefined || !excluded.has(message.kind)));
+    return hits.slice(0, this.config.rangeQueryLimit).map((s) => this.out(s.message));
+  }
+}
+
+export class SameMsCounterUnpadded extends ReferenceMemory {
+  /** Each record's place within its millisecond: how many of the session's messages were
+   * already there, kept as text (never zero-padded). */
+  private readonly inMillisecond = new Map<number, string>();
+
+  /** The reference's save, then the session sorted by timestamp and that text. */
+  override async saveMessage(sessionId: string, message: Message): Promise<void> {
+    await super.saveMessage(sessionId, message);
+    const records = this.sessions.get(checks.checkId(sessionId, 'sessionId')) ?? [];
+    const seq = this.writes - 1;
+    const stamp = (records.find((s) => s.seq === seq) as StoredMessage).message.timestamp as number;
+    const earlier = records.filter((s) => s.seq !== seq && s.message.timestamp === stamp).length;
+    this.inMillisecond.set(seq, String(earlier));
+    const place = (s: StoredMessage): string => this.inMillisecond.get(s.seq) ?? '';
+    records.sort((a, b) => (a.message.timestamp as number) - (b.message.timestamp as number)
+      || (place(a) < place(b) ? -1 : place(a) > place(b) ? 1 : 0));
+  }
+}
+
 /** Each variant by the name it is run with (its handshake name is `broken-` and that). */
 export const VARIANTS: Record<string, new (config: StoreConfig) => ReferenceMemory> = {
   'history-newest-first': HistoryNewestFirst,
@@ -259,6 +335,9 @@ export const VARIANTS: Record<string, new (config: StoreConfig) => ReferenceMemo
   'clear-session-keeps-archived': ClearSessionKeepsArchived,
   'history-infinity-empty': HistoryInfinityEmpty,
   'meta-list-unsorted': ListInInsertionOrder,
+  'cross-capped-recent-list': CrossCappedRecentList,
+  'range-bisected-half-open': RangeBisectedHalfOpen,
+  'same-ms-counter-unpadded': SameMsCounterUnpadded,
 };
 
 if (require.main === module) {
