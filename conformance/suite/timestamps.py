@@ -179,6 +179,23 @@ async def test_since_zero_and_fractional_since(aalis_memory: FullMemoryService, 
 
 
 @requires.get_recent_messages_across_sessions
+@pytest.mark.aalis_spec("TS-03")
+async def test_since_zero_keeps_the_messages_at_zero(
+    aalis_memory: FullMemoryService, aalis_check: Check
+) -> None:
+    """The rule's own example: 0 is a bound, so the message on it stays. Without it a read that
+    drops what sits on 0 (a falsy test, or a bound compared with ``>``) passed this rule."""
+    odd_stamps_kept()
+    await save_all(aalis_memory, SESSION, _messages(POINTS))
+    got = await aalis_memory.get_recent_messages_across_sessions(Query(limit=10, since_ts=0))
+    aalis_check.equal(
+        "cross-session read with since_ts=0 over timestamps -1, 0, 0.5, 1.5, 2",
+        records(got),
+        [(SESSION, name) for name in ("zero", "half", "f1.5", "two")],
+    )
+
+
+@requires.get_recent_messages_across_sessions
 @pytest.mark.aalis_spec("CROSS-05")
 async def test_since_zero_is_inclusive(aalis_memory: FullMemoryService, aalis_check: Check) -> None:
     """since_ts keeps the message on it, 0 included. That since_ts=0 drops the negative ones is

@@ -870,9 +870,13 @@ class CrossExcludeDropsKindless(InMemoryMemory):
         return _cross(self, query, lambda s, m: base(s, m) and not (excluding and m.kind is None))
 
 
-@broken("cross-since-exclusive", "CROSS-05")
+@broken("cross-since-exclusive", "CROSS-05", "TS-03")
 class CrossSinceExclusive(InMemoryMemory):
-    """since_ts is compared with `>` instead of `>=`."""
+    """since_ts is compared with `>` instead of `>=`.
+
+    CROSS-05: "since_ts keeps timestamps >= since_ts". TS-03: "since_ts=0 keeps 0": the message
+    at 0 is dropped by since_ts=0.
+    """
 
     async def get_recent_messages_across_sessions(self, query: Query) -> list[RecentMessageRecord]:
         base = sem.cross_session_filter(query)
