@@ -27,14 +27,10 @@ Case = str
 #: The prefix of a clause no test can exercise, followed by the reason.
 NO_CASE: Final = "no case: "
 
-#: Clauses whose case another branch (h2-bugs) adds: each may be missing until it merges, and the
-#: check fails once it exists, so that whoever merges takes it out of this list.
-PENDING_FROM_BUGS: Final[frozenset[tuple[str, str]]] = frozenset(
-    {
-        ("TS-03", "the range [0, 0] returns exactly the messages at 0"),
-        ("TS-03", "fractional range bounds are inclusive"),
-    }
-)
+#: Clauses whose case a branch in flight adds (``(rule ID, clause)``): each may be missing until
+#: that branch merges, and the check fails once it exists, so whoever merges takes it out. Empty
+#: on main.
+PENDING_CASES: Final[frozenset[tuple[str, str]]] = frozenset()
 
 CLAUSES: Final[dict[str, dict[str, Case]]] = {
     # -- conformance/rules/required.py -------------------------------------------------------------
@@ -70,7 +66,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "NaN": "test_history_bad_limit_raises: math.nan",
         "fractional": "test_history_bad_limit_raises: 2.5",
         "bool": "test_bool_limit_raises",
-        "non-numeric limit": "test_history_bad_limit_raises: \"5\"",
+        "non-numeric limit": 'test_history_bad_limit_raises: "5"',
         "raises ValueError and changes nothing": "test_update_bad_recent_limit_raises_and_changes_nothing",
     },
     "LIM-07 63dd45a9": {
@@ -97,7 +93,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "MSG-05 d434963c": {
         "A message's kind comes back as it was saved": "test_kinds_come_back_with_the_history",
-        "no kind stays no kind": "test_kinds_come_back_with_the_history: msg(\"hi\", 1000)",
+        "no kind stays no kind": 'test_kinds_come_back_with_the_history: msg("hi", 1000)',
     },
     "MSG-06 9522f4a9": {
         "clear_session": "test_clear_session_leaves_other_sessions_archive",
@@ -182,7 +178,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "math.inf": "test_archive_count_inf_or_bool_raises_and_archives_nothing: inf",
         "fractional": "test_archive_bad_positions_raise_and_archive_nothing: 1.5",
         "a bool": "test_archive_count_inf_or_bool_raises_and_archives_nothing: True",
-        "non-numeric": "test_archive_bad_positions_raise_and_archive_nothing: (\"2\", ())",
+        "non-numeric": 'test_archive_bad_positions_raise_and_archive_nothing: ("2", ())',
         "raises ValueError and archives nothing": "test_archive_bad_positions_raise_and_archive_nothing",
     },
     "CLEAR-01 5f41ecd1": {
@@ -226,7 +222,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "the newest N active messages by timestamp": "test_cross_session_orders_by_timestamp_not_writes",
         "active": "test_cross_session_skips_archived",
         "ascending": "test_cross_session_newest_ascending",
-        "each with its session id": "test_cross_session_newest_ascending: (SESSION_C, \"c6\")",
+        "each with its session id": 'test_cross_session_newest_ascending: (SESSION_C, "c6")',
     },
     "CROSS-03 e04d98f3": {
         "roles defaults to": "test_cross_session_roles: cross-session read without roles",
@@ -235,7 +231,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     "CROSS-04 dccec677": {
         "kinds is a whitelist that drops kind-less messages": "test_cross_session_kinds: kinds=['poke', 'outbound-image']",
         "exclude_kinds wins over kinds": "test_cross_session_kinds: kinds=['poke', 'group_recall'], exclude_kinds=['poke']",
-        "keeps kind-less messages": "test_cross_session_kinds: (SESSION_A, \"plain\")",
+        "keeps kind-less messages": 'test_cross_session_kinds: (SESSION_A, "plain")',
     },
     "CROSS-05 b3ed69a9": {
         "since_ts keeps timestamps >= since_ts": "test_cross_session_since_ts_is_inclusive",
@@ -247,7 +243,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "control records taking places in that window": "test_update_window_is_newest_active_with_markers",
     },
     "UPD-02 6aae0e89": {
-        "Only string content is rewritten": "test_update_rewrites_every_occurrence_case_sensitively: reasoning_content=\"world\"",
+        "Only string content is rewritten": 'test_update_rewrites_every_occurrence_case_sensitively: reasoning_content="world"',
         "every occurrence": "test_update_rewrites_every_occurrence_case_sensitively: hello earth, earth",
         "case-sensitively": "test_update_rewrites_every_occurrence_case_sensitively: Hello World",
         "the result is the number of messages whose content changed": "test_update_rewrites_every_occurrence_case_sensitively: changed, 2",
@@ -284,7 +280,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "META-03 eeb6eb08": {
         "delete_metadata removes that one entry": "test_delete_removes_the_entry",
-        "and leaves the namespace's other entries": "test_delete_removes_the_entry: [(\"stays\", {\"v\": 2})]",
+        "and leaves the namespace's other entries": 'test_delete_removes_the_entry: [("stays", {"v": 2})]',
     },
     "META-04 f44385d2": {
         "list_metadata is sorted by key": "test_list_is_sorted_by_key",
@@ -319,8 +315,8 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "COMMIT-01 d75dacf1": {
         "applies its put and del operations in order": "test_ops_apply_in_order",
-        "put overwrites": "test_ops_apply_in_order: put(\"existing\", {\"v\": \"new\"})",
-        "a later op on the same key wins": "test_ops_apply_in_order: put(\"twice\", {\"v\": \"second\"})",
+        "put overwrites": 'test_ops_apply_in_order: put("existing", {"v": "new"})',
+        "a later op on the same key wins": 'test_ops_apply_in_order: put("twice", {"v": "second"})',
     },
     "COMMIT-02 15d7b5fc": {
         "One batch may touch several namespaces": "test_one_batch_spans_namespaces",
@@ -415,7 +411,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "or changed before the split point": "test_history_changed_meanwhile_rejects",
     },
     "CSV-12 ce1d1d74": {
-        "An empty or markers-only history is left alone": "test_nothing_to_compress_is_a_quiet_no_op: [\"empty\", \"markers\"]",
+        "An empty or markers-only history is left alone": 'test_nothing_to_compress_is_a_quiet_no_op: ["empty", "markers"]',
         "calls no summarizer": "test_nothing_to_compress_is_a_quiet_no_op: summarizer calls for a",
         "sends no event": "test_nothing_to_compress_is_a_quiet_no_op: events for a",
     },
@@ -425,9 +421,9 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "CSV-14 3086436a": {
         "compress_at is the session's ratio for its platform tier": "test_compress_at_follows_the_platform_tier",
-        "birth platform first": "test_compress_at_follows_the_platform_tier: (\"s-born-qq\", \"discord\", 0.5)",
-        "the entry platform without one": "test_compress_at_follows_the_platform_tier: (\"s-new\", \"qq\", 0.5)",
-        "None when that ratio is 0": "test_compress_at_follows_the_platform_tier: (\"s-new\", \"discord\", None)",
+        "birth platform first": 'test_compress_at_follows_the_platform_tier: ("s-born-qq", "discord", 0.5)',
+        "the entry platform without one": 'test_compress_at_follows_the_platform_tier: ("s-new", "qq", 0.5)',
+        "None when that ratio is 0": 'test_compress_at_follows_the_platform_tier: ("s-new", "discord", None)',
     },
     "CSV-15 91fa9207": {
         "A manual compress compresses even a short conversation fully": "test_manual_compress_takes_even_a_short_conversation",
@@ -466,7 +462,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "A rejected compression keeps no new summary": "test_a_rejected_compression_keeps_the_summary_it_found",
     },
     "CSV-25 6cf64a2b": {
-        "A compression adds exactly one divider, a system message": "test_one_divider_is_stamped_at_commit: [(\"system\", \"event-marker\")]",
+        "A compression adds exactly one divider, a system message": 'test_one_divider_is_stamped_at_commit: [("system", "event-marker")]',
         "stamped at commit time": "test_one_divider_is_stamped_at_commit: stamped by the clock at commit",
         "so that it sits after the kept messages": "test_one_divider_is_stamped_at_commit: after[-1] == dividers[0]",
     },
@@ -561,8 +557,8 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     "MDB-04 bde94266": {
         "A setting of the wrong type or out of range": "test_bad_settings_raise_config_error",
         "non-positive caps": "test_bad_settings_raise_config_error: range_query_limit",
-        "empty uri": "test_bad_settings_raise_config_error: {\"uri\": \"\"}",
-        "a message collection named like the metadata one": "test_bad_settings_raise_config_error: {\"collection\": \"metadata\"}",
+        "empty uri": 'test_bad_settings_raise_config_error: {"uri": ""}',
+        "a message collection named like the metadata one": 'test_bad_settings_raise_config_error: {"collection": "metadata"}',
         "raises ConfigError before any connection": "test_unparsable_uri_is_a_config_error_without_a_client",
     },
     "MDB-05 3d444a9a": {
@@ -606,7 +602,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "list_metadata_keys reads keys only": "test_list_metadata_keys_includes_skipped_documents",
     },
     "MDB-16 10d5938e": {
-        "'aalis' for the main data directory": "test_database_name_is_derived: \"aalis\"",
+        "'aalis' for the main data directory": 'test_database_name_is_derived: "aalis"',
         "'aalis_<profile>' for a profile directory": "test_database_name_is_derived: aalis_work",
         "plus '-<suffix>' or '_<suffix>' for a suffixed instance": "test_database_name_is_derived: aalis_work_b",
         "a configured name is used as written": "test_configured_database_is_used_as_written",
@@ -616,7 +612,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "MDB-18 0d5b65bd": {
         "Two instances on one database under the same literal uri": "test_shared_database_is_compared_by_literal_uri",
-        "even with different message collections": "test_second_instance_on_the_same_database_is_refused_without_connecting: collection=\"other\"",
+        "even with different message collections": 'test_second_instance_on_the_same_database_is_refused_without_connecting: collection="other"',
         "the later one fails with a one-line ConfigError naming the holder, without connecting": "test_second_instance_on_the_same_database_is_refused_without_connecting",
         "closing the holder frees the database": "test_second_instance_on_the_same_database_is_refused_without_connecting",
     },
@@ -690,9 +686,9 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     "HOST-01 dfb1239a": {
         "a dict such as {'$gt': ''}": "test_non_string_identifiers_raise_type_error: {'$gt': ''}",
         "a list": "test_non_string_identifiers_raise_type_error: ['s-host-a']",
-        "None": "test_non_string_identifiers_raise_type_error: \"None\"",
-        "a number": "test_non_string_identifiers_raise_type_error: \"1\"",
-        "a bool": "test_non_string_identifiers_raise_type_error: \"True\"",
+        "None": 'test_non_string_identifiers_raise_type_error: "None"',
+        "a number": 'test_non_string_identifiers_raise_type_error: "1"',
+        "a bool": 'test_non_string_identifiers_raise_type_error: "True"',
         "bytes": "test_non_string_identifiers_raise_type_error: b's-host-a'",
         "a regex": "test_non_string_identifiers_raise_type_error: re.compile",
         "makes every method raise TypeError": "test_non_string_identifiers_raise_type_error",
@@ -701,9 +697,9 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "A call refused for a non-str identifier reads and changes nothing": "test_non_string_identifiers_read_and_change_nothing",
     },
     "HOST-03 58a72774": {
-        "'$gt'": "test_operator_and_sql_looking_session_ids_are_ordinary: \"$gt\"",
-        "\"'; DROP TABLE messages; --\"": "test_operator_and_sql_looking_session_ids_are_ordinary: DROP TABLE messages",
-        "'%', '_', '.', '.*', ''": "test_operator_and_sql_looking_session_ids_are_ordinary: \".*\"",
+        "'$gt'": 'test_operator_and_sql_looking_session_ids_are_ordinary: "$gt"',
+        '"\'; DROP TABLE messages; --"': "test_operator_and_sql_looking_session_ids_are_ordinary: DROP TABLE messages",
+        "'%', '_', '.', '.*', ''": 'test_operator_and_sql_looking_session_ids_are_ordinary: ".*"',
         "its own session": "test_operator_and_sql_looking_session_ids_are_ordinary",
         "namespace or key": "test_operator_and_sql_looking_namespaces_and_keys_are_ordinary",
     },
@@ -727,7 +723,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     "INPUT-02 094e5be2": {
         "NaN anywhere a timestamp is expected": "test_nan_and_infinite_message_timestamps_raise_value_error: _timestamp_cases(math.nan",
-        "an infinite message timestamp": "test_nan_and_infinite_message_timestamps_raise_value_error: (math.inf, \"inf\")",
+        "an infinite message timestamp": 'test_nan_and_infinite_message_timestamps_raise_value_error: (math.inf, "inf")',
         "infinite range bounds": "test_infinite_bounds_are_unbounded: get_messages_by_session_range(s, -inf, inf)",
         "and since_ts are accepted as unbounded": "test_infinite_bounds_are_unbounded: since_ts=-inf",
         "an infinite timestamp to delete matches no message": "test_infinite_bounds_are_unbounded: delete_messages_by_timestamps(s, [inf, -inf])",
@@ -739,7 +735,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     "INPUT-04 0fb848e8": {
         "in content": "test_lone_surrogates_raise_value_error_and_store_nothing: bad {LONE} text",
         "an id": "test_lone_surrogates_raise_value_error_and_store_nothing: s-{LONE}",
-        "a metadata value": "test_lone_surrogates_raise_value_error_and_store_nothing: {\"v\": LONE}",
+        "a metadata value": 'test_lone_surrogates_raise_value_error_and_store_nothing: {"v": LONE}',
         "or key": "test_lone_surrogates_raise_value_error_and_store_nothing: {LONE: 1}",
     },
     "INPUT-05 38d0947b": {
@@ -785,9 +781,9 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
     },
     # -- conformance/rules/strength.py -------------------------------------------------------------
     "ISO-01 11c404b8": {
-        "mutating the metadata of the Message passed to save_message": "test_mutating_a_saved_message_changes_nothing_stored: message.metadata[\"added\"]",
-        "or a dict inside its tool_calls": "test_mutating_a_saved_message_changes_nothing_stored: call[\"function\"][\"name\"]",
-        "or segments": "test_mutating_a_saved_message_changes_nothing_stored: segment[\"content\"]",
+        "mutating the metadata of the Message passed to save_message": 'test_mutating_a_saved_message_changes_nothing_stored: message.metadata["added"]',
+        "or a dict inside its tool_calls": 'test_mutating_a_saved_message_changes_nothing_stored: call["function"]["name"]',
+        "or segments": 'test_mutating_a_saved_message_changes_nothing_stored: segment["content"]',
     },
     "ISO-02 7cc6e1af": {
         "get_history": "test_history_read_is_the_callers_own",
@@ -805,10 +801,10 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "-1 before 0": "test_range_orders_odd_timestamps_by_value: BY_VALUE",
     },
     "TS-03 d1a6a3d9": {
-        "the range [0, 0] returns exactly the messages at 0": "test_range_bounds_at_zero_and_fractions: the messages at 0",
+        "the range [0, 0] returns exactly the messages at 0": "test_range_bounds_at_zero_and_fractions: range [0, 0] over timestamps",
         "since_ts=0 keeps 0": "test_since_zero_keeps_the_messages_at_zero",
         "and drops negatives": "test_since_zero_and_fractional_since",
-        "fractional range bounds are inclusive": "test_range_bounds_at_zero_and_fractions: fractional bounds are inclusive",
+        "fractional range bounds are inclusive": 'test_range_bounds_at_zero_and_fractions: ((0.5, 1.5), ["half", "f1.5"])',
         "delete_messages_by_timestamps([1.5]) deletes exactly the messages at 1.5": "test_delete_by_zero_and_fractional_timestamps",
     },
     "TS-06 d37f39f6": {
@@ -826,7 +822,7 @@ CLAUSES: Final[dict[str, dict[str, Case]]] = {
         "a negative number": "test_caps_must_be_positive_integers: -1",
         "True": "test_caps_must_be_positive_integers: True",
         "a fraction": "test_caps_must_be_positive_integers: 2.5",
-        "a string": "test_caps_must_be_positive_integers: \"5\"",
+        "a string": 'test_caps_must_be_positive_integers: "5"',
     },
     "CFG-03 84c71c79": {
         "metadata nested up to 32 levels": "test_size_and_nesting_limits_are_exact",

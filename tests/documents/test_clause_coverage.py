@@ -23,7 +23,7 @@ import pytest
 
 from aalis_memory.conformance.docgen import spec_map
 from aalis_memory.conformance.rules import CATALOGUE, Rule
-from clauses import CLAUSES, NO_CASE, PENDING_FROM_BUGS, Case
+from clauses import CLAUSES, NO_CASE, PENDING_CASES, Case
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -234,7 +234,7 @@ def _case_problems(
         missing = f"{rule_id}: {clause!r} names the case {case.label!r}, which {case.test} does not hold"
     else:
         if pending:
-            yield f"{rule_id}: {clause!r} is covered now: take it out of PENDING_FROM_BUGS"
+            yield f"{rule_id}: {clause!r} is covered now: take it out of PENDING_CASES"
         return
     if not pending:
         yield missing
@@ -246,14 +246,14 @@ def found() -> dict[str, set[spec_map.TestRef]]:
 
 
 def test_every_clause_of_every_rule_has_a_case(found: dict[str, set[spec_map.TestRef]]) -> None:
-    wrong = list(problems(CLAUSES, CATALOGUE, found, PENDING_FROM_BUGS))
+    wrong = list(problems(CLAUSES, CATALOGUE, found, PENDING_CASES))
     assert not wrong, "\n".join(wrong)
 
 
 def test_pending_cases_are_clauses_of_the_table() -> None:
     by_rule = entries(CLAUSES)
-    stray = [(rule_id, clause) for rule_id, clause in PENDING_FROM_BUGS if clause not in by_rule[rule_id][1]]
-    assert not stray, f"PENDING_FROM_BUGS names clauses the table lacks: {stray}"
+    stray = [(rule_id, clause) for rule_id, clause in PENDING_CASES if clause not in by_rule[rule_id][1]]
+    assert not stray, f"PENDING_CASES names clauses the table lacks: {stray}"
 
 
 # -- the checker can fail ---------------------------------------------------------------------
@@ -277,7 +277,7 @@ _PENDING = frozenset({("ARCH-04", "count 0 archives nothing")})
         ({_KEY: {"count 0": f"{_CASE}: no such label"}}, frozenset(), "does not hold"),
         ({_KEY: {"count 0": NO_CASE}}, frozenset(), "no reason why"),
         ({_KEY: {}}, frozenset(), "lists no clause"),
-        (_GOOD, _PENDING, "take it out of PENDING_FROM_BUGS"),
+        (_GOOD, _PENDING, "take it out of PENDING_CASES"),
     ],
 )
 def test_the_checker_finds_each_fault(
