@@ -288,6 +288,13 @@ def _note(kill: Kill, words: list[str]) -> None:
             kill.archives += 1
 
 
+#: Why the crash rules are unverified for a store without get_full_history: the writer archives,
+#: and only the whole history tells an archived message from a lost one.
+NO_FULL_HISTORY: Final = (
+    "the crash check reads what survived through get_full_history, which this store does not "
+    "implement: without it an archived message cannot be told from a lost one"
+)
+
 #: A read of every message of the session: the reopened store holds far fewer.
 _EVERY: Final = 10**9
 
@@ -295,6 +302,8 @@ _EVERY: Final = 10**9
 async def _check(store: FullMemoryService, kill: Kill, atomic_metadata: bool, atomic_archive: bool) -> None:
     """What the reopened store holds against what the writer acknowledged and began. Each
     finding names the reads it compared; none judges their order (HIST-02's and FULL-02's)."""
+    if not callable(getattr(store, "get_full_history", None)):
+        skip(Verdict.UNVERIFIED, NO_FULL_HISTORY)
     full = await store.get_full_history(SESSION, _EVERY)
     active = await store.get_history(SESSION, _EVERY)
     saves = steps.read_stands_on("get_full_history", SESSION, _EVERY)

@@ -24,6 +24,7 @@ from aalis_memory.conformance.registration.registry import (
 )
 from aalis_memory.drivers import semantics as sem
 from aalis_memory.drivers.sqlite import SqliteMemory, _insert_message
+from aalis_memory.methods import OPTIONAL_METHODS
 from aalis_memory.service import Limit
 from aalis_memory.types import Message
 
@@ -173,7 +174,13 @@ READ_BUG_CRASH: Final = {
 
 #: A driver whose reopen hook refuses an empty folder (the crash rules' expected verdicts).
 REFUSES_EMPTY: Final = "broken-crash-reopen-refuses-empty"
-UNVERIFIED: Final = {REFUSES_EMPTY: {"CRASH-01": "unverified", "CRASH-02": "unverified"}}
+#: A sound durable store of the required methods alone: no get_full_history, so the crash check
+#: cannot tell an archived message from a lost one (the rules are unverified, never failed).
+REQUIRED_ONLY: Final = "crash-required-methods-only"
+UNVERIFIED: Final = {
+    REFUSES_EMPTY: {"CRASH-01": "unverified", "CRASH-02": "unverified"},
+    REQUIRED_ONLY: {"CRASH-01": "unverified", "CRASH-02": "unverified"},
+}
 #: The hook's own error, which the run must show.
 REFUSAL: Final = "no database to reopen at"
 
@@ -215,6 +222,34 @@ add_registration(
         capabilities=ATOMIC,
         reopen=reopen_refusing_empty,
         description="reopen refuses an empty folder (the kit starts its writers on one)",
+    )
+)
+
+
+class RequiredOnly:
+    """A sound SQLite store showing only the contract's required methods (and ``close``)."""
+
+    def __init__(self, inner: SqliteMemory) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        if name in OPTIONAL_METHODS:
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
+
+async def _required_only(ctx: DriverContext) -> AsyncIterator[RequiredOnly]:
+    async for store in _fresh_sqlite(ctx):
+        yield RequiredOnly(store)
+
+
+add_registration(
+    DriverRegistration(
+        name=REQUIRED_ONLY,
+        factory=_required_only,
+        capabilities=ATOMIC,
+        reopen=_required_only,
+        description="SQLite showing the required methods only (no get_full_history)",
     )
 )
 

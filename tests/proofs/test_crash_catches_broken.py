@@ -19,6 +19,7 @@ from broken_drivers.durable import (
     READ_BUGS,
     REFUSAL,
     REFUSES_EMPTY,
+    REQUIRED_ONLY,
     UNVERIFIED,
 )
 from reports import conformance_summary, load_report, verdicts
@@ -135,3 +136,14 @@ def test_a_driver_with_no_atomic_tier_is_not_bound_by_crash_02(pytester: pytest.
     assert (found.get("CRASH-02"), found.get("CRASH-01")) == ("excluded by tier", "unverified"), (
         result.stdout.str()[-3000:]
     )
+
+
+def test_a_store_without_the_full_history_leaves_the_crash_rules_unverified(
+    crash_run: tuple[dict[str, Any], str, Path],
+) -> None:
+    """Its writer archives, and only get_full_history tells an archived message from a lost one:
+    a store without it is not judged (never an AttributeError charged to CRASH-01)."""
+    data, output, _workdir = crash_run
+    crash = {rule: v for rule, v in verdicts(data, REQUIRED_ONLY).items() if rule.startswith("CRASH-")}
+    assert crash == UNVERIFIED[REQUIRED_ONLY], output[-3000:]
+    assert "does not implement" in data["drivers"][REQUIRED_ONLY]["rules"]["CRASH-01"]["message"]
