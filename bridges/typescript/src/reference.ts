@@ -44,6 +44,15 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
   protected metadata = new Map<string, Map<string, StoredMetadata>>();
   /** Writes so far: the next record's `seq`. */
   protected writes = 0;
+  /** Archives so far: the one change made inside a session's list without changing its length. */
+  private archives = 0;
+  /**
+   * count_history's answers, per session list: valid while the list is the same array, of the
+   * same length, with no archive since (every other change replaces the list or changes its
+   * length). Counting is a pass over the whole session, which a call with a fixed answer must
+   * not grow with (PERF-01) once the pipe's round trip is short.
+   */
+  private counts = new WeakMap<StoredMessage[], { length: number; archives: number; value: number }>();
 
   constructor(readonly config: StoreConfig) {}
 
@@ -109,11 +118,16 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
 
   async countHistory(sessionId: string): Promise<number> {
     const session = checks.checkId(sessionId, 'sessionId');
-    // One pass, nothing copied: about 10 ns a record, well under a round trip at 50,000 records.
+    const records = this.sessions.get(session) ?? [];
+    const cached = this.counts.get(records);
+    if (cached !== undefined && cached.length === records.length && cached.archives === this.archives) {
+      return cached.value;
+    }
     let count = 0;
-    for (const stored of this.sessions.get(session) ?? []) {
+    for (const stored of records) {
       if (!stored.archived && !checks.isControl(stored.message)) count += 1;
     }
+    this.counts.set(records, { length: records.length, archives: this.archives, value: count });
     return count;
   }
 
@@ -131,6 +145,7 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
     const head = this.activeHead(session, count); // min(count, active records)
     const positions = checks.archivePositions(head.length, count, keep);
     for (const position of positions) (head[position] as StoredMessage).archived = true;
+    if (positions.length > 0) this.archives += 1;
     return positions.length;
   }
 
