@@ -154,6 +154,22 @@ async def test_close_closes_the_database(tmp_path: Path, aalis_memory_loop: asyn
     assert not path.with_name(path.name + "-wal").exists(), "close() left the connection open"
 
 
+async def test_close_ends_the_worker_thread(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
+    """A closed store leaves no thread behind: a run opens one store per test, so a worker that
+    outlived its store would pile up for the whole run. (close() without its worker's shutdown
+    still passes: the executor, no longer referenced, lets its threads go; see the mutation
+    equivalents.)"""
+    before = set(_workers())
+    store = await SqliteMemory.open(tmp_path / "closed.sqlite3")
+    await store.save_metadata("ns", "k", {"v": 1})
+    opened = set(_workers()) - before
+    assert opened, "the store runs no worker thread of its own: this test no longer sees it"
+    await store.close()
+    for thread in opened:
+        thread.join(timeout=30)  # told to stop at close, with nothing queued: it ends at once
+        assert not thread.is_alive(), f"{thread.name} outlived close()"
+
+
 async def test_integers_past_64_bits(tmp_path: Path, aalis_memory_loop: asyncio.Runner) -> None:
     """Timestamps at the ends of SQLite's 64-bit integers are stored exactly, one past them is
     refused (INPUT-03) with nothing stored, and limits past 64 bits still read everything. The
