@@ -147,6 +147,9 @@ def on_store_loop(test: Callable[..., Any]) -> Callable[..., None]:
         setattr(run, attribute, getattr(test, attribute))
     run.__dict__.update(test.__dict__)  # marks (pytestmark) and the like
     run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    # The coroutine itself, for code that calls a suite test directly (the kit's own proofs):
+    # once a run has collected the suite, the module's name is bound to this wrapper.
+    run.coroutine = test  # type: ignore[attr-defined]
     return run
 
 

@@ -34,6 +34,10 @@ OVERLAPS: Final[dict[str, dict[str, str]]] = {
     "ts-range-zero-unbounded": {
         "RANGE-02": "a read of [0, 0] that returns a message below 0 is not the inclusive range",
     },
+    "history-emptied-raises": {
+        "MSG-04": "a cleared session holds no message, which the contract's model reads as a session "
+        "never written; a read of it that raises does not read it as empty",
+    },
     "ts-since-zero-ignored": {
         "CROSS-05": "since_ts=0 that keeps a message below 0 does not keep only timestamps >= 0",
     },
