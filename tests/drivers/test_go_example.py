@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kit_run import KIT_PYTEST
 from reports import load_report, messages, rules, slow_round_trip, verdicts
 
 GO_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "go-backend"
@@ -64,13 +64,7 @@ def runs(binaries: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) ->
     for name, extra in (("go-memory", []), ("go-memory-onebug", ["-k", "not state_machine"])):
         folder = tmp_path_factory.mktemp(f"{name}-run")
         command = [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "no:cacheprovider",
-            "-q",
-            "--no-header",
+            *KIT_PYTEST,
             "--memory-driver=stdio",
             f"--memory-stdio-command={binaries[name]}",
             "--memory-strict",

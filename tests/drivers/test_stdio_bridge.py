@@ -30,6 +30,7 @@ from aalis_memory.drivers.stdio.driver import probe
 from aalis_memory.drivers.stdio.store import StdioStore
 from aalis_memory.types import Message, MetadataPut
 from broken_drivers import NOT_FOR_SPEED
+from kit_run import KIT_PYTEST
 from reports import load_report, slow_round_trip, uncarried_integer, verdicts
 
 REPO = Path(__file__).resolve().parents[2]
@@ -369,13 +370,7 @@ def test_a_kit_run_reports_the_crash_and_the_violation(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     proc = subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "no:cacheprovider",
-            "-q",
-            "--no-header",
+            *KIT_PYTEST,
             "--memory-driver=fake-backend",
             "--memory-rules=COUNT-01,LIM-01,REQ-01,UPD-01",
             "-k",
@@ -445,13 +440,7 @@ def test_the_adapter_dies_with_a_killed_run(tmp_path: Path) -> None:
     command = shlex.join(_wrapped(pids, *FAKE))
     run = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "no:cacheprovider",
-            "-q",
-            "--no-header",
+            *KIT_PYTEST,
             "--memory-driver=stdio",
             f"--memory-stdio-command={command}",
             "--memory-rules=CLEAR-03",
@@ -540,7 +529,7 @@ def runs(built: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tup
     broken backends in BROKEN_RUNS default-mode runs (registered from a conftest; their example
     tests: the state machine's catching is tested elsewhere), every run at once."""
     reference = tmp_path_factory.mktemp("reference")
-    base = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header"]
+    base = list(KIT_PYTEST)
     command = shlex.join(_wrapped(reference / "pids", "node", str(built / "reference.js")))
     # Each run its own temporary folder (as tests/proofs/test_broken_drivers.py's): in pytest's shared
     # one, every run spends seconds deleting the store folders of the runs before it.
@@ -830,13 +819,7 @@ def _run_kit(folder: Path, adapter: Path, *args: str) -> tuple[subprocess.Comple
     report = folder / "report.json"
     proc = subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "no:cacheprovider",
-            "-q",
-            "--no-header",
+            *KIT_PYTEST,
             "--memory-driver=stdio",
             f"--memory-stdio-command=node {adapter}",
             f"--memory-report={report}",

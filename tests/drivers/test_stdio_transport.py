@@ -10,7 +10,6 @@ file-backed ``reference-file`` (durable: CRASH-01/02 run).
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from test_stdio_bridge import built  # noqa: F401  (the compiled bridge, a sessi
 
 from aalis_memory.conformance.registration.transport import Transport, Uncarriable
 from aalis_memory.drivers.stdio import codec
+from kit_run import KIT_PYTEST
 from reports import load_report, slow_round_trip, uncarried_integer, verdicts
 
 JAVASCRIPT = Transport(
@@ -93,7 +93,7 @@ def test_null_optional_fields_are_absent_on_the_way_back() -> None:
 
 def _run(workdir: Path, *args: str) -> tuple[int, str]:
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header", *args],
+        [*KIT_PYTEST, *args],
         cwd=workdir,
         capture_output=True,
         text=True,

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,6 +27,7 @@ import pytest
 from root_matrix import SWEEP as ROOT_SWEEP
 from test_stdio_bridge import REFERENCE, built  # noqa: F401  # ``built``: the fixture
 
+from kit_run import KIT_PYTEST
 from reports import load_report
 
 RUNS: Final = 3
@@ -40,13 +40,7 @@ def _run(folder: Path, argv: list[str]) -> tuple[subprocess.Popen[bytes], Path]:
     with (folder / "output.txt").open("wb") as output:
         proc = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-p",
-                "no:cacheprovider",
-                "-q",
-                "--no-header",
+                *KIT_PYTEST,
                 "--memory-strict",
                 f"--memory-rules={','.join(TIMED)}",
                 "-k",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 from broken_helpers import CONFTEST, HELPERS
 
 from aalis_memory.conformance.rules import CATALOGUE, Level
+from kit_run import KIT_PYTEST
 from reports import load_report, verdicts
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
@@ -32,13 +32,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, dict[
             workdir,
             subprocess.Popen(
                 [
-                    sys.executable,
-                    "-m",
-                    "pytest",
-                    "-p",
-                    "no:cacheprovider",
-                    "-q",
-                    "--no-header",
+                    *KIT_PYTEST,
                     "--memory-driver=inmemory",
                     "--memory-rules=CLR-*",
                     "--memory-report=report.json",
