@@ -14,6 +14,7 @@ from aalis_memory.conformance.harness.session_options import SessionOptions
 from aalis_memory.conformance.plugin.collection import (
     pytest_collect_directory,
     pytest_collect_file,
+    pytest_collection_finish,
     pytest_collection_modifyitems,
     pytest_generate_tests,
     pytest_ignore_collect,
@@ -73,6 +74,7 @@ __all__ = [
     "pytest_addoption",
     "pytest_collect_directory",
     "pytest_collect_file",
+    "pytest_collection_finish",
     "pytest_collection_modifyitems",
     "pytest_configure",
     "pytest_generate_tests",

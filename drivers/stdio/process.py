@@ -124,8 +124,10 @@ class AdapterProcess:
         with contextlib.suppress(OSError):
             self.stdin.close()
         deadline = time.monotonic() + grace
+        pause = 0.0005  # most adapters exit within a millisecond of the end of their input
         while not self._exited_unreaped() and time.monotonic() < deadline:
-            time.sleep(0.01)
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)
         if self.popen.returncode is None:  # not reaped yet: the group id is still ours
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)

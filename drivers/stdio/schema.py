@@ -14,7 +14,10 @@ both validators and ``jsonschema`` agree (``tests/drivers/test_stdio_bridge.py``
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import hashlib
+import importlib
 import json
 import re
 from collections.abc import Callable
@@ -164,16 +167,32 @@ def _no_remote(uri: str) -> Any:
 _ENVELOPE: Final = "envelope"
 
 
-@cache
-def _compiled() -> dict[str, Callable[[Any], Any]]:
-    """A compiled validator for the envelope and for each method's params and result, keyed
-    ``"envelope"``, ``"params/NAME"``, ``"results/NAME"``; each raises on a value its node does
-    not hold and never changes the value.
+#: The module the validators' code is kept in, generated from the schema
+#: (``python -m aalis_memory.conformance contract-tables`` writes it).
+GENERATED_MODULE: Final = "protocol_validators"
+#: The generated module's first lines: what made it and the schema it was made from.
+_BANNER: Final = (
+    '"""The protocol schema\'s validators as ``fastjsonschema`` generates them (a generated file:\n'
+    "do not edit; `python -m aalis_memory.conformance contract-tables` rewrites it).\n\n"
+    "Kept in the package so that no process compiles them again: compiling costs about 0.1 s, and a\n"
+    "crash test forks a writer per kill. Used only while ``SCHEMA_SHA256`` is the schema's own.\n"
+    '"""\n# ruff: noqa\n# mypy: ignore-errors\n\n'
+)
 
-    One schema refers to all of them, so ``fastjsonschema`` compiles them in one pass (about 0.1 s
-    a process; a compile per node repeats the reference resolution each time, five times the
-    cost), and each referenced node becomes a function of the generated code."""
-    document = copy.deepcopy(schema())  # fastjsonschema rewrites the references it resolves
+
+def schema_digest(text: bytes) -> str:
+    """The SHA-256 the generated validators name the schema text they were made from by."""
+    return hashlib.sha256(text).hexdigest()
+
+
+def _root(document: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """One schema that refers to the envelope and to each method's params and result, and their
+    keys (``"envelope"``, ``"params/NAME"``, ``"results/NAME"``).
+
+    ``fastjsonschema`` compiles them in one pass (a compile per node repeats the reference
+    resolution each time, five times the cost), and each referenced node becomes a function of
+    the generated code."""
+    document = copy.deepcopy(document)  # fastjsonschema rewrites the references it resolves
     top = {key: value for key, value in document.items() if key not in ("$schema", "$id", "$defs")}
     defs = {**document["$defs"], _ENVELOPE: top}
     keys = [_ENVELOPE] + [f"{kind}/{method}" for kind in ("params", "results") for method in defs[kind]]
@@ -182,9 +201,39 @@ def _compiled() -> dict[str, Callable[[Any], Any]]:
         "$defs": defs,
         "properties": {key: {"$ref": f"#/$defs/{key}"} for key in keys},
     }
-    generated = fastjsonschema.compile(
-        root, handlers={"http": _no_remote, "https": _no_remote}, use_default=False, use_formats=False
-    ).__globals__
+    return root, keys
+
+
+_OPTIONS: Final[dict[str, Any]] = {
+    "handlers": {"http": _no_remote, "https": _no_remote},
+    "use_default": False,
+    "use_formats": False,
+}
+
+
+def generated_source(schema_text: bytes) -> str:
+    """The text of the generated validators' module for the schema ``schema_text`` (the file's
+    bytes, which must be what :func:`schema` reads)."""
+    root, _keys = _root(json.loads(schema_text))
+    code = fastjsonschema.compile_to_code(root, **_OPTIONS)
+    return f"{_BANNER}SCHEMA_SHA256 = {schema_digest(schema_text)!r}\n{code}"
+
+
+@cache
+def _compiled() -> dict[str, Callable[[Any], Any]]:
+    """A validator for the envelope and for each method's params and result, keyed as in
+    :func:`_root`; each raises on a value its node does not hold and never changes the value.
+
+    They come from the generated module while it was made from this schema; otherwise (a
+    schema being edited) they are compiled here."""
+    root, keys = _root(schema())
+    generated: dict[str, Any] | None = None
+    with contextlib.suppress(ImportError):
+        module = importlib.import_module(f"{__package__}.{GENERATED_MODULE}")
+        if schema_digest(SCHEMA_PATH.read_bytes()) == module.SCHEMA_SHA256:
+            generated = vars(module)
+    if generated is None:
+        generated = fastjsonschema.compile(root, **_OPTIONS).__globals__
     functions: dict[str, Callable[[Any], Any]] = {}
     for key in keys:
         suffix = "___defs_" + key.replace("/", "_").lower()

@@ -7,6 +7,7 @@ added, a value of another type, a bool for a number, a whole float for an intege
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 from typing import Any
 
@@ -164,3 +165,37 @@ def test_a_validator_never_changes_the_line() -> None:
     assert schema.message_errors(line) == []
     assert schema.result_errors("getHistory", line["result"]) == []
     assert json.dumps(line, sort_keys=True) == before
+
+
+def test_the_generated_validators_are_used_while_current(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process takes its validators from the generated module (compiling them costs about 0.1 s
+    a process, and the crash tests fork a writer per kill); a module made from another schema is
+    not used, and the validators compiled then give the same answers."""
+    generated = importlib.import_module(f"aalis_memory.drivers.stdio.{schema.GENERATED_MODULE}")
+    lines: list[Any] = [
+        {"jsonrpc": "2.0", "id": 1, "result": [{"role": "user", "content": "a", "timestamp": 1}]},
+        {"jsonrpc": "2.0", "id": 1, "result": None},
+        {"jsonrpc": "2.0", "id": "1", "result": 1},
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": 1, "message": "no"}},
+        {"jsonrpc": "1.0", "id": 1, "result": 1},
+        [{"role": "user", "content": "a", "timestamp": 1}],
+        [{"role": "user", "content": "a", "timestamp": True}],
+        [{"role": "user", "timestamp": 1}],
+        7,
+    ]
+
+    def answers() -> dict[str, list[bool]]:
+        return {key: [schema._holds(line, key) for line in lines] for key in schema._compiled()}
+
+    schema._compiled.cache_clear()
+    try:
+        assert {f.__module__ for f in schema._compiled().values()} == {generated.__name__}
+        from_module = answers()
+        monkeypatch.setattr(generated, "SCHEMA_SHA256", "0" * 64)
+        schema._compiled.cache_clear()
+        assert generated.__name__ not in {f.__module__ for f in schema._compiled().values()}
+        assert answers() == from_module
+        assert any(any(row) for row in from_module.values()), "no line held: the sample checks nothing"
+        assert not all(all(row) for row in from_module.values())
+    finally:
+        schema._compiled.cache_clear()

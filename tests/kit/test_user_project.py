@@ -209,3 +209,31 @@ def test_a_named_driver_that_cannot_be_provisioned_is_an_error(
     mongodb = load_report(report)["drivers"]["mongodb"]["rules"]
     assert mongodb["HIST-02"]["verdict"] == "not run"
     assert "no MongoDB server" in mongodb["HIST-02"]["message"]
+
+
+FREEZE_PROBE = """
+import gc
+import pytest
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    print(f"frozen objects after collection: {gc.get_freeze_count()}")
+"""
+
+
+def test_only_a_run_of_the_suite_freezes_what_it_imported(pytester: pytest.Pytester) -> None:
+    """A run of the suite keeps the objects its imports and collection made out of the garbage
+    collector's passes (a sixth of an in-memory run, docs/benchmarks.md); a run without a driver,
+    the user's own tests, is left as it was."""
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(FREEZE_PROBE)
+    pytester.makepyfile(test_own="def test_own():\n    pass\n")
+    counts: dict[str, int] = {}
+    for name, options in (("suite", ["--memory-driver=inmemory", "-k", "test_own"]), ("own", [])):
+        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", *options)
+        assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+        found = re.search(r"frozen objects after collection: (\d+)", result.stdout.str())
+        assert found is not None, result.stdout.str()
+        counts[name] = int(found.group(1))
+    assert counts["own"] == 0, counts
+    assert counts["suite"] > 10_000, counts
