@@ -87,7 +87,7 @@ class AdapterSession:
 
     def connection(self) -> Connection:
         current = self._connection
-        if current is not None and current.broken is None:
+        if current is not None and current.usable():
             return current
         if current is not None:
             current.stop()
@@ -228,7 +228,7 @@ def stdio_driver(
                 ) from None
         store = _store(connection, opened["handle"], hello, _timeout(ctx))
         yield store
-        if connection.broken is None:  # a crash or hang was reported by the call it hit
+        if connection.usable():  # a crash or hang was reported by the call it hit, or is now
             await connection.call("close", {"handle": store.handle}, _timeout(ctx, OPEN_CLOSE_FACTOR))
 
     factory.__name__ = factory.__qualname__ = f"stdio_{name}"

@@ -9,7 +9,7 @@ cannot carry makes the test ``unverified`` (:mod:`aalis_memory.conformance.regis
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from aalis_memory.conformance.registration.transport import Transport
 from aalis_memory.drivers.stdio import codec
@@ -32,6 +32,32 @@ ISOLATION_READS: Final = tuple(m.name for m in METHODS if m.hands_out_messages)
 #: What a message was saved with in ``reasoningContent``, by (session, timestamp) and by
 #: (session, role, content).
 _Reasoning = Literal["null", "absent", "value", "ambiguous"]
+
+
+class _Absent:
+    """A required method the adapter did not list: reading it raises ``AttributeError``, so the
+    kit's detection by presence finds it missing (a descriptor of a subclass: an override of
+    ``__getattribute__`` cost every attribute read of every call)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, store: object, owner: type | None = None) -> Any:
+        if store is None:
+            return self
+        raise AttributeError(self.name)
+
+
+#: The subclasses :func:`_lacking` made, by their base and the methods they lack.
+_LACKING: Final[dict[tuple[str, frozenset[str]], type[StdioStore]]] = {}
+
+
+def _lacking(base: type[StdioStore], absent: frozenset[str]) -> type[StdioStore]:
+    """``base`` without the required methods ``absent`` (one class for each set)."""
+    key = (base.__qualname__, absent)
+    if key not in _LACKING:
+        _LACKING[key] = type(base.__name__, (base,), {name: _Absent(name) for name in sorted(absent)})
+    return _LACKING[key]
 
 
 class StdioStore:
@@ -62,20 +88,21 @@ class StdioStore:
         self.isolation = isolation
         self._reasoning: dict[tuple[Any, ...], _Reasoning] = {}
         lists_required = any(PROTOCOL_NAMES[name] in methods for name in REQUIRED_METHODS)
-        self._absent = frozenset(
+        absent = frozenset(
             name for name in REQUIRED_METHODS if lists_required and PROTOCOL_NAMES[name] not in methods
         )
+        if absent:
+            self.__class__ = _lacking(type(self), absent)
         for name in OPTIONAL_METHODS:
             if PROTOCOL_NAMES[name] in methods:
                 setattr(self, name, getattr(self, f"_{name}"))
 
-    def __getattribute__(self, name: str) -> Any:
-        if name in REQUIRED_METHODS and name in object.__getattribute__(self, "_absent"):
-            raise AttributeError(name)
-        return object.__getattribute__(self, name)
-
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         return await self._connection.call(method, {"handle": self.handle, **params}, self._timeout)
+
+    if TYPE_CHECKING:  # the optional methods, set on each store by the adapter's handshake
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def _limit(self, params: dict[str, Any], name: str, limit: Any) -> dict[str, Any]:
         """An omitted limit (``None``) is left out of the params: the adapter's default applies."""
