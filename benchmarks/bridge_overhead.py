@@ -6,13 +6,17 @@ busy machine too). ``--small-validator`` checks every line with the kit's own sc
 as before the compiled validators, to compare the two.
 
 Build the bridge first (``cd bridges/typescript && npm ci && npm run build``), then run
-``python benchmarks/bridge_overhead.py [SECONDS] [--small-validator]`` from the repository root.
+``python benchmarks/bridge_overhead.py [SECONDS] [--small-validator] [--adapter=COMMAND]`` from
+the repository root. ``--adapter`` measures another backend's adapter, such as the compiled Go
+example (``--adapter=examples/go-backend/go-memory`` after ``go build -o go-memory .`` there),
+whose own time per call is a few microseconds: what remains is the transport's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import platform
+import shlex
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -55,11 +59,10 @@ async def rates(store: Any, seconds: float) -> dict[str, tuple[float, float]]:
     }
 
 
-async def main(seconds: float, small: bool) -> None:
+async def main(seconds: float, small: bool, command: list[str]) -> None:
     if small:
         schema._holds = lambda value, key: False  # every line walked
     local = await rates(InMemoryMemory(), seconds)
-    command = ["node", str(ADAPTER)]
     hello = probe("bench", command)
     connection = Connection("bench", command)
     try:
@@ -71,7 +74,8 @@ async def main(seconds: float, small: bool) -> None:
         connection.stop()
     print(
         f"{platform.node()} {platform.machine()} Python {platform.python_version()}, "
-        f"{time.strftime('%Y-%m-%d')}, validator: {'small only' if small else 'compiled first'}"
+        f"{time.strftime('%Y-%m-%d')}, validator: {'small only' if small else 'compiled first'}, "
+        f"adapter: {shlex.join(command)}"
     )
     for name, (rate, cpu) in local.items():
         over, over_cpu = bridged[name]
@@ -84,4 +88,11 @@ async def main(seconds: float, small: bool) -> None:
 
 if __name__ == "__main__":
     arguments = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
-    asyncio.run(main(float(arguments[0]) if arguments else 5.0, "--small-validator" in sys.argv))
+    adapter = next((arg.split("=", 1)[1] for arg in sys.argv[1:] if arg.startswith("--adapter=")), None)
+    asyncio.run(
+        main(
+            float(arguments[0]) if arguments else 5.0,
+            "--small-validator" in sys.argv,
+            ["node", str(ADAPTER)] if adapter is None else shlex.split(adapter),
+        )
+    )

@@ -1,8 +1,9 @@
 """The protocol's JSON Schema and the validators the bridge checks every line with.
 
 Every line in both directions is checked, so the check is on every call's path. A line that
-holds is recognised by a validator ``fastjsonschema`` compiles from the schema (Python code made
-once per schema node: about a third of the time of walking the schema for each line); only a line
+holds is recognised by a validator ``fastjsonschema`` generates from the schema (Python code,
+one function per schema node: about a third of the time of walking the schema for each line),
+kept in the package as :data:`GENERATED_MODULE` so that no process compiles it again; only a line
 that breaks the schema is walked by the small validator below, which names every way it breaks
 it. The schema uses a small subset of JSON Schema 2020-12 (``$ref`` to ``#/$defs/...``, ``type``,
 ``const``, ``enum``, ``properties``, ``required``, ``additionalProperties`` as a boolean,

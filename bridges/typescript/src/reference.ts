@@ -49,8 +49,9 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
   /**
    * count_history's answers, per session list: valid while the list is the same array, of the
    * same length, with no archive since (every other change replaces the list or changes its
-   * length). Counting is a pass over the whole session, which a call with a fixed answer must
-   * not grow with (PERF-01) once the pipe's round trip is short.
+   * length; a save keeps a count that held up to date). Counting is a pass over the whole
+   * session, which a call with a fixed answer must not grow with (PERF-01) once the pipe's round
+   * trip is short.
    */
   private counts = new WeakMap<StoredMessage[], { length: number; archives: number; value: number }>();
 
@@ -108,6 +109,13 @@ export class ReferenceMemory implements Required<MemoryService>, RawMetadataAcce
     while (at > 0 && byStamp(records[at - 1] as StoredMessage, record) > 0) at--;
     records.splice(at, 0, record);
     this.sessions.set(session, records);
+    // A count that held before this save holds after it, one more for a conversation message:
+    // recounting the session after every save grew with it (PERF-01's save-then-count line).
+    const cached = this.counts.get(records);
+    if (cached !== undefined && cached.length === records.length - 1 && cached.archives === this.archives) {
+      const value = cached.value + (checks.isControl(prepared) ? 0 : 1);
+      this.counts.set(records, { length: records.length, archives: this.archives, value });
+    }
   }
 
   async getHistory(sessionId: string, limit?: number): Promise<Message[]> {
