@@ -35,6 +35,7 @@ from aalis_memory.conformance.machine.budget import run_rounds
 from aalis_memory.conformance.machine.core import MachineConfig
 from aalis_memory.conformance.machine.failure import Advisory, MachineFailure
 from aalis_memory.conformance.machine.ledger import CheckLedger
+from aalis_memory.conformance.machine.local_constants import without_local_constants
 from aalis_memory.conformance.machine.machine import MachineFactory, MemoryMachine
 from aalis_memory.conformance.machine.stores import Target
 from aalis_memory.conformance.machine.tolerance import TOLERATIONS, Tolerance
@@ -158,11 +159,12 @@ def run_machine(
     while True:
         once = functools.partial(_round, run_once, machine_for(targets, tolerance, ledger), ledger)
         try:
-            if ending is None:
-                rounds += run_rounds(once, profile, deadline, clock, progress)
-            else:
-                judging += 1
-                run_rounds(once, JUDGING_PROFILE, None, clock)
+            with without_local_constants():
+                if ending is None:
+                    rounds += run_rounds(once, profile, deadline, clock, progress)
+                else:
+                    judging += 1
+                    run_rounds(once, JUDGING_PROFILE, None, clock)
         except MachineFailure as failure:
             rule_id = failure.rule.id
             advisory = not strict and failure.rule.level is Level.SHOULD

@@ -59,3 +59,18 @@ def test_only_the_blame_service_makes_a_failure(path: Path) -> None:
         }
     )
     assert not made, f"{path.name} builds {made}: hand the disagreement to the blame service"
+
+
+def test_the_machine_draws_without_local_constants() -> None:
+    """The one private function of Hypothesis the machine replaces while it draws is still there,
+    the draws inside see no local constants, and it is put back (a project's own Hypothesis
+    tests keep theirs)."""
+    from hypothesis.internal.conjecture import providers
+
+    from aalis_memory.conformance.machine.local_constants import HOOK, without_local_constants
+
+    original = getattr(providers, HOOK, None)
+    assert callable(original), f"Hypothesis has no {HOOK}() any more: see local_constants.py"
+    with without_local_constants():
+        assert len(getattr(providers, HOOK)()) == 0
+    assert getattr(providers, HOOK) is original

@@ -57,6 +57,9 @@ def test_suite_runs_from_an_empty_directory(pytester: pytest.Pytester) -> None:
     outcomes = result.parseoutcomes()
     assert outcomes.get("passed", 0) > 20
     result.stdout.fnmatch_lines(["*aalis memory conformance*", "inmemory: * pass, 0 fail, 0 advisory, *"])
+    # The machine draws without Hypothesis's local constants (conformance/machine/local_constants.py):
+    # nothing scanned the kit's modules (local in this editable checkout) into the folder.
+    assert not (pytester.path / ".hypothesis" / "constants").exists(), sorted(pytester.path.rglob("*"))[:20]
 
 
 def test_without_a_driver_the_suite_is_not_collected(pytester: pytest.Pytester) -> None:
