@@ -190,8 +190,7 @@ def js_defaults(text: str) -> str:
 def validators(text: str, repo: Path) -> str:
     """The validators' module for the schema as the table makes it: ``text`` itself while it
     names that schema's digest."""
-    file = repo / SCHEMA
-    made = schema(file.read_text(encoding="utf-8") if file.is_file() else "").encode("utf-8")
+    made = schema(_current(repo, SCHEMA)).encode("utf-8")
     if f"SCHEMA_SHA256 = {protocol_schema.schema_digest(made)!r}\n" in text:
         return text
     return protocol_schema.generated_source(made)
@@ -220,12 +219,13 @@ def stale(repo: Path) -> list[Path]:
 
 
 def write(repo: Path) -> list[Path]:
-    """Rewrite the stale generated files of ``repo``, in order; return them."""
-    changed = stale(repo)
+    """Rewrite the stale generated files of ``repo``, in order (a file made from another is made
+    from its new text); return them."""
+    changed = []
     for path, make in TARGETS.items():
         current = _current(repo, path)
         made = make(current, repo)
         if made != current:
             (repo / path).write_text(made, encoding="utf-8")
-            changed += [] if path in changed else [path]
+            changed.append(path)
     return changed

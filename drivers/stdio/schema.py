@@ -186,23 +186,27 @@ def schema_digest(text: bytes) -> str:
     return hashlib.sha256(text).hexdigest()
 
 
-def _root(document: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """One schema that refers to the envelope and to each method's params and result, and their
-    keys (``"envelope"``, ``"params/NAME"``, ``"results/NAME"``).
+def _keys(document: dict[str, Any]) -> list[str]:
+    """The validators' keys: ``"envelope"``, ``"params/NAME"``, ``"results/NAME"``."""
+    defs = document["$defs"]
+    return [_ENVELOPE] + [f"{kind}/{method}" for kind in ("params", "results") for method in defs[kind]]
+
+
+def _root(document: dict[str, Any]) -> dict[str, Any]:
+    """One schema that refers to the envelope and to each method's params and result (by
+    :func:`_keys`).
 
     ``fastjsonschema`` compiles them in one pass (a compile per node repeats the reference
     resolution each time, five times the cost), and each referenced node becomes a function of
     the generated code."""
+    keys = _keys(document)
     document = copy.deepcopy(document)  # fastjsonschema rewrites the references it resolves
     top = {key: value for key, value in document.items() if key not in ("$schema", "$id", "$defs")}
-    defs = {**document["$defs"], _ENVELOPE: top}
-    keys = [_ENVELOPE] + [f"{kind}/{method}" for kind in ("params", "results") for method in defs[kind]]
-    root = {
+    return {
         "$id": document["$id"],
-        "$defs": defs,
+        "$defs": {**document["$defs"], _ENVELOPE: top},
         "properties": {key: {"$ref": f"#/$defs/{key}"} for key in keys},
     }
-    return root, keys
 
 
 _OPTIONS: Final[dict[str, Any]] = {
@@ -215,28 +219,26 @@ _OPTIONS: Final[dict[str, Any]] = {
 def generated_source(schema_text: bytes) -> str:
     """The text of the generated validators' module for the schema ``schema_text`` (the file's
     bytes, which must be what :func:`schema` reads)."""
-    root, _keys = _root(json.loads(schema_text))
-    code = fastjsonschema.compile_to_code(root, **_OPTIONS)
+    code = fastjsonschema.compile_to_code(_root(json.loads(schema_text)), **_OPTIONS)
     return f"{_BANNER}SCHEMA_SHA256 = {schema_digest(schema_text)!r}\n{code}"
 
 
 @cache
 def _compiled() -> dict[str, Callable[[Any], Any]]:
     """A validator for the envelope and for each method's params and result, keyed as in
-    :func:`_root`; each raises on a value its node does not hold and never changes the value.
+    :func:`_keys`; each raises on a value its node does not hold and never changes the value.
 
     They come from the generated module while it was made from this schema; otherwise (a
     schema being edited) they are compiled here."""
-    root, keys = _root(schema())
     generated: dict[str, Any] | None = None
     with contextlib.suppress(ImportError):
         module = importlib.import_module(f"{__package__}.{GENERATED_MODULE}")
         if schema_digest(SCHEMA_PATH.read_bytes()) == module.SCHEMA_SHA256:
             generated = vars(module)
     if generated is None:
-        generated = fastjsonschema.compile(root, **_OPTIONS).__globals__
+        generated = fastjsonschema.compile(_root(schema()), **_OPTIONS).__globals__
     functions: dict[str, Callable[[Any], Any]] = {}
-    for key in keys:
+    for key in _keys(schema()):
         suffix = "___defs_" + key.replace("/", "_").lower()
         found = [name for name in generated if name.startswith("validate_") and name.endswith(suffix)]
         if len(found) != 1:

@@ -49,12 +49,12 @@ class _Absent:
 
 
 #: The subclasses :func:`_lacking` made, by their base and the methods they lack.
-_LACKING: Final[dict[tuple[str, frozenset[str]], type[StdioStore]]] = {}
+_LACKING: Final[dict[tuple[type[StdioStore], frozenset[str]], type[StdioStore]]] = {}
 
 
 def _lacking(base: type[StdioStore], absent: frozenset[str]) -> type[StdioStore]:
     """``base`` without the required methods ``absent`` (one class for each set)."""
-    key = (base.__qualname__, absent)
+    key = (base, absent)
     if key not in _LACKING:
         _LACKING[key] = type(base.__name__, (base,), {name: _Absent(name) for name in sorted(absent)})
     return _LACKING[key]

@@ -109,6 +109,10 @@ def test_machine_catches(name: str, machine_report: dict[str, Any]) -> None:
     )
 
 
+#: Replays of a printed reproduction before it is found not to show its bug.
+REPLAYS: Final = 20
+
+
 @pytest.mark.parametrize("name", REACHABLE)
 def test_printed_reproduction_runs_and_shows_the_bug(
     name: str, machine_report: dict[str, Any], tmp_path: Path
@@ -133,10 +137,6 @@ def test_printed_reproduction_runs_and_shows_the_bug(
         f"the reproduction printed for broken-{name} gives the same results on {reference.name} "
         f"in {REPLAYS} replays:\n{source}\nresults: {broken_calls}"
     )
-
-
-#: Replays of a printed reproduction before it is found not to show its bug.
-REPLAYS: Final = 20
 
 
 def snippet(message: str) -> str:
