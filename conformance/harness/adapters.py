@@ -189,16 +189,29 @@ async def within(
     if timeout is None:
         return await awaitable
     described: Described = functools.partial(str, what) if isinstance(what, str) else what
+    # The limit is the watchdog's to enforce (it cancels the call's task, as asyncio.timeout
+    # would, but without a timer on the loop per call); in the calling task (no wait_for task):
+    # scheduling stays what the driver makes it.
+    task = asyncio.current_task()
+    cancelling = task.cancelling() if task is not None else 0
     watch_id = WATCHDOG.start(
-        described, timeout, timeout if grace is None else grace, sys._getframe(), driver, state.stopped
+        described,
+        timeout,
+        timeout if grace is None else grace,
+        sys._getframe(),
+        driver,
+        state.stopped,
+        task,
     )
     watch: Watch | None = None
     try:
-        # in the calling task (no wait_for task): scheduling stays what the driver makes it
-        async with asyncio.timeout(timeout) as deadline:
-            result = await awaitable
-    except TimeoutError:
-        if not deadline.expired():  # the driver's own TimeoutError: not the kit's limit
+        result = await awaitable
+    except asyncio.CancelledError:
+        watch = WATCHDOG.stop(watch_id)
+        if watch is None or not watch.expiring:
+            raise
+        watch.expiring = False
+        if task is not None and task.uncancel() > cancelling:  # cancelled from outside too
             raise
         raise CallTimeout(
             f"{described()} did not return within {timeout:g} s {_LIMIT_NOTE}",
@@ -215,6 +228,10 @@ async def within(
         ) from None
     finally:
         watch = WATCHDOG.stop(watch_id) if watch is None else watch
+        if watch is not None and watch.expiring and task is not None:
+            # cancelled past its limit, but the call ended otherwise: the kit's cancel is taken back
+            watch.expiring = False
+            task.uncancel()
     if watch is not None and watch.overran:
         raise CallTimeout(
             f"{described()} blocked the event loop for {watch.blocked:.1f} s, longer than the "

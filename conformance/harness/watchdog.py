@@ -92,6 +92,13 @@ class Watch:
     interrupted: float | None = None
     attempts: int = 0
     last_attempt: float = 0.0
+    #: The task the call runs in: cancelled when the call outlives its limit (``None``: not
+    #: timed here, only watched for blocking).
+    task: asyncio.Task[Any] | None = None
+    #: The watchdog asked the loop to cancel the call (past its limit), and the loop did:
+    #: the call's :class:`asyncio.CancelledError` is then the kit's timeout.
+    expire_posted: bool = False
+    expiring: bool = False
 
     @property
     def overran(self) -> bool:
@@ -137,15 +144,28 @@ class Watchdog:
         frame: FrameType,
         owner: str = "",
         on_give_up: Callable[[Watch, str], None] | None = None,
+        task: asyncio.Task[Any] | None = None,
     ) -> int:
         """Watch a call of driver ``owner`` starting now on the running loop; ``frame`` is the
-        call's own frame, ``on_give_up`` what to tell before ending the process over it."""
+        call's own frame, ``on_give_up`` what to tell before ending the process over it;
+        ``task``, the call's task, is cancelled once the call outlives ``limit`` (the timeout of
+        :func:`~aalis_memory.conformance.harness.adapters.within`: one timer per call on the
+        loop cost a sixth of the state machine's time)."""
         loop = asyncio.get_running_loop()
         main = threading.current_thread() is threading.main_thread()
         if main and not self._handler_installed:
             self._install_handler()
         watch = Watch(
-            what, limit, grace, loop, threading.get_ident(), frame, time.monotonic(), owner, on_give_up
+            what,
+            limit,
+            grace,
+            loop,
+            threading.get_ident(),
+            frame,
+            time.monotonic(),
+            owner,
+            on_give_up,
+            task=task,
         )
         watch_id = next(self._ids)
         with self._lock:
@@ -199,6 +219,12 @@ class Watchdog:
             by_loop: dict[asyncio.AbstractEventLoop, list[Watch]] = {}
             for watch in self._watches.values():
                 by_loop.setdefault(watch.loop, []).append(watch)
+        for loop, watches in by_loop.items():
+            for watch in watches:
+                if watch.task is not None and not watch.expire_posted and now - watch.started >= watch.limit:
+                    watch.expire_posted = True
+                    with contextlib.suppress(RuntimeError):  # the loop closed: nothing to cancel
+                        loop.call_soon_threadsafe(self._expire, watch)
         for gone in [loop for loop in self._beats if loop not in by_loop]:
             del self._beats[gone]
         for loop, watches in by_loop.items():
@@ -217,6 +243,14 @@ class Watchdog:
             culprit.blocked = max(culprit.blocked, blocked)
             if blocked >= culprit.limit + culprit.grace:
                 self._interrupt(culprit, now)
+
+    def _expire(self, watch: Watch) -> None:
+        """On the call's loop: cancel the call that outlived its limit, if it is still running."""
+        with self._lock:
+            running = any(w is watch for w in self._watches.values())
+        if running and watch.task is not None and not watch.task.done():
+            watch.expiring = True
+            watch.task.cancel()
 
     def _post(self, loop: asyncio.AbstractEventLoop, beat: _Beat, now: float) -> None:
         beat.sent = now

@@ -238,7 +238,7 @@ def _compiled() -> dict[str, Callable[[Any], Any]]:
     if generated is None:
         generated = fastjsonschema.compile(_root(schema()), **_OPTIONS).__globals__
     functions: dict[str, Callable[[Any], Any]] = {}
-    for key in _keys(schema()):
+    for key in [*_keys(schema()), *(_branches(schema()) or {}).values()]:
         suffix = "___defs_" + key.replace("/", "_").lower()
         found = [name for name in generated if name.startswith("validate_") and name.endswith(suffix)]
         if len(found) != 1:
@@ -255,9 +255,57 @@ def _holds(value: Any, key: str) -> bool:
     return True
 
 
+#: Keywords that only annotate a schema node: they hold every value.
+_ANNOTATIONS: Final = frozenset({"$schema", "$id", "title", "description"})
+
+
+def _branches(document: dict[str, Any]) -> dict[str, str] | None:
+    """The envelope's branches (``$defs`` names) by the key that tells each apart, when the
+    envelope is a ``oneOf`` of references to closed object nodes (``additionalProperties``
+    false), each of which requires a key of its own that no other branch allows; else None.
+
+    Then a line holds the envelope exactly when it is an object with one of those keys and
+    holds that key's branch: it holds no other branch (each forbids the key), and an object
+    with none of the keys, or with two, holds none. One branch is checked instead of all three
+    (``oneOf`` tries every branch), on every line in both directions."""
+    options = document.get("oneOf")
+    if set(document) - _ANNOTATIONS - {"$defs", "oneOf"} or not isinstance(options, list):
+        return None
+    names = [str(o.get("$ref", "")).removeprefix("#/$defs/") for o in options if set(o) == {"$ref"}]
+    nodes = {name: document["$defs"].get(name) for name in names if "/" not in name}
+    if len(nodes) != len(options) or not all(
+        isinstance(n, dict) and n.get("type") == "object" and n.get("additionalProperties") is False
+        for n in nodes.values()
+    ):
+        return None
+    found: dict[str, str] = {}
+    for name, node in nodes.items():
+        others = {key for other, o in nodes.items() if other != name for key in o.get("properties", {})}
+        own = [k for k in node.get("required", []) if k in node.get("properties", {}) and k not in others]
+        if not own:
+            return None
+        found[own[0]] = name
+    return found
+
+
+@cache
+def _schema_branches() -> dict[str, str] | None:
+    return _branches(schema())
+
+
+def _envelope_holds(message: Any) -> bool:
+    branches = _schema_branches()
+    if branches is None:
+        return _holds(message, _ENVELOPE)
+    if not isinstance(message, dict):
+        return False
+    present = [branch for key, branch in branches.items() if key in message]
+    return len(present) == 1 and _holds(message, present[0])
+
+
 def message_errors(message: Any) -> list[str]:
     """How one line (already parsed) breaks the envelope of the protocol."""
-    return [] if _holds(message, _ENVELOPE) else errors(message, schema())
+    return [] if _envelope_holds(message) else errors(message, schema())
 
 
 def params_errors(method: str, params: Any) -> list[str]:

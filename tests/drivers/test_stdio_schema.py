@@ -154,7 +154,30 @@ def test_params_and_results_agree(kind: str, method: str, data: st.DataObject) -
 def test_envelopes_agree(data: st.DataObject) -> None:
     node = {key: value for key, value in DOCUMENT.items() if key != "$defs"}
     value = data.draw(changed(allowed(node)))
-    _agree(value, _reference("", ""), schema._holds(value, "envelope"), schema.errors(value, DOCUMENT))
+    whole = schema._holds(value, "envelope")
+    assert schema._envelope_holds(value) == whole, f"the branch its key names disagrees: {value!r}"
+    _agree(value, _reference("", ""), whole, schema.errors(value, DOCUMENT))
+
+
+def test_a_line_is_checked_against_the_branch_its_key_names() -> None:
+    """The shipped envelope is told apart by key (each line is checked against one branch, not
+    all three of its oneOf); an envelope whose branches could overlap is checked whole."""
+    assert schema._branches(DOCUMENT) == {"method": "request", "result": "success", "error": "failure"}
+    assert schema._schema_branches() is not None
+    opened = {**DEFS["success"], "additionalProperties": True}
+    assert schema._branches({**DOCUMENT, "$defs": {**DEFS, "success": opened}}) is None
+    shared = {**DEFS["failure"], "properties": {**DEFS["failure"]["properties"], "result": {}}}
+    assert schema._branches({**DOCUMENT, "$defs": {**DEFS, "failure": shared}}) is None
+    assert schema._branches({**DOCUMENT, "anyOf": []}) is None
+    lines: list[Any] = [
+        [],
+        None,
+        {"jsonrpc": "2.0", "id": 1},
+        {"jsonrpc": "2.0", "id": 1, "result": 1, "error": {}},
+    ]
+    for line in lines:
+        assert not schema._envelope_holds(line)
+        assert schema.message_errors(line), line
 
 
 def test_a_validator_never_changes_the_line() -> None:
