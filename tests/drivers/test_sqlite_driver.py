@@ -185,6 +185,24 @@ async def test_a_task_calling_the_store_in_a_loop_lets_the_others_run(
     assert turns - before >= 80 // 8, f"the other task ran {turns - before} times in 80 reads"
 
 
+async def test_a_deletion_naming_more_timestamps_than_a_statement_takes(
+    tmp_path: Path, aalis_memory_loop: asyncio.Runner
+) -> None:
+    """One SQLite statement takes a bounded number of variables (32,766 by default): a deletion
+    naming more timestamps than that is split into statements, and each deletes what it names
+    (taking all the remaining timestamps at each step raises "too many SQL variables")."""
+    with closing(sqlite3.connect(":memory:")) as probe:
+        cap = probe.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    stamps = (5, cap // 2, cap + 500)
+    async with await SqliteMemory.open(tmp_path / "many.sqlite3") as store:
+        for ts in stamps:
+            await store.save_message("s", msg(f"m{ts}", ts))
+        await store.save_message("other", msg("kept", cap // 2))
+        assert await store.delete_messages_by_timestamps("s", list(range(1, cap + 1000))) == len(stamps)
+        assert await store.get_full_history("s") == []
+        assert [m.content for m in await store.get_full_history("other")] == ["kept"]
+
+
 # -- a second connection never sees half a transaction -------------------------------------
 
 
