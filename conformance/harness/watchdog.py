@@ -1,10 +1,12 @@
 """The event-loop watchdog: a driver call that blocks the loop is seen from another thread.
 
-``asyncio.timeout`` fires only when the loop gets control back, so an async driver method that
-blocks the loop (``time.sleep``, a ``threading`` lock, sync I/O, a busy loop) is out of its reach.
 Every timed driver call the kit makes (:func:`~aalis_memory.conformance.harness.adapters.within`) is
-registered here; a daemon thread posts a heartbeat to each loop with a call in progress, and a
-loop that leaves it unanswered is blocked. The call to blame is the one whose frame is on the
+registered here. A call still awaiting past its limit is cancelled through its loop (the kit's
+timeout: one periodic check here instead of a timer on the loop per call). A cancellation lands
+only when the loop gets control back, so an async driver method that blocks the loop
+(``time.sleep``, a ``threading`` lock, sync I/O, a busy loop) is out of its reach: a daemon
+thread posts a heartbeat to each loop with a call in progress, and a loop that leaves it
+unanswered is blocked. The call to blame is the one whose frame is on the
 loop thread's stack (a call waiting on an ``await`` is not: kit code blocking the loop is never
 charged to the driver).
 
