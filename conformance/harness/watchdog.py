@@ -151,8 +151,8 @@ class Watchdog:
         """Watch a call of driver ``owner`` starting now on the running loop; ``frame`` is the
         call's own frame, ``on_give_up`` what to tell before ending the process over it;
         ``task``, the call's task, is cancelled once the call outlives ``limit`` (the timeout of
-        :func:`~aalis_memory.conformance.harness.adapters.within`: one timer per call on the
-        loop cost a sixth of the state machine's time)."""
+        :func:`~aalis_memory.conformance.harness.adapters.within`: a timer on the loop per call
+        cost the state machine about a twentieth of its CPU)."""
         loop = asyncio.get_running_loop()
         main = threading.current_thread() is threading.main_thread()
         if main and not self._handler_installed:
@@ -221,15 +221,14 @@ class Watchdog:
             by_loop: dict[asyncio.AbstractEventLoop, list[Watch]] = {}
             for watch in self._watches.values():
                 by_loop.setdefault(watch.loop, []).append(watch)
+        for gone in [loop for loop in self._beats if loop not in by_loop]:
+            del self._beats[gone]
         for loop, watches in by_loop.items():
             for watch in watches:
                 if watch.task is not None and not watch.expire_posted and now - watch.started >= watch.limit:
                     watch.expire_posted = True
                     with contextlib.suppress(RuntimeError):  # the loop closed: nothing to cancel
                         loop.call_soon_threadsafe(self._expire, watch)
-        for gone in [loop for loop in self._beats if loop not in by_loop]:
-            del self._beats[gone]
-        for loop, watches in by_loop.items():
             beat = self._beats.setdefault(loop, _Beat())
             if beat.sent is None:
                 self._post(loop, beat, now)

@@ -238,7 +238,7 @@ def _compiled() -> dict[str, Callable[[Any], Any]]:
     if generated is None:
         generated = fastjsonschema.compile(_root(schema()), **_OPTIONS).__globals__
     functions: dict[str, Callable[[Any], Any]] = {}
-    for key in [*_keys(schema()), *(_branches(schema()) or {}).values()]:
+    for key in [*_keys(schema()), *(_schema_branches() or {}).values()]:
         suffix = "___defs_" + key.replace("/", "_").lower()
         found = [name for name in generated if name.startswith("validate_") and name.endswith(suffix)]
         if len(found) != 1:
