@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any, Self, TypeVar, cast
+from typing import Any, Final, Self, TypeVar, cast
 
 import attrs
 
@@ -44,22 +44,33 @@ def fresh(value: T) -> T:
     return cast(T, _fresh(value))
 
 
+#: Values nothing can change, by their exact type: an item of one is shared without a call.
+_ATOMS: Final = frozenset({type(None), str, int, float, bool, Absent})
+#: The field names of each attrs class copied so far (``attrs.fields`` per copy cost more than
+#: the copy).
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _fresh(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, float, Absent)):
         return value  # immutable (bool is an int)
     if type(value) is Message and _immutable(value):
         return value  # frozen, and nothing inside it can change: sharing it shares nothing
     if isinstance(value, dict):
-        return {key: _fresh(item) for key, item in value.items()}
+        return {key: item if type(item) in _ATOMS else _fresh(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_fresh(item) for item in value]
+        return [item if type(item) in _ATOMS else _fresh(item) for item in value]
     if isinstance(value, tuple):
-        return tuple(_fresh(item) for item in value)
+        return tuple([item if type(item) in _ATOMS else _fresh(item) for item in value])
     kind = type(value)
     if attrs.has(kind):
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(field.name for field in attrs.fields(kind))
         out = object.__new__(kind)
-        for field in attrs.fields(kind):
-            object.__setattr__(out, field.name, _fresh(getattr(value, field.name)))
+        for name in names:
+            item = getattr(value, name)
+            object.__setattr__(out, name, item if type(item) in _ATOMS else _fresh(item))
         return out
     raise TypeError(f"the in-memory store holds no {kind.__name__} values")
 

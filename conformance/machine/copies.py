@@ -36,27 +36,39 @@ def copied(value: T) -> T:
         return copy.deepcopy(value)
 
 
+#: The field names of each attrs class copied so far.
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _copy(value: Any, depth: int) -> Any:
     kind = type(value)
-    if kind in _ATOMIC or isinstance(value, enum.Enum):
+    if kind in _ATOMIC:
         return value
     if depth > DEPTH:
+        if isinstance(value, enum.Enum):
+            return value
         raise _TooDeep
     depth += 1
     if kind is dict:
         return {_copy(key, depth): _copy(item, depth) for key, item in value.items()}
     if kind is list:
-        return [_copy(item, depth) for item in value]
+        return [item if type(item) in _ATOMIC else _copy(item, depth) for item in value]
     if kind is tuple:
-        return tuple(_copy(item, depth) for item in value)
+        return tuple([item if type(item) in _ATOMIC else _copy(item, depth) for item in value])
     if kind is set:
         return {_copy(item, depth) for item in value}
     if kind is frozenset:
         return frozenset(_copy(item, depth) for item in value)
+    if isinstance(value, enum.Enum):
+        return value
     if attrs.has(kind) and not hasattr(kind, "__deepcopy__"):
+        names = _FIELDS.get(kind)
+        if names is None:
+            names = _FIELDS[kind] = tuple(field.name for field in attrs.fields(kind))
         out = object.__new__(kind)
-        for field in attrs.fields(kind):
-            object.__setattr__(out, field.name, _copy(getattr(value, field.name), depth))
+        for name in names:
+            item = getattr(value, name)
+            object.__setattr__(out, name, item if type(item) in _ATOMIC else _copy(item, depth))
         return out
     return copy.deepcopy(value)
 

@@ -190,19 +190,20 @@ class MachineCore:
 
     def expect_value(self, rules: Sequence[str], results: Results, expected: Any) -> None:
         """Every driver must have returned ``expected`` (and not raised)."""
-        call = self.history.script[-1].call()
         want_seen = self.tolerance.compared(expected)
         for driver, actual in results:
             if isinstance(actual, Raised):
                 raise self.blame.disagreement(
                     rules,
                     driver,
-                    f"{call}: expected {describe(expected)}, raised {actual.error.__name__}: {actual.text}",
+                    f"{self.history.script[-1].call()}: expected {describe(expected)}, "
+                    f"raised {actual.error.__name__}: {actual.text}",
                 )
             if self.tolerance.compared(actual) != want_seen:
                 want, got = describe(expected), describe(actual)
                 if want == got:  # the difference is in fields the short form leaves out
                     want, got = py(expected), py(actual)
+                call = self.history.script[-1].call()  # shown only when it failed
                 raise self.blame.disagreement(rules, driver, f"{call}: expected {want}, got {got}")
 
     def expect_error(
