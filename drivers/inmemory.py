@@ -10,6 +10,7 @@ listed in :class:`InMemoryMemory`'s docstring. Everything else is private and ma
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Self, TypeVar, cast
@@ -46,9 +47,13 @@ def fresh(value: T) -> T:
 
 #: Values nothing can change, by their exact type: an item of one is shared without a call.
 _ATOMS: Final = frozenset({type(None), str, int, float, bool, Absent})
-#: The field names of each attrs class copied so far (``attrs.fields`` per copy cost more than
-#: the copy).
-_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """An attrs class's field names (``attrs.fields`` at every copy took half of what sharing
+    the immutable items saved)."""
+    return tuple(field.name for field in attrs.fields(kind))
 
 
 def _fresh(value: Any) -> Any:
@@ -64,11 +69,8 @@ def _fresh(value: Any) -> Any:
         return tuple([item if type(item) in _ATOMS else _fresh(item) for item in value])
     kind = type(value)
     if attrs.has(kind):
-        names = _FIELDS.get(kind)
-        if names is None:
-            names = _FIELDS[kind] = tuple(field.name for field in attrs.fields(kind))
         out = object.__new__(kind)
-        for name in names:
+        for name in _field_names(kind):
             item = getattr(value, name)
             object.__setattr__(out, name, item if type(item) in _ATOMS else _fresh(item))
         return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import functools
 from typing import Any, Final, TypeVar
 
 import attrs
@@ -36,17 +37,18 @@ def copied(value: T) -> T:
         return copy.deepcopy(value)
 
 
-#: The field names of each attrs class copied so far.
-_FIELDS: dict[type, tuple[str, ...]] = {}
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """An attrs class's field names (``attrs.fields`` at every copy took half of what sharing
+    the immutable items saved)."""
+    return tuple(field.name for field in attrs.fields(kind))
 
 
 def _copy(value: Any, depth: int) -> Any:
     kind = type(value)
-    if kind in _ATOMIC:
+    if kind in _ATOMIC or isinstance(value, enum.Enum):
         return value
     if depth > DEPTH:
-        if isinstance(value, enum.Enum):
-            return value
         raise _TooDeep
     depth += 1
     if kind is dict:
@@ -59,14 +61,9 @@ def _copy(value: Any, depth: int) -> Any:
         return {_copy(item, depth) for item in value}
     if kind is frozenset:
         return frozenset(_copy(item, depth) for item in value)
-    if isinstance(value, enum.Enum):
-        return value
     if attrs.has(kind) and not hasattr(kind, "__deepcopy__"):
-        names = _FIELDS.get(kind)
-        if names is None:
-            names = _FIELDS[kind] = tuple(field.name for field in attrs.fields(kind))
         out = object.__new__(kind)
-        for name in names:
+        for name in _field_names(kind):
             item = getattr(value, name)
             object.__setattr__(out, name, item if type(item) in _ATOMIC else _copy(item, depth))
         return out
