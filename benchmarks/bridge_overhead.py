@@ -10,6 +10,11 @@ Build the bridge first (``cd bridges/typescript && npm ci && npm run build``), t
 the repository root. ``--adapter`` measures another backend's adapter, such as the compiled Go
 example (``--adapter=examples/go-backend/go-memory`` after ``go build -o go-memory .`` there),
 whose own time per call is a few microseconds: what remains is the transport's.
+
+The last two rows are the reads the state machine makes after a step to check a session's state
+(``get_history``, ``count_history`` and two ``get_full_history``), first one at a time, as the
+machine makes them, then all four in flight at once (``asyncio.gather``), as a pipe can carry them:
+per read, what sending them together would save.
 """
 
 from __future__ import annotations
@@ -32,6 +37,9 @@ from aalis_memory.types import Message
 
 ADAPTER = Path(__file__).resolve().parent.parent / "bridges" / "typescript" / "dist" / "cjs" / "reference.js"
 SESSION = "bench"
+#: A short session (three messages), as most of the state machine's are.
+STATE = "bench-state"
+EVERY = 10**6
 
 
 async def measure(call: Callable[[], Awaitable[Any]], seconds: float) -> tuple[float, float]:
@@ -56,7 +64,35 @@ async def rates(store: Any, seconds: float) -> dict[str, tuple[float, float]]:
         "save_message": await measure(
             lambda: store.save_message(SESSION, Message(role="user", content="x", timestamp=5000)), seconds
         ),
+        **await state_reads(store, seconds),
     }
+
+
+async def state_reads(store: Any, seconds: float) -> dict[str, tuple[float, float]]:
+    """The four reads that check a short session's state, in turn and together, per read."""
+    for index in range(3):
+        await store.save_message(STATE, Message(role="user", content=f"m{index}", timestamp=1000 + index))
+
+    def reads() -> list[Awaitable[Any]]:
+        return [
+            store.get_history(STATE, EVERY),
+            store.count_history(STATE),
+            store.get_full_history(STATE, EVERY),
+            store.get_full_history(STATE, 3),
+        ]
+
+    async def in_turn() -> None:
+        for read in reads():
+            await read
+
+    async def together() -> None:
+        await asyncio.gather(*reads())
+
+    found: dict[str, tuple[float, float]] = {}
+    for name, call in (("4 state reads, in turn", in_turn), ("4 state reads, together", together)):
+        rate, cpu = await measure(call, seconds)
+        found[name] = rate * 4, cpu / 4  # per read
+    return found
 
 
 async def main(seconds: float, small: bool, command: list[str]) -> None:
@@ -79,9 +115,9 @@ async def main(seconds: float, small: bool, command: list[str]) -> None:
     )
     for name, (rate, cpu) in local.items():
         over, over_cpu = bridged[name]
-        print(f"{name:16} inmemory {rate:8.0f} calls/s ({cpu:4.0f} us CPU a call)")
+        print(f"{name:24} inmemory {rate:8.0f} calls/s ({cpu:4.0f} us CPU a call)")
         print(
-            f"{'':16} stdio    {over:8.0f} calls/s ({over_cpu:4.0f} us CPU a call, "
+            f"{'':24} stdio    {over:8.0f} calls/s ({over_cpu:4.0f} us CPU a call, "
             f"{1e6 / over:5.0f} us a call, {rate / over:.1f}x slower)"
         )
 

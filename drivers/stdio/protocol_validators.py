@@ -231,7 +231,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
             if data__history_is_list:
                 data__history_len = len(data__history)
                 for data__history_x, data__history_item in enumerate(data__history):
-                    validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_message(data__history_item, custom_formats, (name_prefix or "data") + ".history[{data__history_x}]".format(**locals()))
+                    validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_message(data__history_item, custom_formats, (name_prefix or "data") + f".history[{data__history_x}]")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'properties': {'again': {'type': 'array'}, 'history': {'type': 'array', 'items': {'type': 'object', 'properties': {'role': {'type': 'string'}, 'content': {'type': ['string', 'null']}, 'toolCalls': {'type': 'array', 'items': {'type': 'object'}}, 'toolCallId': {'type': 'string'}, 'name': {'type': 'string'}, 'kind': {'type': 'string'}, 'timestamp': {'description': 'Epoch milliseconds: a number, or a tagged integer ($int) or number ($num) as in requests.', 'anyOf': [{'type': 'number'}, {'$ref': '#/$defs/taggedInteger'}, {'$ref': '#/$defs/taggedNumber'}]}, 'reasoningContent': {'type': ['string', 'null']}, 'segments': {'type': 'array', 'items': {'type': 'object'}}, 'images': {'type': 'array', 'items': {'type': 'string'}}, 'audios': {'type': 'array', 'items': {'type': 'string'}}, 'metadata': {'type': 'object'}}, 'required': ['role', 'content', 'timestamp'], 'additionalProperties': False}}}, 'required': ['again', 'history'], 'additionalProperties': False}, rule='additionalProperties')
     return data
@@ -265,7 +265,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
                 data__toolCalls_len = len(data__toolCalls)
                 for data__toolCalls_x, data__toolCalls_item in enumerate(data__toolCalls):
                     if not isinstance(data__toolCalls_item, (dict)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".toolCalls[{data__toolCalls_x}]".format(**locals()) + " must be object", value=data__toolCalls_item, name="" + (name_prefix or "data") + ".toolCalls[{data__toolCalls_x}]".format(**locals()) + "", definition={'type': 'object'}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".toolCalls[{data__toolCalls_x}]" + " must be object", value=data__toolCalls_item, name="" + (name_prefix or "data") + f".toolCalls[{data__toolCalls_x}]" + "", definition={'type': 'object'}, rule='type')
         if "toolCallId" in data_keys:
             data_keys.remove("toolCallId")
             data__toolCallId = data["toolCallId"]
@@ -318,7 +318,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
                 data__segments_len = len(data__segments)
                 for data__segments_x, data__segments_item in enumerate(data__segments):
                     if not isinstance(data__segments_item, (dict)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".segments[{data__segments_x}]".format(**locals()) + " must be object", value=data__segments_item, name="" + (name_prefix or "data") + ".segments[{data__segments_x}]".format(**locals()) + "", definition={'type': 'object'}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".segments[{data__segments_x}]" + " must be object", value=data__segments_item, name="" + (name_prefix or "data") + f".segments[{data__segments_x}]" + "", definition={'type': 'object'}, rule='type')
         if "images" in data_keys:
             data_keys.remove("images")
             data__images = data["images"]
@@ -329,7 +329,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
                 data__images_len = len(data__images)
                 for data__images_x, data__images_item in enumerate(data__images):
                     if not isinstance(data__images_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}]".format(**locals()) + " must be string", value=data__images_item, name="" + (name_prefix or "data") + ".images[{data__images_x}]".format(**locals()) + "", definition={'type': 'string'}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".images[{data__images_x}]" + " must be string", value=data__images_item, name="" + (name_prefix or "data") + f".images[{data__images_x}]" + "", definition={'type': 'string'}, rule='type')
         if "audios" in data_keys:
             data_keys.remove("audios")
             data__audios = data["audios"]
@@ -340,7 +340,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
                 data__audios_len = len(data__audios)
                 for data__audios_x, data__audios_item in enumerate(data__audios):
                     if not isinstance(data__audios_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".audios[{data__audios_x}]".format(**locals()) + " must be string", value=data__audios_item, name="" + (name_prefix or "data") + ".audios[{data__audios_x}]".format(**locals()) + "", definition={'type': 'string'}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".audios[{data__audios_x}]" + " must be string", value=data__audios_item, name="" + (name_prefix or "data") + f".audios[{data__audios_x}]" + "", definition={'type': 'string'}, rule='type')
         if "metadata" in data_keys:
             data_keys.remove("metadata")
             data__metadata = data["metadata"]
@@ -447,7 +447,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be string", value=data_item, name="" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + "", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + f"[{data_x}]" + " must be string", value=data_item, name="" + (name_prefix or "data") + f"[{data_x}]" + "", definition={'type': 'string'}, rule='type')
     return data
 
 def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_results_getrecentmessagesacrosssessions(data, custom_formats={}, name_prefix=None):
@@ -457,7 +457,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
-            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_recentmessagerecord(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_recentmessagerecord(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
     return data
 
 def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_recentmessagerecord(data, custom_formats={}, name_prefix=None):
@@ -489,7 +489,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
-            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_message(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_message(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
     return data
 
 def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_results_counthistory(data, custom_formats={}, name_prefix=None):
@@ -503,7 +503,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
-            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_message(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_message(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
     return data
 
 def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_results_clearall(data, custom_formats={}, name_prefix=None):
@@ -528,7 +528,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
-            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_metadataentry(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_metadataentry(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
     return data
 
 def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_metadataentry(data, custom_formats={}, name_prefix=None):
@@ -614,7 +614,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
-            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_message(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+            validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_message(data_item, custom_formats, (name_prefix or "data") + f"[{data_x}]")
     return data
 
 def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_protocol_schema_json___defs_results_savemessage(data, custom_formats={}, name_prefix=None):
@@ -723,7 +723,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
                 data__methods_len = len(data__methods)
                 for data__methods_x, data__methods_item in enumerate(data__methods):
                     if not (isinstance(data__methods_item, str) and data__methods_item == 'saveMessage' or isinstance(data__methods_item, str) and data__methods_item == 'getHistory' or isinstance(data__methods_item, str) and data__methods_item == 'clearSession' or isinstance(data__methods_item, str) and data__methods_item == 'archiveSpan' or isinstance(data__methods_item, str) and data__methods_item == 'saveMetadata' or isinstance(data__methods_item, str) and data__methods_item == 'getMetadata' or isinstance(data__methods_item, str) and data__methods_item == 'listMetadata' or isinstance(data__methods_item, str) and data__methods_item == 'deleteMetadata' or isinstance(data__methods_item, str) and data__methods_item == 'commitMetadata' or isinstance(data__methods_item, str) and data__methods_item == 'clearAll' or isinstance(data__methods_item, str) and data__methods_item == 'getFullHistory' or isinstance(data__methods_item, str) and data__methods_item == 'countHistory' or isinstance(data__methods_item, str) and data__methods_item == 'getMessagesBySessionRange' or isinstance(data__methods_item, str) and data__methods_item == 'getRecentMessagesAcrossSessions' or isinstance(data__methods_item, str) and data__methods_item == 'listMetadataKeys' or isinstance(data__methods_item, str) and data__methods_item == 'updateMessageContent' or isinstance(data__methods_item, str) and data__methods_item == 'deleteMessagesByTimestamps' or isinstance(data__methods_item, str) and data__methods_item == 'plantRawMetadata'):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".methods[{data__methods_x}]".format(**locals()) + " must be one of ['saveMessage', 'getHistory', 'clearSession', 'archiveSpan', 'saveMetadata', 'getMetadata', 'listMetadata', 'deleteMetadata', 'commitMetadata', 'clearAll', 'getFullHistory', 'countHistory', 'getMessagesBySessionRange', 'getRecentMessagesAcrossSessions', 'listMetadataKeys', 'updateMessageContent', 'deleteMessagesByTimestamps', 'plantRawMetadata']", value=data__methods_item, name="" + (name_prefix or "data") + ".methods[{data__methods_x}]".format(**locals()) + "", definition={'enum': ['saveMessage', 'getHistory', 'clearSession', 'archiveSpan', 'saveMetadata', 'getMetadata', 'listMetadata', 'deleteMetadata', 'commitMetadata', 'clearAll', 'getFullHistory', 'countHistory', 'getMessagesBySessionRange', 'getRecentMessagesAcrossSessions', 'listMetadataKeys', 'updateMessageContent', 'deleteMessagesByTimestamps', 'plantRawMetadata']}, rule='enum')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + f".methods[{data__methods_x}]" + " must be one of ['saveMessage', 'getHistory', 'clearSession', 'archiveSpan', 'saveMetadata', 'getMetadata', 'listMetadata', 'deleteMetadata', 'commitMetadata', 'clearAll', 'getFullHistory', 'countHistory', 'getMessagesBySessionRange', 'getRecentMessagesAcrossSessions', 'listMetadataKeys', 'updateMessageContent', 'deleteMessagesByTimestamps', 'plantRawMetadata']", value=data__methods_item, name="" + (name_prefix or "data") + f".methods[{data__methods_x}]" + "", definition={'enum': ['saveMessage', 'getHistory', 'clearSession', 'archiveSpan', 'saveMetadata', 'getMetadata', 'listMetadata', 'deleteMetadata', 'commitMetadata', 'clearAll', 'getFullHistory', 'countHistory', 'getMessagesBySessionRange', 'getRecentMessagesAcrossSessions', 'listMetadataKeys', 'updateMessageContent', 'deleteMessagesByTimestamps', 'plantRawMetadata']}, rule='enum')
         if "rawMetadata" in data_keys:
             data_keys.remove("rawMetadata")
             data__rawMetadata = data["rawMetadata"]
@@ -741,11 +741,11 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
                     if data__knownFailures_key not in []:
                         data__knownFailures_value = data__knownFailures.get(data__knownFailures_key)
                         if not isinstance(data__knownFailures_value, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".knownFailures.{data__knownFailures_key}".format(**locals()) + " must be string", value=data__knownFailures_value, name="" + (name_prefix or "data") + ".knownFailures.{data__knownFailures_key}".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + f".knownFailures.{data__knownFailures_key}" + " must be string", value=data__knownFailures_value, name="" + (name_prefix or "data") + f".knownFailures.{data__knownFailures_key}" + "", definition={'type': 'string', 'minLength': 1}, rule='type')
                         if isinstance(data__knownFailures_value, str):
                             data__knownFailures_value_len = len(data__knownFailures_value)
                             if data__knownFailures_value_len < 1:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".knownFailures.{data__knownFailures_key}".format(**locals()) + " must be longer than or equal to 1 characters", value=data__knownFailures_value, name="" + (name_prefix or "data") + ".knownFailures.{data__knownFailures_key}".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".knownFailures.{data__knownFailures_key}" + " must be longer than or equal to 1 characters", value=data__knownFailures_value, name="" + (name_prefix or "data") + f".knownFailures.{data__knownFailures_key}" + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
         if "transport" in data_keys:
             data_keys.remove("transport")
             data__transport = data["transport"]
@@ -813,7 +813,7 @@ def validate_https___github_com_aalis_framework_aalis_memory_conformance_stdio_p
                         data__transport__kinds_len = len(data__transport__kinds)
                         for data__transport__kinds_x, data__transport__kinds_item in enumerate(data__transport__kinds):
                             if not (isinstance(data__transport__kinds_item, str) and data__transport__kinds_item == 'non-finite' or isinstance(data__transport__kinds_item, str) and data__transport__kinds_item == 'big-integer' or isinstance(data__transport__kinds_item, str) and data__transport__kinds_item == 'bytes' or isinstance(data__transport__kinds_item, str) and data__transport__kinds_item == 'map' or isinstance(data__transport__kinds_item, str) and data__transport__kinds_item == 'opaque' or isinstance(data__transport__kinds_item, str) and data__transport__kinds_item == 'cycle' or isinstance(data__transport__kinds_item, str) and data__transport__kinds_item == 'deep'):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".transport.kinds[{data__transport__kinds_x}]".format(**locals()) + " must be one of ['non-finite', 'big-integer', 'bytes', 'map', 'opaque', 'cycle', 'deep']", value=data__transport__kinds_item, name="" + (name_prefix or "data") + ".transport.kinds[{data__transport__kinds_x}]".format(**locals()) + "", definition={'enum': ['non-finite', 'big-integer', 'bytes', 'map', 'opaque', 'cycle', 'deep']}, rule='enum')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + f".transport.kinds[{data__transport__kinds_x}]" + " must be one of ['non-finite', 'big-integer', 'bytes', 'map', 'opaque', 'cycle', 'deep']", value=data__transport__kinds_item, name="" + (name_prefix or "data") + f".transport.kinds[{data__transport__kinds_x}]" + "", definition={'enum': ['non-finite', 'big-integer', 'bytes', 'map', 'opaque', 'cycle', 'deep']}, rule='enum')
                 if data__transport_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".transport must not contain "+str(data__transport_keys)+" properties", value=data__transport, name="" + (name_prefix or "data") + ".transport", definition={'description': "What the adapter's language holds: the largest integer it holds as a number (safeInteger) and which values JSON cannot spell it makes in its own terms (kinds). A check needing anything else is reported unverified. Absent: the tags of the first form of the protocol, nesting cut at 40 levels.", 'type': 'object', 'properties': {'language': {'type': 'string', 'minLength': 1}, 'safeInteger': {'description': "A positive integer; past 2**53 (an int64 language's 2**63 - 1) it may travel as $int.", 'anyOf': [{'type': 'integer', 'minimum': 1}, {'type': 'object', 'properties': {'$int': {'type': 'string', 'pattern': '^[1-9][0-9]*$'}}, 'required': ['$int'], 'additionalProperties': False}]}, 'kinds': {'type': 'array', 'items': {'enum': ['non-finite', 'big-integer', 'bytes', 'map', 'opaque', 'cycle', 'deep']}}}, 'required': ['language', 'safeInteger', 'kinds'], 'additionalProperties': False}, rule='additionalProperties')
         if "isolation" in data_keys:

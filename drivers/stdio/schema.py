@@ -216,10 +216,18 @@ _OPTIONS: Final[dict[str, Any]] = {
 }
 
 
+#: A path string in ``fastjsonschema``'s code, ``"[{data_x}]".format(**locals())``: made for every
+#: item of an array, valid or not, and each time a dict of the function's locals is built for it.
+#: As an f-string it reads the same names without that dict (a read of 20 messages is validated
+#: in about 25 us instead of 35).
+_LOCALS_FORMAT: Final = re.compile(r'"((?:[^"\\]|\\.)*)"\.format\(\*\*locals\(\)\)')
+
+
 def generated_source(schema_text: bytes) -> str:
     """The text of the generated validators' module for the schema ``schema_text`` (the file's
     bytes, which must be what :func:`schema` reads)."""
     code = fastjsonschema.compile_to_code(_root(json.loads(schema_text)), **_OPTIONS)
+    code = _LOCALS_FORMAT.sub(r'f"\1"', code)
     return f"{_BANNER}SCHEMA_SHA256 = {schema_digest(schema_text)!r}\n{code}"
 
 
