@@ -69,7 +69,10 @@ async def rates(store: Any, seconds: float) -> dict[str, tuple[float, float]]:
 
 
 async def state_reads(store: Any, seconds: float) -> dict[str, tuple[float, float]]:
-    """The four reads that check a short session's state, in turn and together, per read."""
+    """The four reads that check a short session's state, in turn and together, per read (none
+    for a backend without ``count_history`` or ``get_full_history``)."""
+    if not all(callable(getattr(store, name, None)) for name in ("count_history", "get_full_history")):
+        return {}
     for index in range(3):
         await store.save_message(STATE, Message(role="user", content=f"m{index}", timestamp=1000 + index))
 
@@ -114,6 +117,9 @@ async def main(seconds: float, small: bool, command: list[str]) -> None:
         f"adapter: {shlex.join(command)}"
     )
     for name, (rate, cpu) in local.items():
+        if name not in bridged:
+            print(f"{name:24} left out: the adapter lacks count_history or get_full_history")
+            continue
         over, over_cpu = bridged[name]
         print(f"{name:24} inmemory {rate:8.0f} calls/s ({cpu:4.0f} us CPU a call)")
         print(
