@@ -54,7 +54,10 @@ type Store struct {
 	RangeQueryLimit      int
 	CrossSessionMaxLimit int
 
-	sessions   map[string][]*row
+	sessions map[string][]*row
+	// active counts each session's active conversation messages, kept as rows change:
+	// count_history answers from it without a scan (a host counts on every turn).
+	active     map[string]int
 	namespaces map[string]map[string]*entry
 	seq        int64
 	journal    *os.File
@@ -82,6 +85,7 @@ func Open(rangeQueryLimit, crossSessionMaxLimit int, dir string) (*Store, error)
 		RangeQueryLimit:      rangeQueryLimit,
 		CrossSessionMaxLimit: crossSessionMaxLimit,
 		sessions:             map[string][]*row{},
+		active:               map[string]int{},
 		namespaces:           map[string]map[string]*entry{},
 	}
 	if dir == "" {
@@ -166,18 +170,32 @@ func (s *Store) apply(rec journalRecord) error {
 		kind, _ := m["kind"].(string)
 		s.seq++
 		s.insert(rec.Session, &row{seq: s.seq, stamp: stamp, control: kind == controlKind, json: rec.Message})
+		if kind != controlKind {
+			s.active[rec.Session]++
+		}
 	case "clear":
 		delete(s.sessions, rec.Session)
+		delete(s.active, rec.Session)
 	case "clearAll":
 		clear(s.sessions)
+		clear(s.active)
 	case "archive":
 		archived := map[int64]bool{}
 		for _, seq := range rec.Seqs {
 			archived[seq] = true
 		}
+		// The archived rows are the session's earliest active ones: the scan stops at the last.
+		left := len(archived)
 		for _, r := range s.sessions[rec.Session] {
-			if archived[r.seq] {
+			if left == 0 {
+				break
+			}
+			if archived[r.seq] && !r.archived {
 				r.archived = true
+				left--
+				if !r.control {
+					s.active[rec.Session]--
+				}
 			}
 		}
 	case "commit":
@@ -517,13 +535,7 @@ func (s *Store) CountHistory(sessionID any) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	count := 0
-	for _, r := range s.sessions[session] {
-		if !r.archived && !r.control {
-			count++
-		}
-	}
-	return count, nil
+	return s.active[session], nil
 }
 
 // ClearAll removes every session's messages; metadata stays.
