@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from aalis_memory.conformance.machine.inputs import ALL
 from aalis_memory.drivers.inmemory import InMemoryMemory
 from aalis_memory.drivers.stdio import schema
 from aalis_memory.drivers.stdio.client import Connection
@@ -39,7 +40,6 @@ ADAPTER = Path(__file__).resolve().parent.parent / "bridges" / "typescript" / "d
 SESSION = "bench"
 #: A short session (three messages), as most of the state machine's are.
 STATE = "bench-state"
-EVERY = 10**6
 
 
 async def measure(call: Callable[[], Awaitable[Any]], seconds: float) -> tuple[float, float]:
@@ -78,9 +78,9 @@ async def state_reads(store: Any, seconds: float) -> dict[str, tuple[float, floa
 
     def reads() -> list[Awaitable[Any]]:
         return [
-            store.get_history(STATE, EVERY),
+            store.get_history(STATE, ALL),
             store.count_history(STATE),
-            store.get_full_history(STATE, EVERY),
+            store.get_full_history(STATE, ALL),
             store.get_full_history(STATE, 3),
         ]
 

@@ -56,7 +56,7 @@ type Store struct {
 
 	sessions map[string][]*row
 	// active counts each session's active conversation messages, kept as rows change:
-	// count_history answers from it without a scan (a host counts on every turn).
+	// countHistory answers from it without a scan (a host counts on every turn).
 	active     map[string]int
 	namespaces map[string]map[string]*entry
 	seq        int64
